@@ -1,0 +1,91 @@
+"""Plain grid text: one line per row; ``1``-``9`` and ``A``-``G`` (10-16) are islands,
+``.`` or ``0`` empty cells; ``#`` starts a comment line; ``# maxbridges: 3`` sets MAXBRIDGES.
+
+Cells may also be separated by spaces (``4 . . 4``).
+"""
+
+from __future__ import annotations
+
+from ..errors import FormatError
+from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
+from . import Document, Format, parse_maxbridges_comment, register
+from ._common import build_puzzle, number_of, symbol_of
+
+
+def split_cells(line: str) -> list[tuple[int, str]]:
+    """``(column, char)`` pairs of a row line, 1-based columns; spaces between cells allowed."""
+    stripped = line.rstrip()
+    tokens = stripped.split()
+    if len(tokens) > 1 and all(len(t) == 1 for t in tokens):
+        cells, col = [], 0
+        for ch_col, ch in enumerate(stripped, 1):
+            if not ch.isspace():
+                cells.append((ch_col, ch))
+                col += 1
+        return cells
+    return [(i, ch) for i, ch in enumerate(stripped, 1)]
+
+
+def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid"):
+    """Rows of numbers and the text line of each, plus MAXBRIDGES from a comment."""
+    maxb = DEFAULT_MAXBRIDGES
+    rows: list[list[int]] = []
+    cols_of: list[list[int]] = []
+    lines_of: list[int] = []
+    width = None
+    ended_at = None
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            try:
+                m = parse_maxbridges_comment(line)
+            except ValueError as exc:
+                raise FormatError(str(exc), source, lineno) from None
+            if m is not None:
+                maxb = m
+            continue
+        if not line.strip():
+            if rows:
+                ended_at = lineno
+            continue
+        if ended_at is not None:
+            raise FormatError(f"a blank line (line {ended_at}) inside the grid", source, lineno)
+        cells = split_cells(line)
+        numbers = []
+        for col, ch in cells:
+            v = cell_number(ch)
+            if v is None:
+                raise FormatError(f"unknown character {ch!r} in a {kind}: use 1-9, A-G for 10-16, "
+                                  f"'.' or '0' for an empty cell", source, lineno, col)
+            numbers.append(v)
+        if width is None:
+            width = len(numbers)
+        elif len(numbers) != width:
+            raise FormatError(f"row {len(rows) + 1} has {len(numbers)} cells but row 1 has {width}",
+                              source, lineno)
+        rows.append(numbers)
+        cols_of.append([c for c, _ in cells])
+        lines_of.append(lineno)
+    if not rows:
+        raise FormatError("no grid rows found (the puzzle is empty)", source)
+    return rows, maxb, lines_of, cols_of
+
+
+def read(text: str, source: str) -> Document:
+    rows, maxb, lines_of, cols_of = read_rows(text, source)
+    islands = [(r, c, v) for r, row in enumerate(rows) for c, v in enumerate(row) if v]
+    if not islands:
+        raise FormatError("the grid has no islands", source)
+    return Document(build_puzzle(len(rows), len(rows[0]), islands, maxb, source,
+                                 lambda r, c: (lines_of[r], cols_of[r][c])))
+
+
+def header(puzzle: Puzzle) -> str:
+    return f"# maxbridges: {puzzle.maxbridges}\n" if puzzle.maxbridges != DEFAULT_MAXBRIDGES else ""
+
+
+def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
+    lines = ["".join(symbol_of(v, "grid") if v else "." for v in row) for row in puzzle.grid()]
+    return header(puzzle) + "\n".join(lines) + "\n"
+
+
+register(Format("grid", (".txt", ".grid"), "plain grid text: 1-9 and A-G islands, '.' empty", read, write))

@@ -1,0 +1,340 @@
+"""The core model every other module shares: ``Puzzle``, ``Island``, ``Link``, ``Solution``.
+
+Coordinates are 0-based ``(row, col)``; row 0 is the top row.  Islands are kept
+in row-major order and referred to by their index in ``Puzzle.islands``.
+
+A *link* is a pair of islands in one row or column with no island between them
+(ProB's ``plx``/``ply``).  Two links *cross* when a horizontal and a vertical
+link's interiors meet (ProB's conflict set ``cs``).  These are derived once per
+puzzle and shared by the solvers, the formats and the renderers.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from functools import cached_property
+from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
+
+from .errors import PuzzleError
+
+DEFAULT_MAXBRIDGES = 2
+#: Largest board side hashikit accepts (keeps memory use sane for hostile input).
+MAX_SIDE = 10_000
+
+Pos = tuple[int, int]
+
+
+class Island(NamedTuple):
+    row: int
+    col: int
+    number: int
+
+    @property
+    def pos(self) -> Pos:
+        return (self.row, self.col)
+
+
+class Link(NamedTuple):
+    """A candidate link between islands ``a < b`` (indices); ``a`` is left of / above ``b``."""
+
+    a: int
+    b: int
+    horizontal: bool
+
+
+def _as_island(item) -> Island:
+    if isinstance(item, Island):
+        return item
+    try:
+        row, col, number = item
+    except (TypeError, ValueError):
+        raise PuzzleError(f"an island must be (row, col, number), got {item!r}") from None
+    for value in (row, col, number):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PuzzleError(f"an island must be (row, col, number) of integers, got {item!r}")
+    return Island(row, col, number)
+
+
+def describe_cell(row: int, col: int) -> str:
+    """How messages name a cell: 1-based, as a person counts."""
+    return f"row {row + 1}, column {col + 1}"
+
+
+class Puzzle:
+    """A Hashiwokakero puzzle: a ``rows`` x ``cols`` board, its islands and MAXBRIDGES.
+
+    ``ignore`` lists positions of islands that are part of the description but
+    left out of the puzzle, as ProB's ``ignore`` set: they carry no bridges, do
+    not block links and need not be connected.  They stay in ``ignored``.
+    """
+
+    def __init__(self, rows: int, cols: int, islands: Iterable, maxbridges: int = DEFAULT_MAXBRIDGES,
+                 ignore: Iterable[Pos] = ()):
+        for name, value in (("rows", rows), ("cols", cols), ("maxbridges", maxbridges)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise PuzzleError(f"{name} must be a whole number, got {value!r}")
+        if rows < 1 or cols < 1:
+            raise PuzzleError(f"the board must be at least 1x1, got {rows} rows x {cols} columns")
+        if rows > MAX_SIDE or cols > MAX_SIDE:
+            raise PuzzleError(f"the board is {rows}x{cols}; hashikit accepts sides up to {MAX_SIDE}")
+        if maxbridges < 1:
+            raise PuzzleError(f"MAXBRIDGES must be at least 1, got {maxbridges}")
+        self.rows = rows
+        self.cols = cols
+        self.maxbridges = maxbridges
+        top = 4 * maxbridges
+        seen: set[Pos] = set()
+        all_islands = []
+        for item in islands:
+            isl = _as_island(item)
+            if not (0 <= isl.row < rows and 0 <= isl.col < cols):
+                raise PuzzleError(f"island at {describe_cell(isl.row, isl.col)} is outside the "
+                                  f"{rows}x{cols} board", isl.row, isl.col)
+            if not 1 <= isl.number <= top:
+                raise PuzzleError(f"island at {describe_cell(isl.row, isl.col)} has number {isl.number}; "
+                                  f"numbers run from 1 to {top} (4 x MAXBRIDGES {maxbridges})",
+                                  isl.row, isl.col)
+            if isl.pos in seen:
+                raise PuzzleError(f"two islands at {describe_cell(isl.row, isl.col)}", isl.row, isl.col)
+            seen.add(isl.pos)
+            all_islands.append(isl)
+        ignore_set = set(ignore)
+        for pos in ignore_set - seen:
+            raise PuzzleError(f"ignored position {describe_cell(*pos)} holds no island", *pos)
+        all_islands.sort()
+        self.islands: tuple[Island, ...] = tuple(i for i in all_islands if i.pos not in ignore_set)
+        self.ignored: tuple[Island, ...] = tuple(i for i in all_islands if i.pos in ignore_set)
+        if not self.islands:
+            raise PuzzleError("the puzzle has no islands")
+
+    # -- basic views -------------------------------------------------------------
+    @property
+    def width(self) -> int:
+        return self.cols
+
+    @property
+    def height(self) -> int:
+        return self.rows
+
+    def __len__(self) -> int:
+        return len(self.islands)
+
+    def __repr__(self) -> str:
+        return (f"Puzzle({self.rows}x{self.cols}, {len(self.islands)} islands, "
+                f"maxbridges={self.maxbridges})")
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Puzzle):
+            return NotImplemented
+        return (self.rows, self.cols, self.maxbridges, self.islands, self.ignored) == (
+            other.rows, other.cols, other.maxbridges, other.islands, other.ignored)
+
+    def __hash__(self) -> int:
+        return hash((self.rows, self.cols, self.maxbridges, self.islands, self.ignored))
+
+    @cached_property
+    def index(self) -> dict[Pos, int]:
+        """Island index by position."""
+        return {isl.pos: i for i, isl in enumerate(self.islands)}
+
+    def grid(self) -> list[list[int]]:
+        """The board as rows of numbers, 0 for an empty cell (ignored islands left out)."""
+        cells = [[0] * self.cols for _ in range(self.rows)]
+        for isl in self.islands:
+            cells[isl.row][isl.col] = isl.number
+        return cells
+
+    @classmethod
+    def from_grid(cls, grid: Sequence[Sequence[int]], maxbridges: int = DEFAULT_MAXBRIDGES) -> "Puzzle":
+        """Build from rows of numbers (0 = empty).  Rows must all have the same length."""
+        rows = len(grid)
+        if rows == 0:
+            raise PuzzleError("the puzzle has no rows")
+        cols = len(grid[0])
+        islands = []
+        for r, line in enumerate(grid):
+            if len(line) != cols:
+                raise PuzzleError(f"row {r + 1} has {len(line)} cells, row 1 has {cols}", r, None)
+            islands.extend(Island(r, c, v) for c, v in enumerate(line) if v)
+        return cls(rows, cols, islands, maxbridges)
+
+    # -- derived structure -----------------------------------------------------
+    @cached_property
+    def links(self) -> tuple[Link, ...]:
+        """Candidate links: horizontal ones first (row-major), then vertical (column-major)."""
+        links = []
+        isl = self.islands
+        for i in range(len(isl) - 1):  # row-major order: neighbours in a row are consecutive
+            if isl[i].row == isl[i + 1].row:
+                links.append(Link(i, i + 1, True))
+        by_col = sorted(range(len(isl)), key=lambda i: (isl[i].col, isl[i].row))
+        for i, j in zip(by_col, by_col[1:]):
+            if isl[i].col == isl[j].col:
+                links.append(Link(i, j, False))
+        return tuple(links)
+
+    @cached_property
+    def link_index(self) -> dict[tuple[int, int], int]:
+        """Link index by ``(a, b)`` island indices with ``a < b``."""
+        return {(ln.a, ln.b): k for k, ln in enumerate(self.links)}
+
+    @cached_property
+    def incident(self) -> tuple[tuple[int, ...], ...]:
+        """For each island, the indices of the links that touch it."""
+        inc: list[list[int]] = [[] for _ in self.islands]
+        for k, ln in enumerate(self.links):
+            inc[ln.a].append(k)
+            inc[ln.b].append(k)
+        return tuple(tuple(x) for x in inc)
+
+    def neighbours(self, i: int) -> list[int]:
+        """Islands that island ``i`` can reach by a link."""
+        out = []
+        for k in self.incident[i]:
+            ln = self.links[k]
+            out.append(ln.b if ln.a == i else ln.a)
+        return out
+
+    def other_end(self, k: int, i: int) -> int:
+        ln = self.links[k]
+        return ln.b if ln.a == i else ln.a
+
+    @cached_property
+    def crossings(self) -> tuple[tuple[int, int], ...]:
+        """Pairs ``(h, v)`` of link indices, ``h`` horizontal and ``v`` vertical, that cross."""
+        isl = self.islands
+        # per row: the sorted columns of its islands, and the horizontal link starting at each
+        row_cols: dict[int, list[int]] = {}
+        row_link: dict[int, list[int]] = {}
+        for k, ln in enumerate(self.links):
+            if ln.horizontal:
+                a = isl[ln.a]
+                row_cols.setdefault(a.row, []).append(a.col)
+                row_link.setdefault(a.row, []).append(k)
+        pairs = []
+        for k, ln in enumerate(self.links):
+            if ln.horizontal:
+                continue
+            top, bottom = isl[ln.a], isl[ln.b]
+            c = top.col
+            for r in range(top.row + 1, bottom.row):
+                cols = row_cols.get(r)
+                if not cols:
+                    continue
+                # the horizontal link in row r that starts left of c
+                j = bisect_left(cols, c) - 1
+                if j >= 0:
+                    h = row_link[r][j]
+                    if isl[self.links[h].b].col > c:
+                        pairs.append((h, k))
+        pairs.sort()
+        return tuple(pairs)
+
+    @cached_property
+    def crossing_partners(self) -> tuple[tuple[int, ...], ...]:
+        """For each link, the links that cross it."""
+        out: list[list[int]] = [[] for _ in self.links]
+        for h, v in self.crossings:
+            out[h].append(v)
+            out[v].append(h)
+        return tuple(tuple(x) for x in out)
+
+    def link_capacity(self, k: int) -> int:
+        """Most bridges link ``k`` can carry: MAXBRIDGES, and no more than either end's number."""
+        ln = self.links[k]
+        return min(self.maxbridges, self.islands[ln.a].number, self.islands[ln.b].number)
+
+    def capacity_problems(self) -> list[str]:
+        """Islands whose number their links cannot reach even with every link full.
+
+        Such a puzzle has no solution; the message names the island and the numbers.
+        """
+        problems = []
+        for i, isl in enumerate(self.islands):
+            cap = sum(self.link_capacity(k) for k in self.incident[i])
+            if isl.number > cap:
+                nbrs = len(self.incident[i])
+                problems.append(
+                    f"island {isl.number} at {describe_cell(isl.row, isl.col)} has "
+                    f"{nbrs} neighbour{'s' if nbrs != 1 else ''} that can carry at most {cap} "
+                    f"bridge{'s' if cap != 1 else ''} (MAXBRIDGES {self.maxbridges})")
+        return problems
+
+
+BridgeKey = tuple[Pos, Pos]
+
+
+class Solution:
+    """Bridges as a mapping ``((r1, c1), (r2, c2)) -> count`` with ``(r1, c1) < (r2, c2)``.
+
+    A Solution is only data: it may describe bridges that break the rules (that is
+    what ``hashikit.checker.check`` is for).  Zero counts are dropped.
+    """
+
+    __slots__ = ("bridges",)
+
+    def __init__(self, bridges: Mapping[BridgeKey, int] | Iterable[tuple[BridgeKey, int]] = ()):
+        items = bridges.items() if isinstance(bridges, Mapping) else bridges
+        out: dict[BridgeKey, int] = {}
+        for (p, q), count in items:
+            p, q = tuple(p), tuple(q)
+            key = (p, q) if p <= q else (q, p)
+            if key in out:
+                raise PuzzleError(f"the bridge between {describe_cell(*key[0])} and "
+                                  f"{describe_cell(*key[1])} is listed twice", *key[0])
+            if count:
+                out[key] = count
+        self.bridges: dict[BridgeKey, int] = dict(sorted(out.items()))
+
+    @classmethod
+    def from_list(cls, rows: Iterable[Sequence[int]]) -> "Solution":
+        """From ``[r1, c1, r2, c2, count]`` rows (the JSON form)."""
+        items = []
+        for row in rows:
+            if len(row) != 5 or any(isinstance(v, bool) or not isinstance(v, int) for v in row):
+                raise PuzzleError(f"a bridge must be [r1, c1, r2, c2, count] of integers, got {row!r}")
+            r1, c1, r2, c2, k = row
+            items.append((((r1, c1), (r2, c2)), k))
+        return cls(items)
+
+    @classmethod
+    def from_counts(cls, puzzle: Puzzle, counts: Sequence[int]) -> "Solution":
+        """From bridge counts aligned with ``puzzle.links``."""
+        isl = puzzle.islands
+        return cls({(isl[ln.a].pos, isl[ln.b].pos): c
+                    for ln, c in zip(puzzle.links, counts) if c})
+
+    def counts(self, puzzle: Puzzle) -> list[int]:
+        """Counts aligned with ``puzzle.links``; raises PuzzleError for a bridge on no link."""
+        out = [0] * len(puzzle.links)
+        index, link_index = puzzle.index, puzzle.link_index
+        for (p, q), c in self.bridges.items():
+            a, b = index.get(p), index.get(q)
+            k = link_index.get((a, b)) if a is not None and b is not None else None
+            if k is None:
+                raise PuzzleError(f"no link joins {describe_cell(*p)} and {describe_cell(*q)}", *p)
+            out[k] = c
+        return out
+
+    def to_list(self) -> list[list[int]]:
+        return [[p[0], p[1], q[0], q[1], c] for (p, q), c in self.bridges.items()]
+
+    def __iter__(self) -> Iterator[tuple[BridgeKey, int]]:
+        return iter(self.bridges.items())
+
+    def __len__(self) -> int:
+        return len(self.bridges)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Solution):
+            return NotImplemented
+        return self.bridges == other.bridges
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.bridges.items()))
+
+    def __repr__(self) -> str:
+        return f"Solution({self.to_list()!r})"
+
+    def total(self) -> int:
+        return sum(self.bridges.values())

@@ -1,0 +1,45 @@
+"""What every engine returns: a ``SolveResult`` with an explicit status."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from ..model import Solution
+
+
+class Status(str, Enum):
+    SOLVED = "solved"          # a solution was found (and is in ``solution``)
+    INFEASIBLE = "infeasible"  # the engine proved that no solution exists
+    UNKNOWN = "unknown"        # stopped (time limit) before either was shown
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class SolveResult:
+    status: Status
+    solution: Solution | None = None
+    engine: str = ""
+    #: Why the puzzle is infeasible, in words, when the reason is simple.
+    reason: str | None = None
+    #: Engine statistics: ``time`` (seconds, model building included) always;
+    #: others per engine, e.g. ``rounds`` and ``cuts`` for lazy connectivity.
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        return self.status is Status.SOLVED
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status.value,
+            "bridges": self.solution.to_list() if self.solution is not None else [],
+            "engine": self.engine,
+            "stats": self.stats,
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        return out

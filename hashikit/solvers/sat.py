@@ -1,0 +1,199 @@
+"""The default engine: SAT (CaDiCaL through python-sat) with lazy connectivity.
+
+Encoding.  Link ``k`` with capacity ``cap`` (MAXBRIDGES, capped by both ends'
+numbers) gets ``cap`` order variables ``x[k][j]`` = "at least ``j`` bridges on
+``k``", with ``x[k][j+1] -> x[k][j]``; ``x[k][1]`` is the paper's ``y_k``.
+
+- crossing pairs: ``not x[h][1] or not x[v][1]``;
+- degree: the bridge count of an island, a sum of unary counts, equals its
+  number.  For small MAXBRIDGES the clauses forbid each *maximal* count tuple
+  that is one too many or one too few (no auxiliary variables; unit propagation
+  is then exact on each island); larger MAXBRIDGES use a totalizer;
+- connectivity, lazily: solve; if the bridges fall apart into components,
+  add for *every* component S the clause "some link leaving S carries a bridge"
+  and solve again on the same incremental solver, until connected or UNSAT.
+
+The answer is checked before it is returned only by the tests (the rule
+checker is independent of this module); "infeasible" is said only when the
+SAT solver proved it (or a capacity count shows it).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from itertools import product
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from ..model import Puzzle, Solution
+from .base import SolveResult, Status
+
+DEFAULT_SAT_SOLVER = "cadical195"
+#: degree constraints with more count tuples than this use a totalizer instead
+_TUPLE_LIMIT = 400
+
+
+class Encoding:
+    """The CNF of a puzzle without connectivity, plus the variable map."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
+        self.base: list[int] = []  # x[k][j] is variable base[k] + j
+        top = 0
+        for cap in self.caps:
+            self.base.append(top)
+            top += cap
+        self.nvars = top
+        self.clauses: list[list[int]] = []
+        self._order()
+        self._crossings()
+        self._degrees()
+
+    def var(self, k: int, j: int) -> int:
+        return self.base[k] + j
+
+    def used(self, k: int) -> int:
+        """The literal "link k carries at least one bridge" (0 if it cannot)."""
+        return self.base[k] + 1 if self.caps[k] else 0
+
+    def _order(self) -> None:
+        for k, cap in enumerate(self.caps):
+            b = self.base[k]
+            for j in range(1, cap):
+                self.clauses.append([-(b + j + 1), b + j])
+
+    def _crossings(self) -> None:
+        for h, v in self.puzzle.crossings:
+            if self.caps[h] and self.caps[v]:
+                self.clauses.append([-(self.base[h] + 1), -(self.base[v] + 1)])
+
+    def _degrees(self) -> None:
+        pool = None
+        for i, isl in enumerate(self.puzzle.islands):
+            links = [k for k in self.puzzle.incident[i] if self.caps[k]]
+            caps = [self.caps[k] for k in links]
+            need = isl.number
+            if sum(caps) < need:
+                self.clauses.append([])  # cannot be met: UNSAT
+                continue
+            size = 1
+            for c in caps:
+                size *= c + 1
+            if size <= _TUPLE_LIMIT:
+                self._degree_tuples(links, caps, need)
+            else:
+                if pool is None:
+                    pool = IDPool(start_from=self.nvars + 1)
+                lits = [self.var(k, j) for k in links for j in range(1, self.caps[k] + 1)]
+                enc = CardEnc.equals(lits=lits, bound=need, vpool=pool, encoding=EncType.totalizer)
+                self.clauses.extend(enc.clauses)
+        if pool is not None:
+            self.nvars = max(self.nvars, pool.top)
+
+    def _degree_tuples(self, links: list[int], caps: list[int], need: int) -> None:
+        for counts in product(*(range(c + 1) for c in caps)):
+            s = sum(counts)
+            if s == need + 1:  # at most `need`: not (count_j >= t_j for all j)
+                self.clauses.append([-self.var(k, t) for k, t in zip(links, counts) if t])
+            elif s == need - 1:  # at least `need`: not (count_j <= t_j for all j)
+                self.clauses.append([self.var(k, t + 1) for k, t, c in zip(links, counts, caps) if t < c])
+
+    def counts(self, model: list[int]) -> list[int]:
+        """Bridge counts per link from a SAT model."""
+        out = []
+        for k, cap in enumerate(self.caps):
+            b = self.base[k]
+            c = 0
+            while c < cap and model[b + c] > 0:  # variable v is model[v - 1]
+                c += 1
+            out.append(c)
+        return out
+
+
+def components(puzzle: Puzzle, counts: list[int]) -> list[list[int]]:
+    """Groups of islands joined by bridges (island indices)."""
+    n = len(puzzle.islands)
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for ln, c in zip(puzzle.links, counts):
+        if c:
+            ra, rb = find(ln.a), find(ln.b)
+            if ra != rb:
+                parent[ra] = rb
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def cut_clause(puzzle: Puzzle, enc: Encoding, group: list[int], member: list[int], mark: int) -> list[int]:
+    """"Some link leaving ``group`` carries a bridge" (``member`` marks the group with ``mark``)."""
+    for i in group:
+        member[i] = mark
+    clause = []
+    for i in group:
+        for k in puzzle.incident[i]:
+            ln = puzzle.links[k]
+            other = ln.b if ln.a == i else ln.a
+            if member[other] != mark and enc.caps[k]:
+                clause.append(enc.used(k))
+    return clause
+
+
+def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT_SAT_SOLVER,
+          **_options) -> SolveResult:
+    start = time.perf_counter()
+    problems = puzzle.capacity_problems()
+    if problems:
+        return SolveResult(Status.INFEASIBLE, engine="sat", reason=problems[0],
+                           stats={"time": time.perf_counter() - start, "rounds": 0, "cuts": 0})
+    enc = Encoding(puzzle)
+    stats = {"vars": enc.nvars, "clauses": len(enc.clauses), "rounds": 0, "cuts": 0}
+    member = [-1] * len(puzzle.islands)
+    timer = None
+    with Solver(name=solver, bootstrap_with=enc.clauses) as sat:
+        if time_limit is not None:
+            timer = threading.Timer(max(0.0, time_limit - (time.perf_counter() - start)), sat.interrupt)
+            timer.daemon = True
+            timer.start()
+        try:
+            status, counts = _connectivity_loop(puzzle, enc, sat, member, stats, time_limit is not None)
+        finally:
+            if timer is not None:
+                timer.cancel()
+    stats["time"] = time.perf_counter() - start
+    solution = Solution.from_counts(puzzle, counts) if counts is not None else None
+    reason = None
+    if status is Status.INFEASIBLE:
+        reason = "proved by the SAT solver (no assignment meets the degree, crossing and connectivity rules)"
+    return SolveResult(status, solution, engine="sat", reason=reason, stats=stats)
+
+
+def _connectivity_loop(puzzle, enc, sat, member, stats, limited):
+    mark = 0
+    while True:
+        stats["rounds"] += 1
+        ok = sat.solve_limited(expect_interrupt=True) if limited else sat.solve()
+        if ok is None:
+            return Status.UNKNOWN, None
+        if not ok:
+            return Status.INFEASIBLE, None
+        counts = enc.counts(sat.get_model())
+        groups = components(puzzle, counts)
+        if len(groups) == 1:
+            return Status.SOLVED, counts
+        for group in groups:
+            mark += 1
+            clause = cut_clause(puzzle, enc, group, member, mark)
+            sat.add_clause(clause)  # an empty clause makes the next call UNSAT
+            stats["cuts"] += 1
