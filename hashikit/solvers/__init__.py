@@ -17,6 +17,8 @@ from .base import SolveResult, Status
 #: name -> (module, what it is, pip extra that installs its dependency)
 ENGINES: dict[str, tuple[str, str, str]] = {
     "sat": ("hashikit.solvers.sat", "SAT (CaDiCaL via python-sat) with lazy connectivity clauses", "hashikit"),
+    "milp": ("hashikit.solvers.milp", "the paper's branch-and-cut ILP (SCIP via PySCIPOpt)", "hashikit[milp]"),
+    "cpsat": ("hashikit.solvers.cpsat", "CP model with integer bridge counts (OR-Tools CP-SAT)", "hashikit[cpsat]"),
 }
 DEFAULT_ENGINE = "sat"
 
