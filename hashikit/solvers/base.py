@@ -23,11 +23,29 @@ class SolveResult:
     status: Status
     solution: Solution | None = None
     engine: str = ""
+    #: every distinct solution found, ``solution`` first (more than one only when
+    #: the caller asked for ``max_solutions > 1``)
+    solutions: list[Solution] = field(default_factory=list)
+    #: with ``max_solutions``: True when the engine proved there are no others
+    complete: bool = False
     #: Why the puzzle is infeasible, in words, when the reason is simple.
     reason: str | None = None
     #: Engine statistics: ``time`` (seconds, model building included) always;
     #: others per engine, e.g. ``rounds`` and ``cuts`` for lazy connectivity.
     stats: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.solution is not None and not self.solutions:
+            self.solutions = [self.solution]
+
+    @property
+    def unique(self) -> bool | None:
+        """True when proved unique, False when two were found, None when not known."""
+        if len(self.solutions) > 1:
+            return False
+        if self.solutions and self.complete:
+            return True
+        return None
 
     @property
     def solved(self) -> bool:

@@ -151,7 +151,12 @@ def cut_clause(puzzle: Puzzle, enc: Encoding, group: list[int], member: list[int
 
 
 def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT_SAT_SOLVER,
-          **_options) -> SolveResult:
+          max_solutions: int = 1, **_options) -> SolveResult:
+    """Solve; with ``max_solutions`` > 1, enumerate up to that many distinct solutions.
+
+    ``result.complete`` is True when the search proved there are no further
+    solutions (so ``max_solutions=2`` with one solution found proves uniqueness).
+    """
     start = time.perf_counter()
     problems = puzzle.capacity_problems()
     if problems:
@@ -161,22 +166,43 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT
     stats = {"vars": enc.nvars, "clauses": len(enc.clauses), "rounds": 0, "cuts": 0}
     member = [-1] * len(puzzle.islands)
     timer = None
+    found: list[list[int]] = []
+    status = Status.UNKNOWN
     with Solver(name=solver, bootstrap_with=enc.clauses) as sat:
         if time_limit is not None:
             timer = threading.Timer(max(0.0, time_limit - (time.perf_counter() - start)), sat.interrupt)
             timer.daemon = True
             timer.start()
         try:
-            status, counts = _connectivity_loop(puzzle, enc, sat, member, stats, time_limit is not None)
+            while len(found) < max_solutions:
+                status, counts = _connectivity_loop(puzzle, enc, sat, member, stats, time_limit is not None)
+                if counts is None:
+                    break
+                found.append(counts)
+                if len(found) < max_solutions:
+                    sat.add_clause(blocking_clause(enc, counts))
         finally:
             if timer is not None:
                 timer.cancel()
     stats["time"] = time.perf_counter() - start
-    solution = Solution.from_counts(puzzle, counts) if counts is not None else None
+    solutions = [Solution.from_counts(puzzle, c) for c in found]
     reason = None
-    if status is Status.INFEASIBLE:
+    if not found and status is Status.INFEASIBLE:
         reason = "proved by the SAT solver (no assignment meets the degree, crossing and connectivity rules)"
-    return SolveResult(status, solution, engine="sat", reason=reason, stats=stats)
+    return SolveResult(Status.SOLVED if found else status, solutions[0] if found else None,
+                       engine="sat", reason=reason, stats=stats, solutions=solutions,
+                       complete=bool(found) and status is Status.INFEASIBLE)
+
+
+def blocking_clause(enc: Encoding, counts: list[int]) -> list[int]:
+    """"Some link's count differs from ``counts``": excludes exactly this solution."""
+    clause = []
+    for k, (c, cap) in enumerate(zip(counts, enc.caps)):
+        if c > 0:
+            clause.append(-enc.var(k, c))
+        if c < cap:
+            clause.append(enc.var(k, c + 1))
+    return clause
 
 
 def _connectivity_loop(puzzle, enc, sat, member, stats, limited):
