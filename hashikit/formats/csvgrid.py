@@ -1,0 +1,93 @@
+"""Comma-separated grid rows: ``0,2,0`` (spaces around commas allowed), 0 = empty.
+
+This is the input convention of the HCMUS CSC14003 Hashiwokakero course projects.
+``#`` starts a comment line; ``# maxbridges: 3`` sets MAXBRIDGES.
+"""
+
+from __future__ import annotations
+
+from ..errors import FormatError
+from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
+from . import Document, Format, parse_maxbridges_comment, register
+from ._common import build_puzzle
+from .grid import header
+
+
+def read_int_rows(text: str, source: str, kind: str, split, check_width: bool = True):
+    """Rows of non-negative integers: ``(rows, maxbridges, lines_of, cols_of)``.
+
+    ``split(line)`` yields ``(start_column, token)`` with 1-based columns.
+    Comment lines (``#``) may set MAXBRIDGES; blank lines around the grid are skipped.
+    """
+    maxb = DEFAULT_MAXBRIDGES
+    rows: list[list[int]] = []
+    lines_of: list[int] = []
+    cols_of: list[list[int]] = []
+    ended_at = None
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            try:
+                m = parse_maxbridges_comment(line)
+            except ValueError as exc:
+                raise FormatError(str(exc), source, lineno) from None
+            if m is not None:
+                maxb = m
+            continue
+        if not line.strip():
+            if rows:
+                ended_at = lineno
+            continue
+        if ended_at is not None:
+            raise FormatError(f"a blank line (line {ended_at}) inside the {kind}", source, lineno)
+        numbers, cols = [], []
+        for col, token in split(line):
+            if not token:
+                raise FormatError(f"an empty cell in the {kind} (two separators in a row?)",
+                                  source, lineno, col)
+            if not (token.isascii() and token.isdigit()):
+                raise FormatError(f"{token!r} is not a whole number: cells are 0 (empty) or an "
+                                  f"island's number", source, lineno, col)
+            numbers.append(int(token))
+            cols.append(col)
+        if check_width and rows and len(numbers) != len(rows[0]):
+            raise FormatError(f"row {len(rows) + 1} has {len(numbers)} cells but row 1 has "
+                              f"{len(rows[0])}", source, lineno, cols[-1] if len(numbers) > len(rows[0])
+                              else len(line.rstrip()) + 1)
+        rows.append(numbers)
+        lines_of.append(lineno)
+        cols_of.append(cols)
+    return rows, maxb, lines_of, cols_of
+
+
+def split_commas(line: str):
+    out, start = [], 0
+    for part in line.split(","):
+        stripped = part.strip()
+        lead = len(part) - len(part.lstrip())
+        out.append((start + lead + 1 if stripped else start + 1, stripped))
+        start += len(part) + 1
+    return out
+
+
+def puzzle_from_rows(rows, maxb, lines_of, cols_of, source, kind):
+    if not rows:
+        raise FormatError(f"no {kind} rows found (the puzzle is empty)", source)
+    islands = [(r, c, v) for r, row in enumerate(rows) for c, v in enumerate(row) if v]
+    if not islands:
+        raise FormatError(f"the {kind} has no islands", source)
+    return build_puzzle(len(rows), len(rows[0]), islands, maxb, source,
+                        lambda r, c: (lines_of[r], cols_of[r][c]))
+
+
+def read(text: str, source: str) -> Document:
+    rows, maxb, lines_of, cols_of = read_int_rows(text, source, "CSV grid", split_commas)
+    return Document(puzzle_from_rows(rows, maxb, lines_of, cols_of, source, "CSV grid"))
+
+
+def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
+    lines = [",".join(str(v) for v in row) for row in puzzle.grid()]
+    return header(puzzle) + "\n".join(lines) + "\n"
+
+
+register(Format("csv", (".csv",), "comma-separated grid rows, 0 = empty (HCMUS course input)",
+                read, write))

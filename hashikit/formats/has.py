@@ -1,0 +1,66 @@
+"""The ``.has`` format of Coelho, Laporte, Lindbeck & Vidal (2019).
+
+First line ``<rows> <cols> <n>`` (n = number of islands), then ``rows`` lines of
+``cols`` whitespace-separated integers: 0 empty, 1..8 an island.  hashikit also
+accepts ``#`` comment lines (``# maxbridges: 3``) and writes one only when
+MAXBRIDGES is not 2.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import FormatError
+from ..model import Puzzle, Solution
+from . import Document, Format, register
+from .csvgrid import puzzle_from_rows, read_int_rows
+from .grid import header
+
+_TOKEN = re.compile(r"\S+")
+
+
+def split_ws(line: str):
+    return [(m.start() + 1, m.group()) for m in _TOKEN.finditer(line)]
+
+
+def read(text: str, source: str) -> Document:
+    rows, maxb, lines_of, cols_of = read_int_rows(text, source, ".has file", split_ws, check_width=False)
+    if not rows:
+        raise FormatError("the file is empty: expected a first line '<rows> <cols> <islands>'", source)
+    head, hline = rows[0], lines_of[0]
+    if len(head) != 3:
+        raise FormatError(f"the first line must be '<rows> <cols> <islands>' (3 numbers), "
+                          f"found {len(head)}", source, hline, 1)
+    nrows, ncols, n = head
+    body, blines, bcols = rows[1:], lines_of[1:], cols_of[1:]
+    if nrows < 1 or ncols < 1:
+        raise FormatError(f"the board must be at least 1x1, the header says {nrows}x{ncols}",
+                          source, hline, 1)
+    if len(body) < nrows:
+        raise FormatError(f"the header says {nrows} rows but the file has {len(body)}", source,
+                          (blines[-1] + 1) if blines else hline + 1)
+    if len(body) > nrows:
+        raise FormatError(f"extra line: the header says {nrows} rows", source, blines[nrows], 1)
+    for r, row in enumerate(body):
+        if len(row) != ncols:
+            col = bcols[r][ncols] if len(row) > ncols else (bcols[r][-1] if bcols[r] else 1)
+            raise FormatError(f"row {r + 1} has {len(row)} cells but the header says {ncols} columns",
+                              source, blines[r], col)
+    puzzle = puzzle_from_rows(body, maxb, blines, bcols, source, ".has grid")
+    found = len(puzzle.islands)
+    if found != n:
+        raise FormatError(f"the header says {n} islands but the grid has {found}", source, hline,
+                          cols_of[0][2])
+    return Document(puzzle)
+
+
+def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
+    grid = puzzle.grid()
+    width = max(2, max(len(str(v)) for row in grid for v in row))
+    lines = [f"{puzzle.rows} {puzzle.cols} {len(puzzle.islands)}"]
+    lines += ["".join(f"{v:>{width}} " for v in row) for row in grid]
+    return header(puzzle) + "\n".join(lines) + "\n"
+
+
+register(Format("has", (".has",), "Coelho et al. 2019 benchmark: '<rows> <cols> <n>' then number rows",
+                read, write))

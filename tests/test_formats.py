@@ -1,0 +1,172 @@
+"""Readers and writers: round trips on real and random puzzles, and error positions."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from hashikit.checker import check
+from hashikit.errors import FormatError
+from hashikit.formats import formats, read_text, sniff, write_text
+from hashikit.model import Puzzle, Solution
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+REAL = SHARED / "puzzles" / "real"
+PROB_EXAMPLE = SHARED / "puzzles" / "prob-bridges.txt"
+COELHO = SHARED / "benchmarks" / "coelho2019"
+
+
+def need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"shared test data not found at {path} (expected ../shared next to the project)")
+    return path
+
+
+def jsonl(name: str) -> list[dict]:
+    path = need(REAL / name)
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def real_records() -> list[dict]:
+    out = []
+    for name in ("nikoli/hashi_puzzles.jsonl", "janko_wikipedia/puzzles.jsonl",
+                 "tonivrbic/test_puzzles.jsonl", "hcmus_csc14003/verified.jsonl",
+                 "ricotewechel/ids_from_ricotewechel_thesis.jsonl"):
+        if (REAL / name).exists():
+            out.extend(jsonl(name))
+    if not out:
+        pytest.skip(f"shared puzzles not found under {REAL}")
+    return out
+
+
+def record_puzzle(rec: dict) -> Puzzle:
+    return Puzzle.from_grid(rec["grid"], rec.get("maxb", 2))
+
+
+def record_solution(rec: dict) -> Solution | None:
+    rows = rec.get("solution_bridges")
+    return Solution.from_list(rows) if rows else None
+
+
+def prob_puzzle() -> Puzzle:
+    return read_text(need(PROB_EXAMPLE).read_text(), "grid").puzzle
+
+
+PROB_SOLUTION_NAMED = ("a-b 2, a-l 2, b-c 2, b-g 2, c-j 1, d-f 1, e-h 2, f-g 2, f-k 1, g-h 2, "
+                       "i-j 2, i-m 1, l-m 2, m-n 2")
+PROB_NAMES = {"a": (1, 1), "b": (1, 4), "c": (1, 6), "d": (2, 2), "e": (2, 5), "f": (3, 2),
+              "g": (3, 4), "h": (3, 5), "i": (4, 3), "j": (4, 6), "k": (5, 2), "l": (6, 1),
+              "m": (6, 3), "n": (6, 5)}
+
+
+def prob_solution() -> Solution:
+    def cell(name):
+        x, y = PROB_NAMES[name]
+        return (y - 1, x - 1)
+    items = []
+    for part in PROB_SOLUTION_NAMED.split(", "):
+        pair, count = part.split()
+        p, q = pair.split("-")
+        items.append(((cell(p), cell(q)), int(count)))
+    return Solution(items)
+
+
+def random_puzzle(seed: int, maxbridges: int = 2) -> tuple[Puzzle, Solution]:
+    """A random solvable puzzle: grow a non-crossing bridge network, number the islands."""
+    rng = random.Random(seed)
+    rows, cols = rng.randint(3, 12), rng.randint(3, 12)
+    occupied: dict[tuple[int, int], str] = {}  # cell -> 'I' island, 'H'/'V' bridge
+    start = (rng.randrange(rows), rng.randrange(cols))
+    occupied[start] = "I"
+    islands = [start]
+    bridges: dict[tuple, int] = {}
+    for _ in range(200):
+        if len(islands) > rows * cols // 4:
+            break
+        r, c = rng.choice(islands)
+        dr, dc = rng.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
+        length = rng.randint(2, 5)
+        path = [(r + dr * k, c + dc * k) for k in range(1, length + 1)]
+        end = path[-1]
+        if not (0 <= end[0] < rows and 0 <= end[1] < cols):
+            continue
+        if any(p in occupied for p in path[:-1]) or occupied.get(end, "I") != "I":
+            continue
+        if end not in occupied:
+            # keep new islands off the neighbours of existing ones sideways (readability only)
+            occupied[end] = "I"
+            islands.append(end)
+        for p in path[:-1]:
+            occupied[p] = "H" if dr == 0 else "V"
+        key = tuple(sorted([(r, c), end]))
+        bridges[key] = rng.randint(1, maxbridges)
+    degree: dict[tuple[int, int], int] = {p: 0 for p in islands}
+    for (p, q), k in bridges.items():
+        degree[p] += k
+        degree[q] += k
+    puzzle = Puzzle(rows, cols, [(r, c, degree[(r, c)]) for r, c in islands if degree[(r, c)]],
+                    maxbridges)
+    return puzzle, Solution(bridges)
+
+
+def assert_error(exc: FormatError, line: int | None, column: int | None, *words: str) -> None:
+    assert exc.line == line, str(exc)
+    assert exc.column == column, str(exc)
+    for w in words:
+        assert w.lower() in exc.message.lower(), str(exc)
+
+
+def bad(text: str, fmt: str, source: str = "t.in") -> FormatError:
+    with pytest.raises(FormatError) as info:
+        read_text(text, fmt, source)
+    assert info.value.source == source
+    return info.value
+
+
+# -- csv ----------------------------------------------------------------------------------
+
+def test_csv_reads_course_inputs_with_spaces():
+    doc = read_text("0 , 2 , 0\n1,0,1\n", "csv")
+    assert doc.puzzle == Puzzle(2, 3, [(0, 1, 2), (1, 0, 1), (1, 2, 1)])
+
+
+def test_csv_reads_every_shared_input():
+    files = sorted(need(REAL / "hcmus_csc14003" / "input").glob("*/*.txt"))
+    records = {r["file"]: r for r in jsonl("hcmus_csc14003/verified.jsonl")}
+    assert files
+    for f in files:
+        assert sniff(f.read_text()) == "csv"
+        doc = read_text(f.read_text(), None, str(f))
+        rec = records[str(f.relative_to(REAL / "hcmus_csc14003"))]
+        assert doc.puzzle == record_puzzle(rec)
+
+
+def test_csv_errors():
+    assert_error(bad("1,2\n1,x\n", "csv"), 2, 3, "'x'", "whole number")
+    assert_error(bad("1,2\n1,2,3\n", "csv"), 2, 5, "row 2 has 3 cells", "row 1 has 2")
+    assert_error(bad("1,0,99\n", "csv"), 1, 5, "number 99", "1 to 8")
+    assert_error(bad("1, ,2\n", "csv"), 1, 3, "empty cell")
+
+
+# -- has ----------------------------------------------------------------------------------
+
+def test_has_writes_like_the_originals():
+    files = sorted(need(COELHO / "100").glob("*.has"))[:3]
+    for f in files:
+        text = f.read_text()
+        doc = read_text(text, None, str(f))
+        assert write_text(doc.puzzle, "has") == text
+
+
+def test_has_errors():
+    assert_error(bad("2 3 3\n1 0 1\n0 0 0\n", "has"), 1, 5, "says 3 islands", "has 2")
+    assert_error(bad("2 3 2\n1 0 1\n0 0\n", "has"), 3, 3, "row 2 has 2 cells", "3 columns")
+    assert_error(bad("2 3 2\n1 0 1\n0 x 0\n", "has"), 3, 3, "'x'")
+    assert_error(bad("2 3 2\n1 0 1\n0 0 0\n1 1 1\n", "has"), 4, 1, "extra line")
+    assert_error(bad("2 3 2\n1 0 1\n", "has"), 3, None, "2 rows", "has 1")
+    assert_error(bad("2 3\n1 0 1\n0 0 0\n", "has"), 1, 1, "3 numbers")
+    assert_error(bad("1 3 2\n1 0 9\n", "has"), 2, 5, "number 9")
