@@ -32,6 +32,9 @@ from ..model import Puzzle, Solution
 from .base import SolveResult, Status
 
 DEFAULT_SAT_SOLVER = "cadical195"
+#: python-sat cannot interrupt CaDiCaL or Lingeling; under a time limit we use this one
+INTERRUPTIBLE_SAT_SOLVER = "glucose4"
+_NOT_INTERRUPTIBLE = ("cadical", "lingeling")
 #: degree constraints with more count tuples than this use a totalizer instead
 _TUPLE_LIMIT = 400
 
@@ -162,8 +165,10 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT
     if problems:
         return SolveResult(Status.INFEASIBLE, engine="sat", reason=problems[0],
                            stats={"time": time.perf_counter() - start, "rounds": 0, "cuts": 0})
+    if time_limit is not None and solver.startswith(_NOT_INTERRUPTIBLE):
+        solver = INTERRUPTIBLE_SAT_SOLVER
     enc = Encoding(puzzle)
-    stats = {"vars": enc.nvars, "clauses": len(enc.clauses), "rounds": 0, "cuts": 0}
+    stats = {"sat_solver": solver, "vars": enc.nvars, "clauses": len(enc.clauses), "rounds": 0, "cuts": 0}
     member = [-1] * len(puzzle.islands)
     timer = None
     found: list[list[int]] = []

@@ -1,0 +1,97 @@
+"""Shared test helpers: the ../shared data (read in place, never copied) and puzzle loaders."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from hashikit.model import Puzzle
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+REAL = SHARED / "puzzles" / "real"
+COELHO = SHARED / "benchmarks" / "coelho2019"
+
+
+def need(path: Path) -> Path:
+    """Skip the calling test when shared data is absent (it lives in ../shared, beside the project)."""
+    if not path.exists():
+        pytest.skip(f"shared data not found: {path} (expected ../shared beside the project root)")
+    return path
+
+
+def real_records() -> list[tuple[str, dict]]:
+    """Every published puzzle record under ../shared/puzzles/real, as (folder/file#line, record)."""
+    out = []
+    if not REAL.exists():
+        return out
+    for f in sorted(REAL.glob("*/*.jsonl")):
+        for n, line in enumerate(f.read_text().splitlines(), 1):
+            if line.strip():
+                out.append((f"{f.parent.name}/{f.name}#{n}", json.loads(line)))
+    return out
+
+
+def record_puzzle(rec: dict) -> Puzzle:
+    return Puzzle.from_grid(rec["grid"], rec.get("maxb", 2))
+
+
+def read_has(path: Path) -> Puzzle:
+    """A minimal .has reader for tests, independent of hashikit.formats."""
+    lines = path.read_text().split("\n")
+    rows, cols, _ = map(int, lines[0].split())
+    return Puzzle.from_grid([[int(t) for t in lines[1 + r].split()] for r in range(rows)])
+
+
+def coelho_files() -> list[Path]:
+    return sorted(COELHO.glob("*/*.has")) if COELHO.exists() else []
+
+
+def coelho_sample(k: int, seed: int = 2019) -> list[Path]:
+    files = coelho_files()
+    return random.Random(seed).sample(files, min(k, len(files)))
+
+
+def random_puzzle(rows: int, cols: int, seed: int, maxbridges: int = 2, density: float = 0.25):
+    """A random *solvable* puzzle: grow a random spanning tree of bridges, then read off the numbers.
+
+    Returns (puzzle, solution) -- independent of hashikit's own generator.
+    """
+    from hashikit.model import Solution
+
+    rng = random.Random(seed)
+    occupied: dict[tuple[int, int], str] = {}  # cell -> 'I' island, 'H'/'V' bridge
+    start = (rng.randrange(rows), rng.randrange(cols))
+    occupied[start] = "I"
+    islands = [start]
+    bridges: dict = {}
+    target = max(2, int(rows * cols * density))
+    tries = 0
+    while len(islands) < target and tries < 50 * target:
+        tries += 1
+        r, c = rng.choice(islands)
+        dr, dc = rng.choice(((0, 1), (0, -1), (1, 0), (-1, 0)))
+        length = rng.randint(2, max(2, min(6, max(rows, cols) // 2)))
+        cells = [(r + dr * t, c + dc * t) for t in range(1, length + 1)]
+        end = cells[-1]
+        if not (0 <= end[0] < rows and 0 <= end[1] < cols):
+            continue
+        if any(cell in occupied for cell in cells):
+            continue
+        # the new island must not sit next to a bridge it would split; keep it simple: free cells only
+        for cell in cells[:-1]:
+            occupied[cell] = "H" if dr == 0 else "V"
+        occupied[end] = "I"
+        islands.append(end)
+        key = tuple(sorted(((r, c), end)))
+        bridges[key] = rng.randint(1, maxbridges)
+    sol = Solution(bridges)
+    degree: dict = {p: 0 for p in islands}
+    for (p, q), k in sol:
+        degree[p] += k
+        degree[q] += k
+    puzzle = Puzzle(rows, cols, [(p[0], p[1], degree[p]) for p in islands], maxbridges)
+    return puzzle, sol
