@@ -170,3 +170,59 @@ def test_has_errors():
     assert_error(bad("2 3 2\n1 0 1\n", "has"), 3, None, "2 rows", "has 1")
     assert_error(bad("2 3\n1 0 1\n0 0 0\n", "has"), 1, 1, "3 numbers")
     assert_error(bad("1 3 2\n1 0 9\n", "has"), 2, 5, "number 9")
+
+
+# -- solved -------------------------------------------------------------------------------
+
+def adjacent_bridge(solution: Solution) -> bool:
+    return any(abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1 for (p, q), _ in solution)
+
+
+def test_solved_reads_shared_solution_texts_and_they_check():
+    seen = 0
+    for rec in real_records():
+        if not rec.get("solution_text"):
+            continue
+        doc = read_text("\n".join(rec["solution_text"]), "solved")
+        puzzle, solution = record_puzzle(rec), record_solution(rec)
+        assert doc.puzzle == puzzle
+        if adjacent_bridge(solution):  # text cannot draw a bridge between touching islands
+            with pytest.raises(FormatError, match="neighbouring cells"):
+                write_text(puzzle, "solved", solution)
+            continue
+        assert doc.solution == solution
+        assert check(puzzle, doc.solution).ok
+        seen += 1
+    assert seen > 100
+
+
+def test_solved_reads_pzprjs_answer_and_unicode():
+    text = need(REAL / "pzprjs" / "hashikake_test_5x5.txt").read_text()
+    answer = text.split("# Solution")[1].split("\n", 1)[1]
+    doc = read_text(answer, None)
+    assert check(doc.puzzle, doc.solution).ok
+    uni = write_text(doc.puzzle, "solved-unicode", doc.solution)
+    assert "═" in uni and "║" in uni
+    assert read_text(uni, None).solution == doc.solution
+
+
+def test_solved_writer_refuses_what_text_cannot_show():
+    p = Puzzle(1, 3, [(0, 0, 3), (0, 2, 3)], maxbridges=3)
+    with pytest.raises(FormatError, match="at most 2"):
+        write_text(p, "solved", Solution({((0, 0), (0, 2)): 3}))
+    p = Puzzle(3, 3, [(1, 0, 1), (1, 2, 1), (0, 1, 1), (2, 1, 1)])
+    with pytest.raises(FormatError, match="cross"):
+        write_text(p, "solved", Solution({((1, 0), (1, 2)): 1, ((0, 1), (2, 1)): 1}))
+    with pytest.raises(FormatError, match="shows a solution"):
+        write_text(p, "solved")
+
+
+def test_solved_errors():
+    assert_error(bad("2-=2\n", "solved"), 1, 3, "mixes single and double")
+    assert_error(bad("2-|2\n", "solved"), 1, 3, "vertical bridge mark inside a horizontal")
+    assert_error(bad("2--.\n", "solved"), 1, 4, "does not end at an island")
+    assert_error(bad("2.\n|.\n..\n", "solved"), 3, 1, "vertical bridge does not end at an island")
+    assert_error(bad("2\n-\n2\n", "solved"), 2, 1, "runs off the board")
+    assert_error(bad("2.2\n|\n2.2\n", "solved"), 2, 2, "row 2 has 1 cells")
+    assert_error(bad("# note\n2x2\n", "solved"), 2, 2, "unknown character 'x'")
+    assert_error(bad("2-9\n", "solved"), 1, 3, "number 9")
