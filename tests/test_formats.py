@@ -226,3 +226,44 @@ def test_solved_errors():
     assert_error(bad("2.2\n|\n2.2\n", "solved"), 2, 2, "row 2 has 1 cells")
     assert_error(bad("# note\n2x2\n", "solved"), 2, 2, "unknown character 'x'")
     assert_error(bad("2-9\n", "solved"), 1, 3, "number 9")
+
+
+# -- tatham -------------------------------------------------------------------------------
+
+def test_tatham_ids_from_the_thesis():
+    for rec in jsonl("ricotewechel/ids_from_ricotewechel_thesis.jsonl"):
+        assert sniff(rec["id"]) == "tatham"
+        doc = read_text(rec["id"], None)
+        assert doc.puzzle == record_puzzle(rec)
+        again = write_text(doc.puzzle, "tatham")
+        assert read_text(again, "tatham").puzzle == doc.puzzle
+        assert again.strip() == rec["id"]  # the writer uses Tatham's own short form
+
+
+def test_tatham_parameters():
+    full = read_text("7x7i30e10m2d0:4d2b1b4a26b3m1c3c3c2d3\n", None).puzzle
+    short = read_text("7x7m2:4d2b1b4a26b3m1c3c3c2d3", "tatham").puzzle
+    bare = read_text("7x7:4d2b1b4a26b3m1c3c3c2d3", "tatham").puzzle
+    loops = read_text("7x7m2L:4d2b1b4a26b3m1c3c3c2d3", "tatham").puzzle
+    assert full == short == bare == loops
+    wide = read_text("4x2m3:CbC3c", "tatham").puzzle  # W is columns, H rows; C = 12
+    assert (wide.rows, wide.cols, wide.maxbridges) == (2, 4, 3)
+    assert [i.number for i in wide.islands] == [12, 12, 3]
+    assert write_text(wide, "tatham") == "4x2m3:CcC3a\n"
+
+
+def test_tatham_long_runs():
+    p = Puzzle(3, 20, [(0, 0, 1), (2, 19, 1)], maxbridges=2)
+    text = write_text(p, "tatham")
+    assert text == "20x3m2:1zxa1\n" or read_text(text, "tatham").puzzle == p
+    assert read_text(text, "tatham").puzzle == p
+
+
+def test_tatham_errors():
+    assert_error(bad("3x3m2:2a2c2a", "tatham"), 1, 13, "shorter", "8 of 9")
+    assert_error(bad("3x3m2:2a2c2a22", "tatham"), 1, 14, "longer")
+    assert_error(bad("3x3m2:2a2c2?2", "tatham"), 1, 12, "unexpected character '?'")
+    assert_error(bad("# id\n  3x3m2:9a2c2a2", "tatham"), 2, 9, "number 9", "1 to 8")
+    assert_error(bad("3x3q2:2a2c2a2", "tatham"), 1, 4, "unknown parameter 'q'")
+    assert_error(bad("3x3#1234", "tatham"), 1, 4, "random-seed")
+    assert_error(bad("3x3m2:2a2c2a2\nfoo", "tatham"), 2, 1, "extra text")

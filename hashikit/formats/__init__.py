@@ -23,7 +23,7 @@ from ..model import Puzzle, Solution
 #: Largest input file hashikit reads (bytes).
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
-_MODULES = ("grid", "csvgrid", "has", "solved")  # each format module adds its name here
+_MODULES = ("grid", "csvgrid", "has", "solved", "tatham")  # each format module adds its name here
 
 
 @dataclass
@@ -78,7 +78,7 @@ def get(name: str) -> Format:
     return FORMATS[name]
 
 
-_TATHAM = re.compile(r"^\s*\d+x\d+(m\d+)?L?:", re.ASCII)
+_TATHAM = re.compile(r"^\s*\d+x\d+(i\d+)?(e\d+)?(m\d+)?L?(d\d+)?[:#]", re.ASCII)
 _SOLVED_MARKS = set("-=|\"─═│║$")
 
 
