@@ -249,7 +249,7 @@ def test_tatham_parameters():
     wide = read_text("4x2m3:CbC3c", "tatham").puzzle  # W is columns, H rows; C = 12
     assert (wide.rows, wide.cols, wide.maxbridges) == (2, 4, 3)
     assert [i.number for i in wide.islands] == [12, 12, 3]
-    assert write_text(wide, "tatham") == "4x2m3:CcC3a\n"
+    assert write_text(wide, "tatham") == "4x2m3:CbC3c\n"
 
 
 def test_tatham_long_runs():
