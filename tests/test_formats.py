@@ -267,3 +267,47 @@ def test_tatham_errors():
     assert_error(bad("3x3q2:2a2c2a2", "tatham"), 1, 4, "unknown parameter 'q'")
     assert_error(bad("3x3#1234", "tatham"), 1, 4, "random-seed")
     assert_error(bad("3x3m2:2a2c2a2\nfoo", "tatham"), 2, 1, "extra text")
+
+
+# -- puzzlink -----------------------------------------------------------------------------
+
+def pzprjs_sample() -> tuple[str, str, list[str]]:
+    text = need(REAL / "pzprjs" / "hashikake_test_5x5.txt").read_text().splitlines()
+    url = next(ln for ln in text if ln.startswith("https://"))
+    pzprv3 = next(ln for ln in text if ln.startswith("pzprv3"))
+    grid_at = next(i for i, ln in enumerate(text) if ln.startswith("# Grid"))
+    return url, pzprv3, text[grid_at + 1:grid_at + 6]
+
+
+def test_puzzlink_pzprjs_sample():
+    url, _, grid = pzprjs_sample()
+    assert sniff(url) == "puzzlink"
+    puzzle = read_text(url, None).puzzle
+    assert puzzle == read_text("\n".join(grid), "grid").puzzle
+    assert write_text(puzzle, "puzzlink").strip() == url
+    body = url.rsplit("/", 1)[1]
+    for alias in (f"puzz.link/p?hashi/5/5/{body}", f"http://pzv.jp/p.html?bridges/5/5/{body}",
+                  f"https://puzz.link/p?hashikake/5/5/{body}#anchor"):
+        assert read_text(alias, "puzzlink").puzzle == puzzle
+
+
+def test_puzzlink_long_runs_and_big_numbers():
+    p = Puzzle(3, 30, [(0, 0, 1), (0, 29, 3), (2, 29, 2)])
+    url = write_text(p, "puzzlink")
+    assert "z" in url
+    assert read_text(url, "puzzlink").puzzle == p
+    with pytest.raises(FormatError, match="MAXBRIDGES 2"):
+        write_text(Puzzle(1, 3, [(0, 0, 3), (0, 2, 3)], 3), "puzzlink")
+
+
+def test_puzzlink_errors():
+    base = "https://puzz.link/p?hashikake/5/5/"
+    assert_error(bad("https://puzz.link/p?nurikabe/5/5/4g", "puzzlink"), 1, 21, "not hashikake")
+    assert_error(bad(base.replace("5/5", "5/x") + "4g", "puzzlink"), 1, 33, "rows", "'x'")
+    assert_error(bad(base + "4g2i3h23k3g1g3g4g3zz", "puzzlink"), 1, 53, "longer")
+    assert_error(bad(base + "4g.", "puzzlink"), 1, 37, "unknown number")
+    assert_error(bad(base + "4g9", "puzzlink"), 1, 37, "number 9")
+    assert_error(bad(base + "4G", "puzzlink"), 1, 36, "unexpected character 'G'")
+    assert_error(bad("https://example.com/p?hashikake/5/5/4", "puzzlink"), 1, 1, "not a puzz.link")
+    assert_error(bad("https://puzz.link/p?hashikake/5", "puzzlink"), 1, 32, "<cols>/<rows>/<body>")
+    assert_error(bad("puzz.link/p/hashikake/5/5/4", "puzzlink"), 1, 1, "no '?'")

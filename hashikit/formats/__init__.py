@@ -23,7 +23,7 @@ from ..model import Puzzle, Solution
 #: Largest input file hashikit reads (bytes).
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
-_MODULES = ("grid", "csvgrid", "has", "solved", "tatham")  # each format module adds its name here
+_MODULES = ("grid", "ohmec", "csvgrid", "has", "solved", "tatham", "puzzlink")  # each format module adds its name here
 
 
 @dataclass
@@ -91,7 +91,7 @@ def sniff(text: str) -> str:
     if "puzz.link" in first or first.startswith("http") or "?hashikake" in first:
         return "puzzlink"
     if _TATHAM.match(first) and len(body) == 1:
-        return "tatham"
+        return "ohmec" if "." in first else "tatham"
     if body and len(first.split()) == 3 and all(t.isdigit() for t in first.split()):
         return "has"
     if any("," in ln for ln in body):
