@@ -1,0 +1,495 @@
+"""Deduction rules, grouped in levels, and the engine that applies them.
+
+Levels (modelled on the solver stages of Simon Tatham's *Bridges*):
+
+easy
+    ``finished`` an island that has all its bridges takes no more;
+    ``blocked`` a link crossed by a built bridge cannot be used;
+    ``fill`` an island whose remaining need equals what its links can still take
+    fills them all; ``at-least`` an island that cannot reach its number without
+    a link must use it; ``room`` a link carries no more than either end can
+    still take (MAXBRIDGES is already in the starting capacities).
+medium
+    ``isolation`` a count on a link that would complete both sides and leave
+    them cut off is impossible (1-1, 2=2, and the same for built groups);
+    ``single-exit`` a built group with only one way out must use it.
+hard
+    ``group-need`` a built group's remaining need against what can leave it;
+    ``cut-link`` a link every route between two parts of the board runs over;
+    ``lookahead`` not building (or filling) a link would force its ends to
+    finish in a way that closes a group off.
+expert
+    ``contradiction`` assume a bound on one link, propagate with the lower
+    levels, and exclude it when that leads to a contradiction (depth 1).
+
+Every rule is sound for any puzzle that has a solution: a step never removes a
+count that some solution uses.  No rule assumes the solution is unique.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+from ..model import Puzzle
+from .state import (LEVEL_RANK, LEVELS, State, Step, apply, bridges, components, contradiction,
+                    group_words, word)
+
+Rule = Callable[[State], Iterator[Step]]
+
+
+# ----------------------------------------------------------------------------- easy
+def rule_finished(st: State) -> Iterator[Step]:
+    geo, lo, hi = st.geo, st.lo, st.hi
+    for i in range(geo.n):
+        if st.degree_lo(i) != geo.num[i]:
+            continue
+        open_links = [k for k in geo.inc[i] if hi[k] > lo[k]]
+        if not open_links:
+            continue
+        num = geo.num[i]
+        others = " or ".join(st.island_name(st.puzzle.other_end(k, i)) for k in open_links)
+        has = "its bridge" if num == 1 else f"all {word(num)} of its bridges"
+        yield Step("finished", "easy", (i,), tuple(open_links), tuple((k, lo[k], lo[k]) for k in open_links),
+                   f"{_cap(st.island_name(i))} already has {has}, so no more bridges can go to {others}.")
+
+
+def rule_blocked(st: State) -> Iterator[Step]:
+    lo, hi = st.lo, st.hi
+    for h, v in st.geo.crossings:
+        for built, other in ((h, v), (v, h)):
+            if lo[built] >= 1 and hi[other] > 0 and lo[other] == 0:
+                a, b = st.geo.ends[other]
+                yield Step("blocked", "easy", (a, b), (other, built), ((other, 0, 0),),
+                           f"A bridge between {st.link_name(other)} would cross {st.bridge_name(built)}, "
+                           f"so they cannot be joined.")
+
+
+def rule_fill(st: State) -> Iterator[Step]:
+    geo, lo, hi = st.geo, st.lo, st.hi
+    for i in range(geo.n):
+        need = geo.num[i] - st.degree_lo(i)
+        open_links = [k for k in geo.inc[i] if hi[k] > lo[k]]
+        if need <= 0 or not open_links:
+            continue
+        room = sum(hi[k] - lo[k] for k in open_links)
+        if need != room:
+            continue
+        changes = tuple((k, hi[k], hi[k]) for k in open_links)
+        reachable = [k for k in geo.inc[i] if hi[k] > 0]
+        name = _cap(st.island_name(i))
+        if all(lo[k] == 0 for k in reachable) and len({hi[k] for k in reachable}) == 1:
+            n = len(reachable)
+            what = "neighbour" if n == 1 else "neighbours"
+            each = "it" if n == 1 else "each"
+            sentence = (f"{name} has only {word(n)} {what} it can still reach, "
+                        f"so it needs {bridges(hi[reachable[0]])} to {each}.")
+        else:
+            parts = [f"{bridges(hi[k])} to {st.island_name(st.puzzle.other_end(k, i))}" for k in open_links]
+            sentence = (f"{name} still needs {bridges(need)}, exactly as many as its links can still take, "
+                        f"so it needs {_join(parts)}.")
+        yield Step("fill", "easy", (i,), tuple(open_links), changes, sentence)
+
+
+def rule_at_least(st: State) -> Iterator[Step]:
+    geo, lo, hi = st.geo, st.lo, st.hi
+    for i in range(geo.n):
+        num = geo.num[i]
+        total_hi = st.degree_hi(i)
+        changes, parts = [], []
+        for k in geo.inc[i]:
+            others = total_hi - hi[k]
+            new_lo = num - others
+            if new_lo > lo[k] and new_lo <= hi[k]:
+                changes.append((k, new_lo, hi[k]))
+                parts.append((k, others, new_lo))
+        if not changes:
+            continue
+        name = _cap(st.island_name(i))
+        clauses = []
+        for k, others, new_lo in parts:
+            other = st.island_name(st.puzzle.other_end(k, i))
+            if others == 0:
+                clauses.append(f"{name} can reach no other neighbour than {other}, "
+                               f"so it needs {bridges(new_lo)} to it")
+            else:
+                clauses.append(f"{name} can get at most {bridges(others)} from its other neighbours, "
+                               f"so it needs at least {bridges(new_lo)} to {other}")
+        yield Step("at-least", "easy", (i,), tuple(c[0] for c in changes), tuple(changes),
+                   "; ".join(clauses) + ".")
+
+
+def rule_room(st: State) -> Iterator[Step]:
+    geo, lo, hi = st.geo, st.lo, st.hi
+    for k, (a, b) in enumerate(geo.ends):
+        if hi[k] <= lo[k]:
+            continue
+        for i in (a, b):
+            elsewhere = st.degree_lo(i) - lo[k]
+            room = geo.num[i] - elsewhere
+            if lo[k] <= room < hi[k]:
+                other = st.island_name(b if i == a else a)
+                yield Step("room", "easy", (i,), (k,), ((k, lo[k], room),),
+                           f"{_cap(st.island_name(i))} already has {bridges(elsewhere)} elsewhere, "
+                           f"so at most {bridges(room)} can go to {other}.")
+                break
+
+
+# ----------------------------------------------------------------------------- medium
+def _deficits(st: State, members: list[list[int]]) -> list[int]:
+    num = st.geo.num
+    return [sum(num[i] - st.degree_lo(i) for i in group) for group in members]
+
+
+def rule_isolation(st: State) -> Iterator[Step]:
+    geo, lo, hi = st.geo, st.lo, st.hi
+    if geo.n < 3:
+        return
+    comp, members = components(st)
+    deficit = _deficits(st, members)
+    for k, (a, b) in enumerate(geo.ends):
+        if hi[k] <= lo[k]:
+            continue
+        ca, cb = comp[a], comp[b]
+        if ca != cb:
+            size, total = len(members[ca]) + len(members[cb]), deficit[ca] + deficit[cb]
+        else:
+            size, total = len(members[ca]), deficit[ca]
+        add = hi[k] - lo[k]
+        if size >= geo.n or total != 2 * add:
+            continue
+        if size == 2:
+            what = "complete both of them and leave the pair cut off from the other islands"
+        else:
+            what = f"complete a group of {size} islands and leave it cut off from the other islands"
+        if ca == cb and lo[k] > 0:
+            how = f"{bridges(hi[k])} between {st.link_name(k)} would {what}"
+        elif ca == cb:
+            how = f"joining {st.link_name(k)} would {what}"
+        else:
+            how = (f"{'joining' if hi[k] == 1 else bridges(hi[k]) + ' between'} {st.link_name(k)} "
+                   f"would {what}")
+        if hi[k] - 1 == 0:
+            end = "so there is no bridge between them"
+        else:
+            end = f"so they share at most {bridges(hi[k] - 1)}"
+        yield Step("isolation", "medium", (a, b), (k,), ((k, lo[k], hi[k] - 1),), f"{_cap(how)}, {end}.")
+
+
+def _exits(st: State, comp: list[int], ngroups: int) -> list[list[int]]:
+    exits: list[list[int]] = [[] for _ in range(ngroups)]
+    for k, (a, b) in enumerate(st.geo.ends):
+        if st.hi[k] >= 1 and comp[a] != comp[b]:
+            exits[comp[a]].append(k)
+            exits[comp[b]].append(k)
+    return exits
+
+
+def rule_single_exit(st: State) -> Iterator[Step]:
+    geo = st.geo
+    comp, members = components(st)
+    if len(members) < 2:
+        return
+    exits = _exits(st, comp, len(members))
+    for c, group in enumerate(members):
+        if len(group) < 2 or len(exits[c]) != 1:
+            continue
+        k = exits[c][0]
+        if st.lo[k] >= 1:
+            continue
+        a, b = geo.ends[k]
+        yield Step("single-exit", "medium", tuple(group), (k,), ((k, 1, st.hi[k]),),
+                   f"The group of {len(group)} islands joined to {st.island_name(group[0])} must reach "
+                   f"the other islands, and its only way out left is between {st.link_name(k)}, "
+                   f"so there must be a bridge there.")
+
+
+# ----------------------------------------------------------------------------- hard
+def rule_group_need(st: State) -> Iterator[Step]:
+    geo, lo, hi = st.geo, st.lo, st.hi
+    comp, members = components(st)
+    deficit = _deficits(st, members)
+    internal = [0] * len(members)
+    for k, (a, b) in enumerate(geo.ends):
+        if comp[a] == comp[b] and hi[k] > lo[k]:
+            internal[comp[a]] += hi[k] - lo[k]
+    exits = _exits(st, comp, len(members))
+    for c, group in enumerate(members):
+        if len(group) < 2 or deficit[c] <= 0:
+            continue
+        out_room = sum(hi[k] - lo[k] for k in exits[c])
+        for k in exits[c]:
+            # every bridge inside the group uses two of its missing bridges, one leaving it uses one
+            others = 2 * internal[c] + out_room - (hi[k] - lo[k])
+            new_lo = lo[k] + deficit[c] - others
+            if lo[k] < new_lo <= hi[k]:
+                yield Step("group-need", "hard", tuple(group), (k,), ((k, new_lo, hi[k]),),
+                           f"The group of {len(group)} islands joined to {st.island_name(group[0])} still needs "
+                           f"{bridges(deficit[c])}, and without the link between {st.link_name(k)} it can "
+                           f"get at most {bridges(others)}, so that link needs at least {bridges(new_lo)}.")
+
+
+def rule_cut_link(st: State) -> Iterator[Step]:
+    """Links that are bridges (cut edges) of the graph of links still possible."""
+    geo, lo, hi = st.geo, st.lo, st.hi
+    n = geo.n
+    if n < 2:
+        return
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for k, (a, b) in enumerate(geo.ends):
+        if hi[k] >= 1:
+            adj[a].append((b, k))
+            adj[b].append((a, k))
+    order = [-1] * n
+    low = [0] * n
+    size = [1] * n
+    counter = 0
+    cuts: list[tuple[int, int]] = []  # (link, child island whose subtree is cut off)
+    for root in range(n):
+        if order[root] != -1:
+            continue
+        if root != 0:
+            return  # already disconnected: that is a contradiction, not a deduction
+        order[root] = low[root] = counter
+        counter += 1
+        stack = [(root, -1, iter(adj[root]))]
+        while stack:
+            v, via, it = stack[-1]
+            advanced = False
+            for w, k in it:
+                if k == via:
+                    continue
+                if order[w] == -1:
+                    order[w] = low[w] = counter
+                    counter += 1
+                    stack.append((w, k, iter(adj[w])))
+                    advanced = True
+                    break
+                low[v] = min(low[v], order[w])
+            if advanced:
+                continue
+            stack.pop()
+            if stack:
+                p = stack[-1][0]
+                low[p] = min(low[p], low[v])
+                size[p] += size[v]
+                if low[v] > order[p]:
+                    cuts.append((via, v))
+    for k, child in cuts:
+        if lo[k] >= 1:
+            continue
+        a, b = geo.ends[k]
+        part = size[child]
+        rest = n - part
+        yield Step("cut-link", "hard", (a, b), (k,), ((k, 1, hi[k]),),
+                   f"Every route between {word(min(part, rest)) if min(part, rest) < 9 else min(part, rest)} "
+                   f"island{'s' if min(part, rest) != 1 else ''} on one side and the other "
+                   f"{max(part, rest)} runs between {st.link_name(k)}, so there must be a bridge there.")
+
+
+def _local_force(st: State, islands) -> None:
+    """Fill or close the links of ``islands`` where their numbers force it (one round)."""
+    geo, lo, hi = st.geo, st.lo, st.hi
+    for i in islands:
+        need = geo.num[i] - st.degree_lo(i)
+        room = sum(hi[k] - lo[k] for k in geo.inc[i])
+        if need == 0:
+            for k in geo.inc[i]:
+                hi[k] = lo[k]
+        elif need == room:
+            for k in geo.inc[i]:
+                lo[k] = hi[k]
+
+
+def _closed_group(st: State, start: int) -> list[int] | None:
+    """The certain group containing ``start`` if it is complete and not every island."""
+    geo, lo = st.geo, st.lo
+    seen = {start}
+    stack = [start]
+    while stack:
+        x = stack.pop()
+        if st.degree_lo(x) != geo.num[x]:
+            return None
+        for k in geo.inc[x]:
+            if lo[k] >= 1:
+                y = geo.ends[k][0] if geo.ends[k][1] == x else geo.ends[k][1]
+                if y not in seen:
+                    seen.add(y)
+                    stack.append(y)
+    if len(seen) >= geo.n:
+        return None
+    return sorted(seen)
+
+
+def rule_lookahead(st: State) -> Iterator[Step]:
+    geo = st.geo
+    if geo.n < 3:
+        return
+    for k in range(geo.nlinks):
+        lo, hi = st.lo[k], st.hi[k]
+        if lo >= hi:
+            continue
+        a, b = geo.ends[k]
+        for full in (False, True):
+            trial = st.copy()
+            if full:
+                trial.lo[k] = hi
+            else:
+                trial.hi[k] = lo
+            _local_force(trial, (a, b))
+            touched = {a, b}
+            for i in (a, b):
+                for j in geo.inc[i]:
+                    touched.update(geo.ends[j])
+            reason = None
+            for x in sorted(touched):
+                if trial.degree_lo(x) > geo.num[x] or trial.degree_hi(x) < geo.num[x]:
+                    reason = f"{trial.island_name(x)} could not get exactly {bridges(geo.num[x])}"
+                    break
+                group = _closed_group(trial, x)
+                if group:
+                    reason = (f"the group {group_words(trial, group)} would be complete "
+                              f"and cut off from the other islands")
+                    break
+            if reason is None:
+                continue
+            if full:
+                hyp = f"{bridges(hi)} joined {st.link_name(k)}"
+                change, concl = (k, lo, hi - 1), f"at most {bridges(hi - 1)}"
+            else:
+                hyp = (f"no bridge joined {st.link_name(k)}" if lo == 0
+                       else f"only {bridges(lo)} joined {st.link_name(k)}")
+                change, concl = (k, lo + 1, hi), f"at least {bridges(lo + 1)}"
+            yield Step("lookahead", "hard", (a, b), (k,), (change,),
+                       f"If {hyp}, both ends would be forced and {reason}; so they share {concl}.")
+            break
+
+
+# ----------------------------------------------------------------------------- expert
+def rule_contradiction(st: State, depth: int = 1) -> Iterator[Step]:
+    geo = st.geo
+    # try links near decided ones first: they are the ones a player would look at
+    order = sorted(st.undecided(), key=lambda k: -(st.degree_lo(geo.ends[k][0]) + st.degree_lo(geo.ends[k][1])))
+    for k in order:
+        lo, hi = st.lo[k], st.hi[k]
+        if lo >= hi:
+            continue
+        for full in (False, True):
+            trial = st.copy()
+            if full:
+                trial.lo[k] = hi
+            else:
+                trial.hi[k] = lo
+            nsteps, reason = _propagate(trial, "hard")
+            if reason is None:
+                continue
+            if full:
+                hyp = f"{bridges(hi)} joined {st.link_name(k)}"
+                change, concl = (k, lo, hi - 1), f"at most {bridges(hi - 1)}"
+            else:
+                hyp = (f"no bridge joined {st.link_name(k)}" if lo == 0
+                       else f"only {bridges(lo)} joined {st.link_name(k)}")
+                change, concl = (k, lo + 1, hi), f"at least {bridges(lo + 1)}"
+            a, b = geo.ends[k]
+            yield Step("contradiction", "expert", (a, b), (k,), (change,),
+                       f"Suppose {hyp}: following the simpler rules for {nsteps} more "
+                       f"step{'s' if nsteps != 1 else ''} leads to a contradiction ({reason}). "
+                       f"So they share {concl}.")
+            break
+
+
+RULES: dict[str, tuple[Rule, ...]] = {
+    "easy": (rule_finished, rule_blocked, rule_fill, rule_at_least, rule_room),
+    "medium": (rule_isolation, rule_single_exit),
+    "hard": (rule_group_need, rule_cut_link, rule_lookahead),
+    "expert": (rule_contradiction,),
+}
+
+
+def _level_rank(max_level: str) -> int:
+    if max_level not in LEVEL_RANK:
+        raise ValueError(f"unknown level {max_level!r}; choose from {', '.join(LEVELS)}")
+    return LEVEL_RANK[max_level]
+
+
+def _quick_bad(st: State) -> str | None:
+    for k in range(st.geo.nlinks):
+        if st.lo[k] > st.hi[k]:
+            return f"no bridge count is left between {st.link_name(k)}"
+    return None
+
+
+def _propagate(st: State, max_level: str) -> tuple[int, str | None]:
+    """Apply every rule up to ``max_level`` in rounds until nothing changes.
+
+    Returns ``(rounds of changes, contradiction or None)``.  Steps found in one
+    round are applied together (intersecting intervals is sound: a deduction made
+    on a wider state still holds on a narrower one).
+    """
+    top = _level_rank(max_level)
+    levels = LEVELS[:top + 1]
+    count = 0
+    while True:
+        changed = False
+        for level in levels:
+            for rule in RULES[level]:
+                for step in list(rule(st)):
+                    if apply(st, step):
+                        changed = True
+                bad = _quick_bad(st)
+                if bad:
+                    return count + 1, bad
+            if changed:
+                break
+        if not changed:
+            return count, contradiction(st)
+        count += 1
+
+
+# ----------------------------------------------------------------------------- engine
+def next_step(state: State, max_level: str = "expert") -> Step | None:
+    """The first deduction of the lowest level that has one, or None when stuck."""
+    top = _level_rank(max_level)
+    for level in LEVELS[:top + 1]:
+        for rule in RULES[level]:
+            for step in rule(state):
+                return step
+    return None
+
+
+def initial_state(puzzle: Puzzle) -> State:
+    return State(puzzle)
+
+
+def solve_logically(puzzle: Puzzle | State, max_level: str = "expert",
+                    max_steps: int | None = None) -> tuple[State, list[Step], bool]:
+    """Apply steps until the puzzle is complete or no rule up to ``max_level`` applies.
+
+    Returns ``(state, steps, stuck)``; ``stuck`` is False only when every link is
+    decided and no contradiction is seen.  Accepts a puzzle or a state to continue.
+    """
+    state = puzzle.copy() if isinstance(puzzle, State) else State(puzzle)
+    _level_rank(max_level)
+    steps: list[Step] = []
+    while not state.complete():
+        if max_steps is not None and len(steps) >= max_steps:
+            break
+        if _quick_bad(state):
+            break
+        step = next_step(state, max_level)
+        if step is None:
+            break
+        if not apply(state, step):  # a rule must narrow the state; guard against loops
+            raise RuntimeError(f"rule {step.rule} made no progress: {step.sentence}")
+        steps.append(step)
+    stuck = not state.complete() or contradiction(state) is not None
+    return state, steps, stuck
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]

@@ -1,0 +1,271 @@
+"""The deduction state: for every link, the interval ``[lo, hi]`` of bridge counts still possible.
+
+A fresh state has ``lo = 0`` and ``hi = puzzle.link_capacity(k)``.  Rules (see
+:mod:`hashikit.logic.rules`) only ever raise ``lo`` or lower ``hi``; a state is
+*complete* when ``lo == hi`` on every link.
+
+A player's board (the bridges they drew so far) becomes a state through
+:meth:`State.from_solution`: each drawn count is a lower bound, the upper bounds
+stay the puzzle's capacities, and :func:`contradiction` names what is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Puzzle, Solution, describe_cell
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
+LEVEL_RANK = {name: i for i, name in enumerate(LEVELS)}
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def word(n: int) -> str:
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def bridges(n: int) -> str:
+    """``'one bridge'``, ``'two bridges'``, ``'no bridges'``."""
+    return f"{word(n)} bridge{'' if n == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: ``changes`` lists ``(link, new_lo, new_hi)``, the new interval of each link."""
+
+    rule: str
+    level: str
+    islands: tuple[int, ...]
+    links: tuple[int, ...]
+    changes: tuple[tuple[int, int, int], ...]
+    sentence: str
+
+    def __str__(self) -> str:
+        return f"[{self.level}/{self.rule}] {self.sentence}"
+
+
+class Geometry:
+    """Per-puzzle arrays the rules read often (shared by every copy of a state)."""
+
+    __slots__ = ("puzzle", "n", "nlinks", "num", "inc", "ends", "cap", "partners", "crossings")
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.n = len(puzzle.islands)
+        self.nlinks = len(puzzle.links)
+        self.num = [isl.number for isl in puzzle.islands]
+        self.inc = [list(x) for x in puzzle.incident]
+        self.ends = [(ln.a, ln.b) for ln in puzzle.links]
+        self.cap = [puzzle.link_capacity(k) for k in range(self.nlinks)]
+        self.partners = [list(x) for x in puzzle.crossing_partners]
+        self.crossings = list(puzzle.crossings)
+
+
+class State:
+    """Bridge-count intervals ``lo[k] <= count <= hi[k]`` for every link of ``puzzle``."""
+
+    __slots__ = ("puzzle", "geo", "lo", "hi", "drawn")
+
+    def __init__(self, puzzle: Puzzle, lo=None, hi=None):
+        self.puzzle = puzzle
+        self.geo = Geometry(puzzle)
+        self.lo = list(lo) if lo is not None else [0] * self.geo.nlinks
+        self.hi = list(hi) if hi is not None else list(self.geo.cap)
+        #: the player's drawn counts when built by ``from_solution`` (else None)
+        self.drawn: list[int] | None = None
+
+    @classmethod
+    def from_solution(cls, puzzle: Puzzle, partial: Solution) -> "State":
+        """A player's partial board: each drawn bridge count is a lower bound ``lo``.
+
+        Raises ``PuzzleError`` for a bridge that joins no pair of linkable islands.
+        """
+        counts = partial.counts(puzzle)
+        st = cls(puzzle, lo=counts)
+        st.drawn = list(counts)
+        return st
+
+    def copy(self) -> "State":
+        new = State.__new__(State)
+        new.puzzle, new.geo, new.drawn = self.puzzle, self.geo, self.drawn
+        new.lo, new.hi = self.lo[:], self.hi[:]
+        return new
+
+    # -- views -----------------------------------------------------------------
+    def interval(self, k: int) -> tuple[int, int]:
+        return self.lo[k], self.hi[k]
+
+    def degree_lo(self, i: int) -> int:
+        lo = self.lo
+        return sum(lo[k] for k in self.geo.inc[i])
+
+    def degree_hi(self, i: int) -> int:
+        hi = self.hi
+        return sum(hi[k] for k in self.geo.inc[i])
+
+    def need(self, i: int) -> int:
+        """Bridges island ``i`` still needs beyond the ones certain (``lo``)."""
+        return self.geo.num[i] - self.degree_lo(i)
+
+    def undecided(self) -> list[int]:
+        return [k for k in range(self.geo.nlinks) if self.lo[k] < self.hi[k]]
+
+    def complete(self) -> bool:
+        return self.lo == self.hi
+
+    def counts(self) -> list[int]:
+        """The certain counts (``lo``); the solution's counts once complete."""
+        return list(self.lo)
+
+    def solution(self) -> Solution:
+        return Solution.from_counts(self.puzzle, self.lo)
+
+    def known(self) -> int:
+        """How many links are decided."""
+        return sum(1 for a, b in zip(self.lo, self.hi) if a == b)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.puzzle == other.puzzle and self.lo == other.lo and self.hi == other.hi
+
+    def __repr__(self) -> str:
+        return f"State({self.puzzle!r}, {self.known()}/{self.geo.nlinks} links decided)"
+
+    # -- names -------------------------------------------------------------------
+    def island_name(self, i: int) -> str:
+        isl = self.puzzle.islands[i]
+        return f"the {isl.number} at {describe_cell(isl.row, isl.col)}"
+
+    def link_name(self, k: int) -> str:
+        a, b = self.geo.ends[k]
+        return f"{self.island_name(a)} and {self.island_name(b)}"
+
+    def bridge_name(self, k: int) -> str:
+        a, b = self.geo.ends[k]
+        pa, pb = self.puzzle.islands[a], self.puzzle.islands[b]
+        return f"the bridge from {describe_cell(pa.row, pa.col)} to {describe_cell(pb.row, pb.col)}"
+
+
+def apply(state: State, step: Step) -> bool:
+    """Narrow ``state`` by ``step`` (intersecting intervals); True if anything changed."""
+    changed = False
+    lo, hi = state.lo, state.hi
+    for k, new_lo, new_hi in step.changes:
+        if new_lo > lo[k]:
+            lo[k] = new_lo
+            changed = True
+        if new_hi < hi[k]:
+            hi[k] = new_hi
+            changed = True
+    return changed
+
+
+# -- structure shared by rules and the contradiction check ---------------------------
+def components(state: State) -> tuple[list[int], list[list[int]]]:
+    """Groups of islands joined by certain bridges (``lo >= 1``): (group of each island, members)."""
+    geo = state.geo
+    parent = list(range(geo.n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    lo = state.lo
+    for k, (a, b) in enumerate(geo.ends):
+        if lo[k] >= 1:
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[ra] = rb
+    comp = [0] * geo.n
+    ids: dict[int, int] = {}
+    members: list[list[int]] = []
+    for i in range(geo.n):
+        r = find(i)
+        c = ids.get(r)
+        if c is None:
+            c = ids[r] = len(members)
+            members.append([])
+        comp[i] = c
+        members[c].append(i)
+    return comp, members
+
+
+def possible_groups(state: State) -> list[list[int]]:
+    """Groups of islands that could still be joined (links with ``hi >= 1``)."""
+    geo = state.geo
+    adj: list[list[int]] = [[] for _ in range(geo.n)]
+    for k, (a, b) in enumerate(geo.ends):
+        if state.hi[k] >= 1:
+            adj[a].append(b)
+            adj[b].append(a)
+    seen = [False] * geo.n
+    out = []
+    for s in range(geo.n):
+        if seen[s]:
+            continue
+        seen[s] = True
+        stack, group = [s], []
+        while stack:
+            x = stack.pop()
+            group.append(x)
+            for y in adj[x]:
+                if not seen[y]:
+                    seen[y] = True
+                    stack.append(y)
+        out.append(sorted(group))
+    return out
+
+
+def group_words(state: State, members: list[int], limit: int = 3) -> str:
+    names = [state.island_name(i) for i in members[:limit]]
+    more = len(members) - limit
+    text = ", ".join(names)
+    if more > 0:
+        text += f" and {more} more"
+    return text
+
+
+def contradictions(state: State) -> list[str]:
+    """Everything that shows ``state`` cannot lead to a solution, in words (empty if none found)."""
+    geo, lo, hi = state.geo, state.lo, state.hi
+    drawn = state.drawn
+    out: list[str] = []
+    for k in range(geo.nlinks):
+        if lo[k] > hi[k]:
+            if drawn is not None and drawn[k] == lo[k] and lo[k] > geo.cap[k]:
+                out.append(f"{state.bridge_name(k)} has {bridges(lo[k])}, but at most {word(geo.cap[k])} "
+                           f"can join {state.link_name(k)}")
+            else:
+                out.append(f"no bridge count is left for the link between {state.link_name(k)} "
+                           f"(it would need at least {lo[k]} and at most {hi[k]})")
+    for h, v in geo.crossings:
+        if lo[h] >= 1 and lo[v] >= 1:
+            out.append(f"{state.bridge_name(h)} crosses {state.bridge_name(v)}")
+    for i in range(geo.n):
+        dlo, dhi, num = state.degree_lo(i), state.degree_hi(i), geo.num[i]
+        if dlo > num:
+            out.append(f"{state.island_name(i)} has {bridges(dlo)}, more than its number")
+        elif dhi < num:
+            out.append(f"{state.island_name(i)} can get at most {bridges(dhi)}, fewer than its number")
+    if geo.n > 1:
+        comp, members = components(state)
+        if len(members) > 1:
+            for group in members:
+                if all(state.degree_lo(i) == geo.num[i] for i in group):
+                    out.append(f"the group of {len(group)} island{'s' if len(group) != 1 else ''} "
+                               f"({group_words(state, group)}) is complete but cut off from the other islands")
+        groups = possible_groups(state)
+        if len(groups) > 1:
+            small = min(groups, key=len)
+            out.append(f"{group_words(state, small)} can never be joined to the other islands")
+    return out
+
+
+def contradiction(state: State) -> str | None:
+    """The first reason ``state`` cannot lead to a solution, or None if none is seen."""
+    found = contradictions(state)
+    return found[0] if found else None
