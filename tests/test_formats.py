@@ -311,3 +311,94 @@ def test_puzzlink_errors():
     assert_error(bad("https://example.com/p?hashikake/5/5/4", "puzzlink"), 1, 1, "not a puzz.link")
     assert_error(bad("https://puzz.link/p?hashikake/5", "puzzlink"), 1, 32, "<cols>/<rows>/<body>")
     assert_error(bad("puzz.link/p/hashikake/5/5/4", "puzzlink"), 1, 1, "no '?'")
+
+
+# -- json ---------------------------------------------------------------------------------
+
+def test_json_reads_shared_records_with_their_solutions():
+    for rec in real_records()[:60]:
+        doc = read_text(json.dumps(rec), None)
+        assert doc.puzzle == record_puzzle(rec)
+        assert doc.solution == record_solution(rec)
+        if doc.solution is not None:
+            assert check(doc.puzzle, doc.solution).ok
+    rec = real_records()[0]
+    alt = {"grid_text": rec["grid_text"], "maxb": 2}
+    assert read_text(json.dumps(alt), "json").puzzle == record_puzzle(rec)
+
+
+def test_json_ignore_round_trips():
+    p = Puzzle(3, 3, [(0, 0, 1), (0, 2, 1), (2, 2, 3)], 3, ignore=[(2, 2)])
+    text = write_text(p, "json")
+    assert read_text(text, None).puzzle == p
+    obj = json.loads(text)
+    assert obj["ignore"] == [[2, 2]] and [2, 2, 3] in obj["islands"]
+
+
+def test_json_solution_without_puzzle():
+    doc = read_text('{"format": "hashikit-solution", "bridges": [[0, 0, 0, 2, 1]]}', "json")
+    assert doc.puzzle is None and doc.solution == Solution({((0, 0), (0, 2)): 1})
+
+
+def test_json_solution_extension_wins_when_writing():
+    from hashikit.formats import format_for_path
+    assert format_for_path("out.sol.json", writing=True).name == "json-solution"
+    assert format_for_path("out.json", writing=True).name == "json"
+
+
+def test_json_errors():
+    assert_error(bad('{"rows": 3,\n "cols": }', "json"), 2, 10, "invalid json")
+    assert_error(bad("[1]", "json"), 1, 1, "must be an object")
+    assert_error(bad('{"rows": 3,\n  "cols": "3", "islands": []}', "json"), 2, 3, '"cols"', "whole number")
+    assert_error(bad('{"rows": 3, "cols": 3}', "json"), None, None, 'no "islands"')
+    assert_error(bad('{"grid": [[1, 0], [1]]}', "json"), 1, 2, "row 2 has 1 cells")
+    assert_error(bad('{"format": "hashikit-solution",\n"bridges": [[0, 0, 0, 2]]}', "json"), 2, 1,
+                 '"bridges" item 1')
+    assert_error(bad('{"rows": 3, "cols": 3, "islands": [[0, 0, 9]]}', "json"), None, None, "number 9")
+    assert_error(bad('{"format": "x"}', "json"), 1, 2, '"format"')
+
+
+# -- every format: write -> read gives the same puzzle (and solution) --------------------------
+
+PUZZLE_FORMATS = ["grid", "csv", "has", "tatham", "puzzlink", "json", "json-solution", "solved"]
+
+
+def sample_cases() -> list[tuple[str, Puzzle, Solution | None]]:
+    cases = [("prob", prob_puzzle(), prob_solution())]
+    for rec in real_records():
+        cases.append((f"record {rec.get('id') or rec.get('file') or rec.get('index')}",
+                      record_puzzle(rec), record_solution(rec)))
+    cases.append(("maxb3", Puzzle(3, 5, [(0, 0, 3), (0, 4, 4), (2, 4, 1)], 3),
+                  Solution({((0, 0), (0, 4)): 3, ((0, 4), (2, 4)): 1})))
+    for seed in range(12):
+        p, s = random_puzzle(seed, maxbridges=2 if seed % 3 else 3)
+        cases.append((f"random {seed}", p, s))
+    return cases
+
+
+def can_hold(fmt: str, puzzle: Puzzle, solution: Solution | None) -> bool:
+    if fmt == "puzzlink":
+        return puzzle.maxbridges == 2
+    if fmt in ("json-solution", "solved"):
+        if solution is None:
+            return False
+        if fmt == "solved":
+            return not adjacent_bridge(solution) and max(solution.bridges.values()) <= 2
+    return True
+
+
+@pytest.mark.parametrize("fmt", PUZZLE_FORMATS)
+def test_round_trip(fmt):
+    held = 0
+    for name, puzzle, solution in sample_cases():
+        if solution is not None:
+            assert check(puzzle, solution).ok, name
+        if not can_hold(fmt, puzzle, solution):
+            continue
+        text = write_text(puzzle, fmt, solution)
+        doc = read_text(text, fmt, f"<{name}>")
+        assert doc.puzzle == puzzle, (name, text)
+        if formats()[fmt].has_solution and solution is not None:
+            assert doc.solution == solution, name
+        held += 1
+    assert held >= 10
