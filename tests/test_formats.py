@@ -402,3 +402,70 @@ def test_round_trip(fmt):
             assert doc.solution == solution, name
         held += 1
     assert held >= 10
+
+
+# -- prob (write only) --------------------------------------------------------------------
+
+def test_prob_names_match_the_wiki_example():
+    from hashikit.formats.prob import island_names
+    puzzle = prob_puzzle()
+    names = island_names(puzzle)
+    assert {n: (c + 1, r + 1) for (r, c), n in names.items()} == PROB_NAMES
+    isl = puzzle.islands
+    crossing = set()
+    for h, v in puzzle.crossings:
+        pair = []
+        for k in (v, h):  # the page lists (vertical, horizontal)
+            ln = puzzle.links[k]
+            pair.append(f"{names[isl[ln.a].pos]}-{names[isl[ln.b].pos]}")
+        crossing.add(tuple(pair))
+    assert crossing == {("d-e", "b-g"), ("i-j", "h-n")}
+    assert check(puzzle, prob_solution()).ok
+
+
+def test_prob_machine_structure():
+    puzzle = prob_puzzle()
+    text = write_text(puzzle, "prob", prob_solution())
+    assert text.startswith("/*") and "MACHINE Bridges" in text and text.rstrip().endswith("END")
+    assert "MAXBRIDGES == 2;" in text and "COORD == 0..6;" in text
+    assert "N = {a, b, c, d, e, f, g, h, i, j, k, l, m, n}" in text
+    for name, (x, y) in PROB_NAMES.items():
+        number = puzzle.grid()[y - 1][x - 1]
+        assert f"{name}|->{number}" in text.split("nl = {")[1].split("} &")[0]
+        assert f"{name}|->{x - 1}" in text.split("xc = {")[1].split("} &")[0]
+        assert f"{name}|->{y - 1}" in text.split("yc = {")[1].split("} &")[0]
+    for clause in ("plx =", "ply =", "pl = plx \\/ ply", "cs = {", "sol : pl --> 0..MAXBRIDGES",
+                   "SIGMA", "closure1(connected \\/ connected~)", "ASSERTIONS"):
+        assert clause in text
+    assert "(a|->b)|->2" in text and "(d|->e)|->0" in text  # every possible link, 0 if unused
+    assert len(re.findall(r"\|->\d+\)?(?:,|\})", text.split("ASSERTIONS")[1])) == len(puzzle.links)
+
+
+def test_prob_ignored_and_many_islands():
+    p = Puzzle(1, 61, [(0, 2 * k, 1) for k in range(31)], ignore=[(0, 0)])
+    text = write_text(p, "prob")
+    assert "ignore = {a} &" in text
+    assert "n5" in text.split("N = {")[1].split("}")[0]  # islands 27.. are n1, n2, ...
+    assert "a|->" not in text.split("nl = {")[1].split("} &")[0]
+
+
+# -- dot (write only) ---------------------------------------------------------------------
+
+def test_dot_structure():
+    puzzle, solution = prob_puzzle(), prob_solution()
+    text = write_text(puzzle, "dot", solution)
+    assert text.startswith("graph hashi {") and text.rstrip().endswith("}")
+    nodes = re.findall(r'^\s*(r\d+c\d+) \[label="(\d+)", pos="(\d+),(\d+)!"', text, re.M)
+    assert len(nodes) == len(puzzle.islands)
+    for node, label, x, y in nodes:
+        r, c = map(int, re.match(r"r(\d+)c(\d+)", node).groups())
+        assert int(label) == puzzle.grid()[r][c]
+        assert (int(x), int(y)) == (c * 72, (puzzle.rows - 1 - r) * 72)
+    edges = re.findall(r"^\s*(r\d+c\d+) -- (r\d+c\d+) \[(.*)\];", text, re.M)
+    assert len(edges) == len(solution)
+    assert sum('"black:black"' in attrs for *_, attrs in edges) == \
+        sum(1 for _, k in solution if k == 2)
+    candidates = write_text(puzzle, "dot")
+    assert candidates.count("style=dashed") == len(puzzle.links)
+    big = write_text(Puzzle(1, 3, [(0, 0, 3), (0, 2, 3)], 3), "dot", Solution({((0, 0), (0, 2)): 3}))
+    assert 'label="3"' in big.split("--")[1]
