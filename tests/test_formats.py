@@ -360,7 +360,8 @@ def test_json_errors():
 
 # -- every format: write -> read gives the same puzzle (and solution) --------------------------
 
-PUZZLE_FORMATS = ["grid", "csv", "has", "tatham", "puzzlink", "json", "json-solution", "solved"]
+PUZZLE_FORMATS = ["grid", "csv", "has", "tatham", "puzzlink", "json", "json-solution", "solved",
+                  "pzprv3"]
 
 
 def sample_cases() -> list[tuple[str, Puzzle, Solution | None]]:
@@ -379,6 +380,8 @@ def sample_cases() -> list[tuple[str, Puzzle, Solution | None]]:
 def can_hold(fmt: str, puzzle: Puzzle, solution: Solution | None) -> bool:
     if fmt == "puzzlink":
         return puzzle.maxbridges == 2
+    if fmt == "pzprv3":
+        return puzzle.maxbridges == 2 and (solution is None or max(solution.bridges.values()) <= 2)
     if fmt in ("json-solution", "solved"):
         if solution is None:
             return False
@@ -469,3 +472,25 @@ def test_dot_structure():
     assert candidates.count("style=dashed") == len(puzzle.links)
     big = write_text(Puzzle(1, 3, [(0, 0, 3), (0, 2, 3)], 3), "dot", Solution({((0, 0), (0, 2)): 3}))
     assert 'label="3"' in big.split("--")[1]
+
+
+# -- pzprv3 -------------------------------------------------------------------------------
+
+def test_pzprv3_sample_answer_matches_the_solved_text():
+    url, pzprv3, _ = pzprjs_sample()
+    doc = read_text(pzprv3, "pzprv3")
+    assert doc.puzzle == read_text(url, "puzzlink").puzzle
+    text = need(REAL / "pzprjs" / "hashikake_test_5x5.txt").read_text()
+    answer = read_text(text.split("# Solution")[1].split("\n", 1)[1], "solved")
+    assert doc.solution == answer.solution
+    assert check(doc.puzzle, doc.solution).ok
+    assert read_text(pzprv3.replace("/", "\n"), "pzprv3").solution == doc.solution
+
+
+def test_pzprv3_errors():
+    _, t, _ = pzprjs_sample()
+    assert_error(bad(t.replace("2 2 0 0 /0 1", "2 1 0 0 /0 1"), "pzprv3"), 1, 79, "same count")
+    assert_error(bad(t.replace("/5/5/", "/5/x/"), "pzprv3"), 1, 20, "cols", "'x'")
+    assert_error(bad(t.replace("4 . 2", "4 x 2"), "pzprv3"), 1, 24, "unexpected cell 'x'")
+    assert_error(bad(t.replace("pzprv3/hashikake", "pzprv3/nurikabe"), "pzprv3"), 1, 8, "not hashikake")
+    assert_error(bad(t.replace("-1 0 -1 -1 /", "0 0 0 1 /"), "pzprv3"), 1, 101, "does not start")

@@ -23,7 +23,7 @@ from ..model import Puzzle, Solution
 #: Largest input file hashikit reads (bytes).
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
-_MODULES = ("grid", "ohmec", "csvgrid", "has", "solved", "tatham", "puzzlink", "jsonfmt", "prob", "dot")  # each format module adds its name here
+_MODULES = ("grid", "ohmec", "csvgrid", "has", "solved", "tatham", "puzzlink", "jsonfmt", "prob", "dot", "pzprv3")  # each format module adds its name here
 
 
 @dataclass
