@@ -364,6 +364,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except MemoryError:
+        return _fail("out of memory: the puzzle is too large for this machine")
+    except Exception as exc:  # a bug: say so in one line rather than a traceback
+        print(f"hashikit: internal error: {type(exc).__name__}: {exc} "
+              f"(please report this with the input file)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":  # pragma: no cover

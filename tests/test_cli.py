@@ -139,8 +139,10 @@ def test_convert_and_back(capsys, tmp_path):
 
 
 def test_convert_to_solution_formats_needs_solve(capsys, tmp_path):
-    code, _, err = run(capsys, "convert", PROB, str(tmp_path / "x.dot"))
+    code, _, err = run(capsys, "convert", PROB, str(tmp_path / "x.sol"))
     assert code == 2 and "--solve" in err
+    code, _, err = run(capsys, "convert", PROB, str(tmp_path / "links.dot"))  # no solution: candidate links
+    assert code == 0 and "style=dashed" in (tmp_path / "links.dot").read_text()
     for ext in ("dot", "mch", "sol"):
         code, _, err = run(capsys, "convert", PROB, str(tmp_path / f"x.{ext}"), "--solve")
         assert code == 0, err

@@ -97,7 +97,6 @@ def random_puzzle(seed: int, maxbridges: int = 2) -> tuple[Puzzle, Solution]:
         if any(p in occupied for p in path[:-1]) or occupied.get(end, "I") != "I":
             continue
         if end not in occupied:
-            # keep new islands off the neighbours of existing ones sideways (readability only)
             occupied[end] = "I"
             islands.append(end)
         for p in path[:-1]:
@@ -186,9 +185,11 @@ def test_solved_reads_shared_solution_texts_and_they_check():
         doc = read_text("\n".join(rec["solution_text"]), "solved")
         puzzle, solution = record_puzzle(rec), record_solution(rec)
         assert doc.puzzle == puzzle
-        if adjacent_bridge(solution):  # text cannot draw a bridge between touching islands
-            with pytest.raises(FormatError, match="neighbouring cells"):
-                write_text(puzzle, "solved", solution)
+        if adjacent_bridge(solution):  # drawn in the spaced layout: cells on every other column
+            text = write_text(puzzle, "solved", solution)
+            assert text.startswith("# spaced")
+            back = read_text(text, "solved")
+            assert (back.puzzle, back.solution) == (puzzle, solution)
             continue
         assert doc.solution == solution
         assert check(puzzle, doc.solution).ok
@@ -494,3 +495,15 @@ def test_pzprv3_errors():
     assert_error(bad(t.replace("4 . 2", "4 x 2"), "pzprv3"), 1, 24, "unexpected cell 'x'")
     assert_error(bad(t.replace("pzprv3/hashikake", "pzprv3/nurikabe"), "pzprv3"), 1, 8, "not hashikake")
     assert_error(bad(t.replace("-1 0 -1 -1 /", "0 0 0 1 /"), "pzprv3"), 1, 101, "does not start")
+
+
+def test_solved_spaced_layout_for_neighbouring_islands():
+    puzzle = Puzzle.from_grid([[1, 2, 0, 1]])
+    solution = Solution({((0, 0), (0, 1)): 1, ((0, 1), (0, 3)): 1})
+    text = write_text(puzzle, "solved", solution)
+    assert text == "# spaced: cells on every other column and line\n1-2-----1\n"
+    back = read_text(text, "solved")
+    assert back.puzzle == puzzle and back.solution == solution
+    with pytest.raises(FormatError) as exc:  # an island between cells is refused with its place
+        read_text("# spaced\n1-2\n 1\n", "solved", "s.sol")
+    assert exc.value.line == 3 and exc.value.column == 2

@@ -78,7 +78,7 @@ def holdable_formats(puzzle, solution):
     """(name, text) for each writable and readable format that can hold this puzzle."""
     out = []
     for name, fmt in sorted(formats().items()):
-        if fmt.read is None or fmt.write is None:
+        if fmt.read is None or fmt.write is None or (fmt.needs_solution and solution is None):
             continue
         try:
             text = write_text(puzzle, name, solution)

@@ -6,11 +6,23 @@ of a single / double vertical one.  Also read: Unicode ``─ ═ │ ║`` and `
 double vertical bridge (the HCMUS course and ``solution_text`` convention).
 ``#`` starts a comment line; ``# maxbridges: 3`` sets MAXBRIDGES.
 
-Text cannot show three or more bridges on one link, bridges that cross, or a bridge
-between two neighbouring cells: the writer refuses such solutions with a FormatError.
+A bridge between two neighbouring islands has no cell to be drawn in; for such
+solutions the writer uses the *spaced* layout, announced by the comment line
+``# spaced``: board cells stand on every other column and line, and the columns
+and lines between them hold the bridges (spaces where there are none)::
+
+    # spaced
+    1-1 .
+    |
+    2=2-1
+
+Text cannot show three or more bridges on one link or bridges that cross: the
+writer refuses such solutions with a FormatError.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..errors import FormatError
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution, describe_cell
@@ -41,7 +53,32 @@ def _cell(ch: str):
     return ("island", n) if n else ("empty", 0)
 
 
+_SPACED = re.compile(r"\s*#\s*spaced\b", re.IGNORECASE)
+
+
 def read(text: str, source: str) -> Document:
+    if any(_SPACED.match(line) for line in text.splitlines()):
+        return _read_spaced(text, source)
+    return _read_compact(text, source)
+
+
+def _read_spaced(text: str, source: str) -> Document:
+    """Read the canvas as a compact board, then keep every other line and column."""
+    canvas = _read_compact(text, source, spaced=True)
+    lines_of = [n for n, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
+    isl = canvas.puzzle.islands
+    for i in isl:
+        if i.row % 2 or i.col % 2:
+            raise FormatError("in the spaced layout islands stand on odd-numbered lines and columns "
+                              "(1, 3, 5, ...); this one is between cells", source, lines_of[i.row], i.col + 1)
+    rows, cols = (canvas.puzzle.rows + 1) // 2, (canvas.puzzle.cols + 1) // 2
+    puzzle = build_puzzle(rows, cols, [(i.row // 2, i.col // 2, i.number) for i in isl],
+                          canvas.puzzle.maxbridges, source, lambda r, c: (lines_of[2 * r], 2 * c + 1))
+    half = lambda p: (p[0] // 2, p[1] // 2)  # noqa: E731
+    return Document(puzzle, Solution({(half(p), half(q)): k for (p, q), k in canvas.solution}))
+
+
+def _read_compact(text: str, source: str, spaced: bool = False) -> Document:
     maxb = DEFAULT_MAXBRIDGES
     rows: list[list[tuple]] = []
     lines_of: list[int] = []
@@ -74,7 +111,9 @@ def read(text: str, source: str) -> Document:
     if not rows:
         raise FormatError("no board rows found (the file is empty)", source)
     width = max(len(r) for r in rows)
-    spaced = any(" " in text.splitlines()[ln - 1].rstrip() for ln in lines_of)
+    if spaced and width % 2 == 0:
+        width += 1
+    spaced = spaced or any(" " in text.splitlines()[ln - 1].rstrip() for ln in lines_of)
     for r, cells in enumerate(rows):
         if len(cells) != width:
             if not spaced:  # with spaces for empty cells, an editor may have stripped trailing ones
@@ -131,14 +170,66 @@ def read(text: str, source: str) -> Document:
                                           f"not end at an island", source, *where(rr, cc))
                     ends.append((rr, cc))
                 bridges.append(((ends[0], ends[1]), count))
-    return Document(puzzle, Solution(bridges))
+    return Document(puzzle, Solution(bridges + infer_touching(puzzle, bridges)))
+
+
+def infer_touching(puzzle: Puzzle, drawn) -> list:
+    """Bridges between islands in neighbouring cells, which text has no cell to draw.
+
+    Their counts follow from the island numbers: each island's number minus its drawn
+    bridges.  Islands with one unknown neighbour link settle it; what is left (blocks
+    of touching islands) is searched, and used only when exactly one assignment fits.
+    """
+    isl = puzzle.islands
+    touching = [k for k, ln in enumerate(puzzle.links)
+                if abs(isl[ln.a].row - isl[ln.b].row) + abs(isl[ln.a].col - isl[ln.b].col) == 1]
+    if not touching:
+        return []
+    need = [i.number for i in isl]
+    index = puzzle.index
+    for (p, q), count in drawn:
+        for pos in (p, q):
+            if pos in index:
+                need[index[pos]] -= count
+    value: dict[int, int] = {}
+    unknown = set(touching)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(isl)):
+            open_links = [k for k in puzzle.incident[i] if k in unknown]
+            if len(open_links) == 1:
+                k = open_links[0]
+                v = need[i] - sum(value.get(j, 0) for j in puzzle.incident[i] if j in value)
+                if 0 <= v <= puzzle.maxbridges:
+                    value[k] = v
+                    unknown.discard(k)
+                    changed = True
+    rest = sorted(unknown)
+    if rest and len(rest) <= 12:
+        from itertools import product
+        fits = []
+        for combo in product(range(puzzle.maxbridges + 1), repeat=len(rest)):
+            trial = dict(value, **{str(k): v for k, v in zip(rest, combo)})
+            counts = {k: trial[str(k)] if str(k) in trial else trial.get(k, 0) for k in touching}
+            if all(sum(counts.get(k, 0) for k in puzzle.incident[i] if k in counts) == need[i]
+                   for i in range(len(isl)) if any(k in unknown for k in puzzle.incident[i])):
+                fits.append(combo)
+                if len(fits) > 1:
+                    break
+        if len(fits) == 1:
+            value.update(zip(rest, fits[0]))
+    return [((isl[puzzle.links[k].a].pos, isl[puzzle.links[k].b].pos), v) for k, v in value.items() if v]
 
 
 def _draw(puzzle: Puzzle, solution: Solution, marks: dict) -> str:
-    grid = [["." for _ in range(puzzle.cols)] for _ in range(puzzle.rows)]
+    spaced = any(abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1 for (p, q), _ in solution)
+    f = 2 if spaced else 1  # canvas cells per board cell
+    grid = [["." if not spaced or (r % 2 == 0 and c % 2 == 0) else " "
+             for c in range(f * puzzle.cols - f + 1)] for r in range(f * puzzle.rows - f + 1)]
     for isl in puzzle.islands:
-        grid[isl.row][isl.col] = symbol_of(isl.number, "solved")
-    islands = puzzle.index
+        grid[f * isl.row][f * isl.col] = symbol_of(isl.number, "solved")
+    islands = {(f * r, f * c) for (r, c) in puzzle.index}
     for (p, q), count in solution:
         name = f"the bridge between {describe_cell(*p)} and {describe_cell(*q)}"
         if count > 2:
@@ -146,8 +237,9 @@ def _draw(puzzle: Puzzle, solution: Solution, marks: dict) -> str:
                               f"(MAXBRIDGES {puzzle.maxbridges}): use the json-solution format")
         if count < 1:
             raise FormatError(f"{name} has a bridge count of {count}")
-        if p not in islands or q not in islands:
+        if p not in puzzle.index or q not in puzzle.index:
             raise FormatError(f"{name} does not join two islands")
+        p, q = (f * p[0], f * p[1]), (f * q[0], f * q[1])
         if p[0] == q[0]:
             cells = [(p[0], c) for c in range(p[1] + 1, q[1])]
             mark = marks[(True, count)]
@@ -157,13 +249,15 @@ def _draw(puzzle: Puzzle, solution: Solution, marks: dict) -> str:
         else:
             raise FormatError(f"{name} is not straight")
         if not cells:
-            raise FormatError(f"{name} joins neighbouring cells; solved text has no cell to draw it in")
+            continue  # touching islands: no cell to draw in; the reader infers it from the numbers
         for r, c in cells:
-            if grid[r][c] != ".":
+            if grid[r][c] not in ". ":
                 what = "crosses another bridge" if (r, c) not in islands else "passes over an island"
-                raise FormatError(f"{name} {what} at {describe_cell(r, c)}; solved text cannot draw that")
+                raise FormatError(f"{name} {what} at {describe_cell(r // f, c // f)}; "
+                                  f"solved text cannot draw that")
             grid[r][c] = mark
-    return header(puzzle) + "\n".join("".join(row) for row in grid) + "\n"
+    head = header(puzzle) + ("# spaced: cells on every other column and line\n" if spaced else "")
+    return head + "\n".join("".join(row).rstrip() for row in grid) + "\n"
 
 
 def write(puzzle: Puzzle, solution: Solution | None = None, unicode: bool = False) -> str:
