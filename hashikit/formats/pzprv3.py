@@ -155,7 +155,7 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
         v = [[0] * puzzle.cols for _ in range(puzzle.rows - 1)]
         for (p, q), count in solution:
             if count > 2:
-                raise FormatError("pzprv3 Hashikake shows at most 2 bridges per link")
+                raise FormatError("pzprv3 Hashikake cannot hold 3 or more bridges on a link (MAXBRIDGES 2)")
             if p[0] == q[0]:
                 for c in range(p[1], q[1]):
                     h[p[0]][c] = count
