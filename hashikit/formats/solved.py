@@ -170,56 +170,7 @@ def _read_compact(text: str, source: str, spaced: bool = False) -> Document:
                                           f"not end at an island", source, *where(rr, cc))
                     ends.append((rr, cc))
                 bridges.append(((ends[0], ends[1]), count))
-    return Document(puzzle, Solution(bridges + infer_touching(puzzle, bridges)))
-
-
-def infer_touching(puzzle: Puzzle, drawn) -> list:
-    """Bridges between islands in neighbouring cells, which text has no cell to draw.
-
-    Their counts follow from the island numbers: each island's number minus its drawn
-    bridges.  Islands with one unknown neighbour link settle it; what is left (blocks
-    of touching islands) is searched, and used only when exactly one assignment fits.
-    """
-    isl = puzzle.islands
-    touching = [k for k, ln in enumerate(puzzle.links)
-                if abs(isl[ln.a].row - isl[ln.b].row) + abs(isl[ln.a].col - isl[ln.b].col) == 1]
-    if not touching:
-        return []
-    need = [i.number for i in isl]
-    index = puzzle.index
-    for (p, q), count in drawn:
-        for pos in (p, q):
-            if pos in index:
-                need[index[pos]] -= count
-    value: dict[int, int] = {}
-    unknown = set(touching)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(isl)):
-            open_links = [k for k in puzzle.incident[i] if k in unknown]
-            if len(open_links) == 1:
-                k = open_links[0]
-                v = need[i] - sum(value.get(j, 0) for j in puzzle.incident[i] if j in value)
-                if 0 <= v <= puzzle.maxbridges:
-                    value[k] = v
-                    unknown.discard(k)
-                    changed = True
-    rest = sorted(unknown)
-    if rest and len(rest) <= 12:
-        from itertools import product
-        fits = []
-        for combo in product(range(puzzle.maxbridges + 1), repeat=len(rest)):
-            trial = dict(value, **{str(k): v for k, v in zip(rest, combo)})
-            counts = {k: trial[str(k)] if str(k) in trial else trial.get(k, 0) for k in touching}
-            if all(sum(counts.get(k, 0) for k in puzzle.incident[i] if k in counts) == need[i]
-                   for i in range(len(isl)) if any(k in unknown for k in puzzle.incident[i])):
-                fits.append(combo)
-                if len(fits) > 1:
-                    break
-        if len(fits) == 1:
-            value.update(zip(rest, fits[0]))
-    return [((isl[puzzle.links[k].a].pos, isl[puzzle.links[k].b].pos), v) for k, v in value.items() if v]
+    return Document(puzzle, Solution(bridges))
 
 
 def _draw(puzzle: Puzzle, solution: Solution, marks: dict) -> str:
@@ -249,7 +200,7 @@ def _draw(puzzle: Puzzle, solution: Solution, marks: dict) -> str:
         else:
             raise FormatError(f"{name} is not straight")
         if not cells:
-            continue  # touching islands: no cell to draw in; the reader infers it from the numbers
+            raise FormatError(f"{name} joins neighbouring cells; solved text has no cell to draw it in")
         for r, c in cells:
             if grid[r][c] not in ". ":
                 what = "crosses another bridge" if (r, c) not in islands else "passes over an island"
