@@ -239,3 +239,123 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
             if rng.random() < doubles:
                 board.edges[key] = min(maxbridges, board.edges[key] + 1)
     return board.result(maxbridges)
+
+
+def _insert_island(puzzle: Puzzle, solution: Solution, cell: Pos) -> tuple[Puzzle, Solution] | None:
+    """Put a new island on ``cell``, which a bridge of ``solution`` passes over.
+
+    The bridge ``p - q`` with ``c`` bridges becomes ``p - cell`` and ``cell - q``,
+    each with ``c``; the new island's number is ``2c``; ``solution`` stays valid.
+    """
+    for (p, q), c in solution.bridges.items():
+        if cell in _between(p, q):
+            if 2 * c > 4 * puzzle.maxbridges:
+                return None
+            bridges = dict(solution.bridges)
+            del bridges[(p, q)]
+            bridges[(p, cell)] = c
+            bridges[(cell, q)] = c
+            islands = list(puzzle.islands) + [Island(cell[0], cell[1], 2 * c)]
+            return Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.maxbridges), Solution(bridges)
+    return None
+
+
+def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random) -> list[Pos]:
+    """Cells where a new island would add information where the engine is stuck.
+
+    First the cells where an open link that the construction leaves empty crosses
+    a built bridge (an island there blocks that link), then the bridge cells next
+    to the islands of open links.
+    """
+    covered: dict[Pos, tuple[Pos, Pos]] = {}
+    for (p, q), _c in solution.bridges.items():
+        for cell in _between(p, q):
+            covered[cell] = (p, q)
+    counts = solution.counts(puzzle)
+    isl = puzzle.islands
+    occupied = {i.pos for i in isl}
+    blocking, near = [], []
+    for k in state.undecided():
+        ln = puzzle.links[k]
+        a, b = isl[ln.a].pos, isl[ln.b].pos
+        if counts[k] == 0:
+            blocking.extend(cell for cell in _between(a, b) if cell in covered)
+        for end in (a, b):
+            for dr, dc in _DIRS:
+                cell = (end[0] + dr, end[1] + dc)
+                if cell in covered:
+                    near.append(cell)
+
+    def lonely(cell: Pos) -> bool:
+        return not any((cell[0] + dr, cell[1] + dc) in occupied for dr, dc in _DIRS)
+
+    out = []
+    for group in (blocking, near):
+        group = sorted(set(group))
+        rng.shuffle(group)
+        group.sort(key=lambda cell: not lonely(cell))  # cells away from islands first
+        out.extend(c for c in group if c not in out)
+    return out
+
+
+def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
+                    density: float = 0.25, maxbridges: int = DEFAULT_MAXBRIDGES,
+                    max_attempts: int = 200, max_repairs: int = 40, time_limit: float | None = None,
+                    verify: bool = True, stats: GenerateStats | None = None
+                    ) -> tuple[Puzzle, Solution, "Grade"]:
+    """A puzzle with one solution that the rules of ``difficulty`` finish and the lower levels do not.
+
+    Tatham-style: draw a random connected construction (:func:`random_solution`),
+    run the deduction engine up to ``difficulty``; while it gets stuck, insert an
+    island on a construction bridge where it is stuck (the construction stays a
+    solution); when the engine finishes, keep the puzzle if its hardest step is of
+    level ``difficulty``, else draw again.  Finishing by sound deductions proves
+    uniqueness; with ``verify`` the SAT engine proves it once more.
+
+    Returns ``(puzzle, solution, grade)``; raises ``RuntimeError`` when no puzzle
+    was found within ``max_attempts`` layouts (or ``time_limit`` seconds).
+    """
+    from .logic import LEVELS, grade as grade_puzzle, solve_logically
+    from .logic.grade import Grade  # noqa: F401  (the return type)
+
+    if difficulty not in LEVELS:
+        raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
+    rng = random.Random(seed)
+    stats = stats if stats is not None else GenerateStats()
+    start = time.perf_counter()
+    target = LEVELS.index(difficulty)
+    for _attempt in range(max_attempts):
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+        stats.attempts += 1
+        puzzle, solution = random_solution(rows, cols, rng, density=density, maxbridges=maxbridges)
+        for _repair in range(max_repairs + 1):
+            state, steps, stuck = solve_logically(puzzle, difficulty)
+            if not stuck:
+                break
+            cells = _repair_cells(puzzle, solution, state, rng)
+            changed = None
+            for cell in cells[:5]:
+                changed = _insert_island(puzzle, solution, cell)
+                if changed:
+                    break
+            if changed is None:
+                break
+            puzzle, solution = changed
+            stats.insertions += 1
+        if stuck:
+            continue
+        used = max((LEVELS.index(s.level) for s in steps), default=0)
+        if used != target:
+            continue
+        if state.counts() != solution.counts(puzzle):  # cannot happen: the rules are sound
+            raise AssertionError("the deduction engine finished with another solution than the construction")
+        if verify:
+            from .solvers import solve
+            result = solve(puzzle, max_solutions=2)
+            if result.unique is not True:
+                raise AssertionError("the SAT engine did not prove a logically finished puzzle unique")
+        stats.time = time.perf_counter() - start
+        return puzzle, solution, grade_puzzle(puzzle)
+    stats.time = time.perf_counter() - start
+    raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found in {stats.attempts} layouts")
