@@ -70,9 +70,17 @@ class Connectivity(Conshdlr):
         return _components(self.n, used)
 
     def _enforce(self) -> dict:
-        groups = self._groups(None)
+        return self._cuts(self._groups(None), SCIP_RESULT.CONSADDED, SCIP_RESULT.INFEASIBLE)
+
+    def conssepalp(self, constraints, nusefulconss):
+        model, links, y = self.model, self.puzzle.links, self.y
+        used = [(links[k].a, links[k].b) for k in self.live if model.getSolVal(None, y[k]) > 1e-6]
+        groups = _components(self.n, used)
+        return self._cuts(groups, SCIP_RESULT.CONSADDED, SCIP_RESULT.DIDNOTFIND)
+
+    def _cuts(self, groups, added_result, none_result) -> dict:
         if len(groups) == 1:
-            return {"result": SCIP_RESULT.FEASIBLE}
+            return {"result": SCIP_RESULT.FEASIBLE if none_result == SCIP_RESULT.INFEASIBLE else none_result}
         puzzle, links = self.puzzle, self.puzzle.links
         member = [0] * self.n
         new = 0
@@ -92,9 +100,9 @@ class Connectivity(Conshdlr):
             new += 1
         self.stats["cuts"] += new
         if new:
-            return {"result": SCIP_RESULT.CONSADDED}
+            return {"result": added_result}
         # every cut is already in the model: let SCIP branch instead (cannot loop)
-        return {"result": SCIP_RESULT.INFEASIBLE}
+        return {"result": none_result}
 
     # -- fundamental callbacks ---------------------------------------------------
     def conscheck(self, constraints, solution, checkintegrality, checklprows, printreason, completely):
@@ -122,7 +130,7 @@ class Connectivity(Conshdlr):
 
 
 def solve(puzzle: Puzzle, time_limit: float | None = None, weak: bool = True,
-          **_options) -> SolveResult:
+          fractional: bool = True, params: dict | None = None, **_options) -> SolveResult:
     start = time.perf_counter()
     stats: dict = {"cuts": 0, "nodes": 0, "weak": bool(weak)}
 
@@ -159,8 +167,18 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, weak: bool = True,
         hdlr = Connectivity(puzzle, live, y, stats)
         # negative priorities: called only for candidates that are integral
         model.includeConshdlr(hdlr, "hashi_connectivity", "all islands form one group",
-                              chckpriority=-10, enfopriority=-10, needscons=True)
-        model.addPyCons(model.createCons(hdlr, "connected", separate=False, propagate=False))
+                              chckpriority=-10, enfopriority=-10, needscons=True,
+                              sepapriority=10, sepafreq=1 if fractional else -1)
+        model.addPyCons(model.createCons(hdlr, "connected", separate=fractional, propagate=False))
+    for key, value in (params or {}).items():
+        if key == "emphasis":
+            from pyscipopt import SCIP_PARAMEMPHASIS
+            model.setEmphasis(getattr(SCIP_PARAMEMPHASIS, value))
+        elif key == "ybranch":
+            for k in live:
+                model.chgVarBranchPriority(y[k], value)
+        else:
+            model.setParam(key, value)
     if time_limit is not None:
         left = time_limit - (time.perf_counter() - start)
         if left <= 0:
