@@ -315,8 +315,8 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     Returns ``(puzzle, solution, grade)``; raises ``RuntimeError`` when no puzzle
     was found within ``max_attempts`` layouts (or ``time_limit`` seconds).
     """
-    from .logic import LEVELS, grade as grade_puzzle, solve_logically
-    from .logic.grade import Grade  # noqa: F401  (the return type)
+    from .logic import LEVELS, grade as grade_puzzle
+    from .logic.rules import fast_level
 
     if difficulty not in LEVELS:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
@@ -324,38 +324,48 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     stats = stats if stats is not None else GenerateStats()
     start = time.perf_counter()
     target = LEVELS.index(difficulty)
+
+    def insert_first(puzzle, solution, cells):
+        while cells:
+            changed = _insert_island(puzzle, solution, cells.pop(0))
+            if changed:
+                return changed
+        return None
+
     for _attempt in range(max_attempts):
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
         stats.attempts += 1
         puzzle, solution = random_solution(rows, cols, rng, density=density, maxbridges=maxbridges)
+        last_stuck = None  # (puzzle, solution, cells not tried yet) of the last stuck version
         for _repair in range(max_repairs + 1):
-            state, steps, stuck = solve_logically(puzzle, difficulty)
+            state, used, stuck = fast_level(puzzle, difficulty)
+            if not stuck and used == target:
+                found = grade_puzzle(puzzle)
+                if found.level == difficulty:
+                    if verify:
+                        from .solvers import solve
+                        result = solve(puzzle, max_solutions=2)
+                        if result.unique is not True:
+                            raise AssertionError("the SAT engine did not prove a logically finished puzzle unique")
+                    stats.time = time.perf_counter() - start
+                    return puzzle, solution, found
             if not stuck:
-                break
-            cells = _repair_cells(puzzle, solution, state, rng)
-            changed = None
-            for cell in cells[:5]:
-                changed = _insert_island(puzzle, solution, cell)
-                if changed:
+                # too easy: the last insertion gave away too much; try another cell there
+                if last_stuck is None:
                     break
+                changed = insert_first(last_stuck[0], last_stuck[1], last_stuck[2])
+                if changed is None:
+                    break
+                puzzle, solution = changed
+                stats.insertions += 1
+                continue
+            cells = _repair_cells(puzzle, solution, state, rng)[:9]
+            last_stuck = (puzzle, solution, cells)
+            changed = insert_first(puzzle, solution, cells)
             if changed is None:
                 break
             puzzle, solution = changed
             stats.insertions += 1
-        if stuck:
-            continue
-        used = max((LEVELS.index(s.level) for s in steps), default=0)
-        if used != target:
-            continue
-        if state.counts() != solution.counts(puzzle):  # cannot happen: the rules are sound
-            raise AssertionError("the deduction engine finished with another solution than the construction")
-        if verify:
-            from .solvers import solve
-            result = solve(puzzle, max_solutions=2)
-            if result.unique is not True:
-                raise AssertionError("the SAT engine did not prove a logically finished puzzle unique")
-        stats.time = time.perf_counter() - start
-        return puzzle, solution, grade_puzzle(puzzle)
     stats.time = time.perf_counter() - start
     raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found in {stats.attempts} layouts")

@@ -38,6 +38,11 @@ Rule = Callable[[State], Iterator[Step]]
 
 
 # ----------------------------------------------------------------------------- easy
+def _degrees(st: State) -> list[int]:
+    lo = st.lo
+    return [sum(lo[k] for k in inc) for inc in st.geo.inc]
+
+
 def rule_finished(st: State) -> Iterator[Step]:
     geo, lo, hi = st.geo, st.lo, st.hi
     for i in range(geo.n):
@@ -120,11 +125,12 @@ def rule_at_least(st: State) -> Iterator[Step]:
 
 def rule_room(st: State) -> Iterator[Step]:
     geo, lo, hi = st.geo, st.lo, st.hi
+    dlo = _degrees(st)
     for k, (a, b) in enumerate(geo.ends):
         if hi[k] <= lo[k]:
             continue
         for i in (a, b):
-            elsewhere = st.degree_lo(i) - lo[k]
+            elsewhere = dlo[i] - lo[k]
             room = geo.num[i] - elsewhere
             if lo[k] <= room < hi[k]:
                 other = st.island_name(b if i == a else a)
@@ -137,7 +143,8 @@ def rule_room(st: State) -> Iterator[Step]:
 # ----------------------------------------------------------------------------- medium
 def _deficits(st: State, members: list[list[int]]) -> list[int]:
     num = st.geo.num
-    return [sum(num[i] - st.degree_lo(i) for i in group) for group in members]
+    dlo = _degrees(st)
+    return [sum(num[i] - dlo[i] for i in group) for group in members]
 
 
 def rule_isolation(st: State) -> Iterator[Step]:
@@ -286,7 +293,7 @@ def rule_cut_link(st: State) -> Iterator[Step]:
                    f"{max(part, rest)} runs between {st.link_name(k)}, so there must be a bridge there.")
 
 
-def _local_force(st: State, islands) -> None:
+def _local_force(st: State, islands, undo: list) -> None:
     """Fill or close the links of ``islands`` where their numbers force it (one round)."""
     geo, lo, hi = st.geo, st.lo, st.hi
     for i in islands:
@@ -294,10 +301,14 @@ def _local_force(st: State, islands) -> None:
         room = sum(hi[k] - lo[k] for k in geo.inc[i])
         if need == 0:
             for k in geo.inc[i]:
-                hi[k] = lo[k]
+                if hi[k] != lo[k]:
+                    undo.append((k, lo[k], hi[k]))
+                    hi[k] = lo[k]
         elif need == room:
             for k in geo.inc[i]:
-                lo[k] = hi[k]
+                if hi[k] != lo[k]:
+                    undo.append((k, lo[k], hi[k]))
+                    lo[k] = hi[k]
 
 
 def _closed_group(st: State, start: int) -> list[int] | None:
@@ -320,6 +331,31 @@ def _closed_group(st: State, start: int) -> list[int] | None:
     return sorted(seen)
 
 
+def _lookahead_reason(st: State, k: int, full: bool) -> str | None:
+    geo = st.geo
+    a, b = geo.ends[k]
+    undo = [(k, st.lo[k], st.hi[k])]
+    if full:
+        st.lo[k] = st.hi[k]
+    else:
+        st.hi[k] = st.lo[k]
+    try:
+        _local_force(st, (a, b), undo)
+        touched = {a, b}
+        for j, _lo, _hi in undo:
+            touched.update(geo.ends[j])
+        for x in sorted(touched):
+            if st.degree_lo(x) > geo.num[x] or st.degree_hi(x) < geo.num[x]:
+                return f"{st.island_name(x)} could not get exactly {bridges(geo.num[x])}"
+            group = _closed_group(st, x)
+            if group:
+                return f"the group {group_words(st, group)} would be complete and cut off from the other islands"
+        return None
+    finally:
+        for j, old_lo, old_hi in reversed(undo):
+            st.lo[j], st.hi[j] = old_lo, old_hi
+
+
 def rule_lookahead(st: State) -> Iterator[Step]:
     geo = st.geo
     if geo.n < 3:
@@ -330,26 +366,7 @@ def rule_lookahead(st: State) -> Iterator[Step]:
             continue
         a, b = geo.ends[k]
         for full in (False, True):
-            trial = st.copy()
-            if full:
-                trial.lo[k] = hi
-            else:
-                trial.hi[k] = lo
-            _local_force(trial, (a, b))
-            touched = {a, b}
-            for i in (a, b):
-                for j in geo.inc[i]:
-                    touched.update(geo.ends[j])
-            reason = None
-            for x in sorted(touched):
-                if trial.degree_lo(x) > geo.num[x] or trial.degree_hi(x) < geo.num[x]:
-                    reason = f"{trial.island_name(x)} could not get exactly {bridges(geo.num[x])}"
-                    break
-                group = _closed_group(trial, x)
-                if group:
-                    reason = (f"the group {group_words(trial, group)} would be complete "
-                              f"and cut off from the other islands")
-                    break
+            reason = _lookahead_reason(st, k, full)
             if reason is None:
                 continue
             if full:
@@ -443,6 +460,31 @@ def _propagate(st: State, max_level: str) -> tuple[int, str | None]:
         if not changed:
             return count, contradiction(st)
         count += 1
+
+
+def fast_level(puzzle: Puzzle, max_level: str = "expert") -> tuple[State, int, bool]:
+    """Solve in rounds (every step of the lowest level that has some, together).
+
+    Returns ``(state, index of the hardest level used, stuck)``: a quick filter for
+    generators; :func:`grade` (one step at a time) is the reference.
+    """
+    st = State(puzzle)
+    top = _level_rank(max_level)
+    used = 0
+    while not st.complete():
+        progress = False
+        for li, level in enumerate(LEVELS[:top + 1]):
+            steps = [step for rule in RULES[level] for step in rule(st)]
+            if not steps:
+                continue
+            for step in steps:
+                apply(st, step)
+            used = max(used, li)
+            progress = True
+            break
+        if not progress or _quick_bad(st):
+            break
+    return st, used, not st.complete() or contradiction(st) is not None
 
 
 # ----------------------------------------------------------------------------- engine
