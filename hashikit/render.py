@@ -163,7 +163,11 @@ def _split_highlight(highlight: Iterable) -> tuple[set, set]:
 
 def _font_size(cell: int, text: str) -> float:
     """A bold sans number that fits a disc of radius 0.4*cell."""
-    return min(0.56 * cell, 0.98 * cell / max(1, len(text)))
+    return min(0.56 * cell if cell >= 20 else 0.6 * cell, 0.98 * cell / max(1, len(text)))
+
+
+def _even_up(v: float) -> int:
+    return 2 * math.ceil(v / 2)
 
 
 def _scene(puzzle: Puzzle, solution: Solution | None, cell: int | None,
@@ -174,16 +178,20 @@ def _scene(puzzle: Puzzle, solution: Solution | None, cell: int | None,
         raise TypeError(f"expected a Solution or None, got {type(solution).__name__}")
     c = auto_cell(puzzle.rows, puzzle.cols) if cell is None else _check_cell(cell)
     C = COLORS
-    margin = max(4, round(c * 0.3))
-    width = puzzle.cols * c + 2 * margin
-    height = puzzle.rows * c + 2 * margin
+    # Bridge lines are whole pixels wide and their spacing an even number of pixels,
+    # and the cell centres sit on whole or half pixels to match: so at 1:1 each
+    # line of a double bridge covers exact pixel columns and small boards stay crisp.
+    line_w = max(1, round(c * 0.07))
+    gap2 = _even_up(max(line_w + 2, c * 0.15))
+    margin = max(4, round(c * 0.3)) + ((line_w % 2) / 2 - (c / 2) % 1) % 1
+    width = round(puzzle.cols * c + 2 * margin)
+    height = round(puzzle.rows * c + 2 * margin)
     hl_cells, hl_bridges = _split_highlight(highlight)
 
     def centre(pos):
         return margin + pos[1] * c + c / 2, margin + pos[0] * c + c / 2
 
-    line_w = max(1.0, round(c * 0.07, 2))
-    radius = c * 0.4
+    radius = c * 0.4 if c >= 20 else c * 0.42
     ring_w = max(1.0, round(c * 0.06, 2))
 
     # board and grid
@@ -214,17 +222,19 @@ def _scene(puzzle: Puzzle, solution: Solution | None, cell: int | None,
 
     # candidate links
     links = []
+    drawn = set(solution.bridges) | hl_bridges if solution is not None else hl_bridges
     if show_links:
         isl = puzzle.islands
         dash = (max(2.0, c * 0.12), max(2.0, c * 0.12))
         for ln in puzzle.links:
+            if (isl[ln.a].pos, isl[ln.b].pos) in drawn:  # a bridge covers it
+                continue
             (xa, ya), (xb, yb) = centre(isl[ln.a].pos), centre(isl[ln.b].pos)
             links.append(Line(xa, ya, xb, yb, C["link"], max(1.0, c * 0.04), dash, cls="link"))
 
     # bridges
     bridges = []
     labels = []
-    gap = c * 0.15 if c >= 16 else max(2.0, c * 0.17)
     bridge_items = list(solution.bridges.items()) if solution is not None else []
     present = {key for key, _ in bridge_items}
     for key in sorted(hl_bridges - present):  # suggested bridges the solution lacks
@@ -243,6 +253,7 @@ def _scene(puzzle: Puzzle, solution: Solution | None, cell: int | None,
             continue
         n = count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1
         lines = min(n, MAX_LINES)
+        gap = gap2 if lines <= 2 else min(gap2, max(2, 2 * ((0.7 * c - line_w) / (lines - 1) // 2)))
         for i in range(lines):
             off = (i - (lines - 1) / 2) * gap
             bridges.append(Line(xa + nx * off, ya + ny * off, xb + nx * off, yb + ny * off,
@@ -395,17 +406,82 @@ def _draw_text(img, draw, fonts, x: float, y: float, text: str, size: float, fil
     img.paste(fill, (round(x - mask.width / 2), round(y - mask.height / 2)), mask)
 
 
-def _dashed(draw, x1, y1, x2, y2, fill, width, dash):
-    length = math.hypot(x2 - x1, y2 - y1)
-    if length == 0:
-        return
-    ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    on, off = dash
-    t = 0.0
-    while t < length:
-        e = min(length, t + on)
-        draw.line([(x1 + ux * t, y1 + uy * t), (x1 + ux * e, y1 + uy * e)], fill=fill, width=width)
-        t = e + off
+class _Painter:
+    """Draws scene shapes on a Pillow image ``k`` times the scene size.
+
+    Scene coordinates are continuous (pixel ``i`` spans ``[i, i+1)``, as in SVG);
+    Pillow addresses pixels by index and its boxes include both ends, so shapes
+    are mapped to exact pixel boxes here rather than left to Pillow's rounding.
+    """
+
+    def __init__(self, img, draw, k: int):
+        self.img, self.draw, self.k = img, draw, k
+
+    def _box(self, x0: float, y0: float, x1: float, y1: float) -> list[int] | None:
+        k = self.k
+        a, b, c, d = round(x0 * k), round(y0 * k), round(x1 * k) - 1, round(y1 * k) - 1
+        if c < a or d < b:
+            return None
+        return [a, b, c, d]
+
+    def rect(self, x: float, y: float, w: float, h: float, fill, outline=None, width: float = 0,
+             radius: float = 0) -> None:
+        half = width / 2 if outline else 0  # an SVG stroke straddles the edge
+        box = self._box(x - half, y - half, x + w + half, y + h + half)
+        if box is None:
+            return
+        kwargs = {"fill": fill}
+        if outline:
+            kwargs.update(outline=outline, width=max(1, round(width * self.k)))
+        if radius:
+            self.draw.rounded_rectangle(box, radius=(radius + half) * self.k, **kwargs)
+        else:
+            self.draw.rectangle(box, **kwargs)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, fill, width: float) -> None:
+        h = width / 2
+        if y1 == y2:  # axis-aligned lines as exact pixel boxes (butt caps)
+            box = self._box(min(x1, x2), y1 - h, max(x1, x2), y1 + h)
+            if box:
+                self.draw.rectangle(box, fill=fill)
+        elif x1 == x2:
+            box = self._box(x1 - h, min(y1, y2), x1 + h, max(y1, y2))
+            if box:
+                self.draw.rectangle(box, fill=fill)
+        else:  # a slanted (rule-breaking) bridge: a polygon
+            length = math.hypot(x2 - x1, y2 - y1)
+            nx, ny = -(y2 - y1) / length * h, (x2 - x1) / length * h
+            k = self.k
+            pts = [((x + dx) * k - 0.5, (y + dy) * k - 0.5)
+                   for x, y, dx, dy in ((x1, y1, nx, ny), (x2, y2, nx, ny), (x2, y2, -nx, -ny),
+                                        (x1, y1, -nx, -ny))]
+            self.draw.polygon(pts, fill=fill)
+
+    def dashed(self, x1, y1, x2, y2, fill, width, dash) -> None:
+        length = math.hypot(x2 - x1, y2 - y1)
+        if length == 0:
+            return
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        on, off = dash
+        t = 0.0
+        while t < length:
+            e = min(length, t + on)
+            self.line(x1 + ux * t, y1 + uy * t, x1 + ux * e, y1 + uy * e, fill, width)
+            t = e + off
+
+    def circle(self, cx, cy, r, fill, outline, width, dash=None) -> None:
+        half = width / 2
+        box = self._box(cx - r - half, cy - r - half, cx + r + half, cy + r + half)
+        ring = max(1, round(width * self.k))
+        self.draw.ellipse(box, fill=fill)
+        if dash:
+            on, off = dash
+            steps = max(1, int(2 * math.pi * r // (on + off)))
+            per = 360 / steps
+            for i in range(steps):
+                self.draw.arc(box, i * per, i * per + per * on / (on + off), fill=outline, width=ring)
+        else:
+            self.draw.ellipse(box, outline=outline, width=ring)
 
 
 def png(puzzle: Puzzle, solution: Solution | None = None, *, cell: int | None = None,
@@ -423,50 +499,24 @@ def png(puzzle: Puzzle, solution: Solution | None = None, *, cell: int | None = 
     k = 4 if big <= 1000 else 3 if big <= 2000 else 2 if big <= 5000 else 1
     img = Image.new("RGB", (scene.width * k, scene.height * k), _rgb(COLORS["background"]))
     draw = ImageDraw.Draw(img)
+    paint = _Painter(img, draw, k)
     fonts = _Fonts(ImageFont)
-
-    def w(v):  # a stroke width in supersampled pixels
-        return max(1, round(v * k))
 
     for _, shapes in scene.layers:
         for s in shapes:
             if isinstance(s, Rect):
-                box = [s.x * k, s.y * k, (s.x + s.w) * k - 1, (s.y + s.h) * k - 1]
-                kwargs = {"fill": _rgb(s.fill)}
-                if s.stroke:
-                    kwargs.update(outline=_rgb(s.stroke), width=w(s.width))
-                if s.radius:
-                    draw.rounded_rectangle(box, radius=s.radius * k, **kwargs)
-                else:
-                    draw.rectangle(box, **kwargs)
+                paint.rect(s.x, s.y, s.w, s.h, _rgb(s.fill), _rgb(s.stroke) if s.stroke else None,
+                           s.width, s.radius)
             elif isinstance(s, Grid):
                 for a, b, x, y in s.segments:
-                    draw.line([(a * k, b * k), (x * k, y * k)], fill=_rgb(s.stroke), width=w(s.width))
+                    paint.line(a, b, x, y, _rgb(s.stroke), s.width)
             elif isinstance(s, Line):
                 if s.dash:
-                    _dashed(draw, s.x1 * k, s.y1 * k, s.x2 * k, s.y2 * k, _rgb(s.stroke), w(s.width),
-                            (s.dash[0] * k, s.dash[1] * k))
+                    paint.dashed(s.x1, s.y1, s.x2, s.y2, _rgb(s.stroke), s.width, s.dash)
                 else:
-                    draw.line([(s.x1 * k, s.y1 * k), (s.x2 * k, s.y2 * k)], fill=_rgb(s.stroke),
-                              width=w(s.width))
+                    paint.line(s.x1, s.y1, s.x2, s.y2, _rgb(s.stroke), s.width)
             elif isinstance(s, Circle):
-                box = [(s.cx - s.r) * k, (s.cy - s.r) * k, (s.cx + s.r) * k, (s.cy + s.r) * k]
-                ring = w(s.width)
-                # SVG strokes straddle the edge: grow the outer box by half the ring
-                half = ring / 2
-                outer = [box[0] - half, box[1] - half, box[2] + half, box[3] + half]
-                draw.ellipse(outer, fill=_rgb(s.fill))
-                if s.dash:
-                    circumference = 2 * math.pi * s.r
-                    on, off = s.dash
-                    steps = max(1, int(circumference // (on + off)))
-                    per = 360 / steps
-                    for i in range(steps):
-                        start = i * per
-                        draw.arc(outer, start, start + per * on / (on + off), fill=_rgb(s.stroke),
-                                 width=ring)
-                else:
-                    draw.ellipse(outer, outline=_rgb(s.stroke), width=ring)
+                paint.circle(s.cx, s.cy, s.r, _rgb(s.fill), _rgb(s.stroke), s.width, s.dash)
             elif isinstance(s, Text):
                 _draw_text(img, draw, fonts, s.x * k, s.y * k, s.text, s.size * k, _rgb(s.fill),
                            Image, ImageDraw)
