@@ -349,7 +349,7 @@ def _lookahead_reason(st: State, k: int, full: bool) -> str | None:
                 return f"{st.island_name(x)} could not get exactly {bridges(geo.num[x])}"
             group = _closed_group(st, x)
             if group:
-                return f"the group {group_words(st, group)} would be complete and cut off from the other islands"
+                return f"the group of {group_words(st, group)} would be complete and cut off from the other islands"
         return None
     finally:
         for j, old_lo, old_hi in reversed(undo):
@@ -408,8 +408,8 @@ def rule_contradiction(st: State, depth: int = 1) -> Iterator[Step]:
                 change, concl = (k, lo + 1, hi), f"at least {bridges(lo + 1)}"
             a, b = geo.ends[k]
             yield Step("contradiction", "expert", (a, b), (k,), (change,),
-                       f"Suppose {hyp}: following the simpler rules for {nsteps} more "
-                       f"step{'s' if nsteps != 1 else ''} leads to a contradiction ({reason}). "
+                       f"Suppose {hyp}: following the simpler rules for {nsteps} more round"
+                       f"{'s' if nsteps != 1 else ''} leads to a contradiction ({reason}). "
                        f"So they share {concl}.")
             break
 
