@@ -1,0 +1,95 @@
+"""Generators: the Coelho et al. benchmark generator and unique graded generation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hashikit.checker import check
+from hashikit.generate import GenerateStats, coelho, coelho_with_solution, generate_unique, random_solution
+from hashikit.logic import grade
+from hashikit.model import Puzzle
+from hashikit.solvers import Status, solve
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+COELHO = SHARED / "benchmarks" / "coelho2019"
+
+
+def test_coelho_reproducible_by_seed():
+    a = coelho(40, 10, 10, 50, 10, seed=7)
+    b = coelho(40, 10, 10, 50, 10, seed=7)
+    c = coelho(40, 10, 10, 50, 10, seed=8)
+    assert a == b
+    assert a != c
+
+
+@pytest.mark.parametrize("alpha,beta", [(25, 0), (50, 10), (75, 15)])
+def test_coelho_solvable_and_checked(alpha, beta):
+    puzzle, construction = coelho_with_solution(60, 13, 13, alpha, beta, seed=alpha + beta)
+    assert len(puzzle.islands) == 60
+    assert check(puzzle, construction).ok
+    result = solve(puzzle)
+    assert result.status is Status.SOLVED
+    assert check(puzzle, result.solution).ok
+
+
+def test_coelho_counts_follow_the_published_rule():
+    n = 100
+    puzzle, sol = coelho_with_solution(n, 16, 16, 50, 10, seed=3)
+    # floor(50% of 99) extra bridges on top of the 99 tree bridges, and round(10% of 100) doubled
+    assert sol.total() == 99 + 49 + 10
+    assert sum(i.number for i in puzzle.islands) == 2 * sol.total()
+
+
+def _published(name: str) -> Puzzle:
+    lines = (COELHO / name.split("_")[2] / name).read_text().split("\n")
+    rows, cols, _n = map(int, lines[0].split())
+    return Puzzle.from_grid([[int(x) for x in line.split()] for line in lines[1:1 + rows]])
+
+
+def test_coelho_matches_a_published_group():
+    if not COELHO.is_dir():
+        pytest.skip(f"Coelho benchmark not found at {COELHO}")
+    pub = [_published(f"Hs_16_100_50_05_{i:03d}.has") for i in range(1, 6)]
+    ours = [coelho(100, 16, 16, 50, 5, seed=i) for i in range(5)]
+
+    def summary(ps):
+        return (sum(len(p.islands) for p in ps) / len(ps),
+                sum(sum(i.number for i in p.islands) / 2 for p in ps) / len(ps),
+                sum(len(p.links) for p in ps) / len(ps))
+
+    (pi, pt, pl), (oi, ot, ol) = summary(pub), summary(ours)
+    assert pi == oi == 100
+    assert abs(pt - ot) <= 2          # total bridges: 153 published
+    assert abs(pl - ol) / pl < 0.05   # candidate links: about 168
+
+
+def test_random_solution_is_valid():
+    import random
+    puzzle, sol = random_solution(9, 9, random.Random(1))
+    assert check(puzzle, sol).ok
+    assert 0.12 <= len(puzzle.islands) / 81 <= 0.35
+
+
+@pytest.mark.parametrize("difficulty,size,seed", [("easy", 7, 1), ("medium", 7, 2), ("hard", 8, 3)])
+def test_generate_unique_graded(difficulty, size, seed):
+    stats = GenerateStats()
+    puzzle, solution, g = generate_unique(size, size, difficulty, seed=seed, stats=stats)
+    assert g.level == difficulty
+    assert grade(puzzle).level == difficulty
+    assert check(puzzle, solution).ok
+    result = solve(puzzle, max_solutions=2)
+    assert result.unique is True
+    assert result.solution == solution
+
+
+def test_generate_unique_reproducible():
+    a = generate_unique(7, 7, "medium", seed=11)
+    b = generate_unique(7, 7, "medium", seed=11)
+    assert a[0] == b[0] and a[1] == b[1]
+
+
+def test_generate_unique_rejects_unknown_level():
+    with pytest.raises(ValueError):
+        generate_unique(7, 7, "fiendish", seed=1)
