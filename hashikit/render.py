@@ -520,8 +520,8 @@ def png(puzzle: Puzzle, solution: Solution | None = None, *, cell: int | None = 
             elif isinstance(s, Text):
                 _draw_text(img, draw, fonts, s.x * k, s.y * k, s.text, s.size * k, _rgb(s.fill),
                            Image, ImageDraw)
-    if k > 1:
-        img = img.resize((scene.width, scene.height), Image.LANCZOS)
+    if k > 1:  # box-average each k x k block: exact colours, no ringing, edges stay put
+        img = img.reduce(k)
     buf = BytesIO()
     img.save(buf, format="PNG", optimize=False)
     return buf.getvalue()
