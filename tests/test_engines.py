@@ -111,9 +111,10 @@ def test_milp_without_weak_inequality(engine):
     if engine != "milp":
         pytest.skip("milp only")
     for grid in (SQUARE, RING6, [[2, 0, 3, 0, 2], [0, 0, 0, 0, 0], [2, 0, 3, 0, 2]]):
-        result = _solve_checked(Puzzle.from_grid(grid), "milp", weak=False)
-        assert result.status is Status.SOLVED
-        assert result.stats["weak"] is False
+        for fractional in (True, False):
+            result = _solve_checked(Puzzle.from_grid(grid), "milp", weak=False, fractional=fractional)
+            assert result.status is Status.SOLVED
+            assert result.stats["weak"] is False
 
 
 def test_infeasible_four_ones(engine):
@@ -143,9 +144,10 @@ def test_infeasible_only_through_connectivity(engine, grid):
         assert result.stats["cuts"] > 0
     else:
         # without the weak inequality the LP cannot see it: cuts must do the work
-        plain = _solve_checked(puzzle, "milp", weak=False)
-        assert plain.status is Status.INFEASIBLE
-        assert plain.stats["cuts"] > 0
+        for fractional in (True, False):
+            plain = _solve_checked(puzzle, "milp", weak=False, fractional=fractional)
+            assert plain.status is Status.INFEASIBLE
+            assert plain.stats["cuts"] > 0
 
 
 def test_link_graph_disconnected(engine):

