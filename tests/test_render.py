@@ -17,9 +17,9 @@ from hashikit.model import Island, Puzzle, Solution
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
-#   2 = 3 - 1        (0,0)=2 double to (0,2)=3, single (0,2)-(0,4)
-#   |                 (0,0)-(2,0) ... see SOLUTION
-#   3 = = = 2
+# 3 = 4 - 1     (0,0)=(0,2) double, (0,2)-(0,4) single,
+# |   |         (0,0)-(2,0), (0,2)-(2,2) and (2,0)-(2,2) single
+# 2 - 2
 GRID = [
     [3, 0, 4, 0, 1],
     [0, 0, 0, 0, 0],
@@ -219,9 +219,11 @@ def test_auto_cell():
 
 def test_cell_option(small):
     root = parse(render.svg(small[0], cell=20))
-    assert int(root.get("width")) < parse(render.svg(small[0], cell=40)).get("width").__len__() * 1000
-    assert int(root.get("width")) == round(5 * 20 + 2 * float(
-        by_class(root, "circle", "island")[0].get("cx")) - 20)
+    first, second = by_class(root, "circle", "island")[:2]  # (0,0) and (0,2)
+    assert float(second.get("cx")) - float(first.get("cx")) == 40
+    cx = float(first.get("cx"))  # margin + cell / 2
+    assert int(root.get("width")) == round(5 * 20 + 2 * (cx - 10))
+    assert int(root.get("height")) == round(3 * 20 + 2 * (cx - 10))
     for bad in (0, -3, 2.5, True, "20"):
         with pytest.raises(ValueError):
             render.svg(small[0], cell=bad)
