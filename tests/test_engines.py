@@ -107,9 +107,8 @@ def test_needs_connectivity_cuts(engine, grid):
         assert result.stats["cuts"] > 0
 
 
-def test_milp_without_weak_inequality(engine):
-    if engine != "milp":
-        pytest.skip("milp only")
+def test_milp_without_weak_inequality():
+    _need("milp")
     for grid in (SQUARE, RING6, [[2, 0, 3, 0, 2], [0, 0, 0, 0, 0], [2, 0, 3, 0, 2]]):
         for fractional in (True, False):
             result = _solve_checked(Puzzle.from_grid(grid), "milp", weak=False, fractional=fractional)
