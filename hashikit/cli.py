@@ -26,6 +26,8 @@ formats (chosen by file extension, by content for .txt and stdin, or named with 
   solved-unicode .usol  the same with ─ ═ │ ║
   prob           .mch   ProB B machine of the 'Bridges' model (write only)
   dot            .dot   Graphviz DOT with grid positions, render with 'neato -n' (write only)
+  ohmec          .ohmec ohmec hashi.js descriptor WxH:rows (the Nikoli collection)
+  pzprv3         .pzprv3  pzprjs file text with its answer
 """
 
 
