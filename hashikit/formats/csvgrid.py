@@ -7,9 +7,9 @@ This is the input convention of the HCMUS CSC14003 Hashiwokakero course projects
 from __future__ import annotations
 
 from ..errors import FormatError
-from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
-from . import Document, Format, parse_maxbridges_comment, register
-from ._common import build_puzzle
+from ..model import Puzzle, Solution
+from . import Document, Format, register
+from ._common import board_lines, build_puzzle
 from .grid import header
 
 
@@ -19,26 +19,11 @@ def read_int_rows(text: str, source: str, kind: str, split, check_width: bool = 
     ``split(line)`` yields ``(start_column, token)`` with 1-based columns.
     Comment lines (``#``) may set MAXBRIDGES; blank lines around the grid are skipped.
     """
-    maxb = DEFAULT_MAXBRIDGES
+    lines, maxb = board_lines(text, source, kind)
     rows: list[list[int]] = []
     lines_of: list[int] = []
     cols_of: list[list[int]] = []
-    ended_at = None
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith("#"):
-            try:
-                m = parse_maxbridges_comment(line)
-            except ValueError as exc:
-                raise FormatError(str(exc), source, lineno) from None
-            if m is not None:
-                maxb = m
-            continue
-        if not line.strip():
-            if rows:
-                ended_at = lineno
-            continue
-        if ended_at is not None:
-            raise FormatError(f"a blank line (line {ended_at}) inside the {kind}", source, lineno)
+    for lineno, line in lines:
         numbers, cols = [], []
         for col, token in split(line):
             if not token:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from ..errors import FormatError
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
-from . import Document, Format, parse_maxbridges_comment, register
-from ._common import build_puzzle, number_of, symbol_of
+from . import Document, Format, register
+from ._common import board_lines, build_puzzle, number_of, symbol_of
 
 
 def split_cells(line: str) -> list[tuple[int, str]]:
@@ -28,27 +28,12 @@ def split_cells(line: str) -> list[tuple[int, str]]:
 
 def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid"):
     """Rows of numbers and the text line of each, plus MAXBRIDGES from a comment."""
-    maxb = DEFAULT_MAXBRIDGES
+    lines, maxb = board_lines(text, source, kind)
     rows: list[list[int]] = []
     cols_of: list[list[int]] = []
     lines_of: list[int] = []
     width = None
-    ended_at = None
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith("#"):
-            try:
-                m = parse_maxbridges_comment(line)
-            except ValueError as exc:
-                raise FormatError(str(exc), source, lineno) from None
-            if m is not None:
-                maxb = m
-            continue
-        if not line.strip():
-            if rows:
-                ended_at = lineno
-            continue
-        if ended_at is not None:
-            raise FormatError(f"a blank line (line {ended_at}) inside the grid", source, lineno)
+    for lineno, line in lines:
         cells = split_cells(line)
         numbers = []
         for col, ch in cells:

@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 
 from ..errors import FormatError
-from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution, describe_cell
-from . import Document, Format, parse_maxbridges_comment, register
-from ._common import build_puzzle, number_of, symbol_of
+from ..model import Puzzle, Solution, describe_cell
+from . import Document, Format, register
+from ._common import board_lines, build_puzzle, number_of, symbol_of
 from .grid import header
 
 #: mark -> (horizontal?, count)
@@ -79,25 +79,10 @@ def _read_spaced(text: str, source: str) -> Document:
 
 
 def _read_compact(text: str, source: str, spaced: bool = False) -> Document:
-    maxb = DEFAULT_MAXBRIDGES
+    lines, maxb = board_lines(text, source, "board")
     rows: list[list[tuple]] = []
     lines_of: list[int] = []
-    ended_at = None
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith("#"):
-            try:
-                m = parse_maxbridges_comment(line)
-            except ValueError as exc:
-                raise FormatError(str(exc), source, lineno) from None
-            if m is not None:
-                maxb = m
-            continue
-        if not line.strip():
-            if rows:
-                ended_at = lineno
-            continue
-        if ended_at is not None:
-            raise FormatError(f"a blank line (line {ended_at}) inside the board", source, lineno)
+    for lineno, line in lines:
         cells = []
         for col, ch in enumerate(line.rstrip("\r\n"), 1):
             c = _cell(ch)
