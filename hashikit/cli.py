@@ -192,6 +192,17 @@ def cmd_check(args) -> int:
     return EXIT_OK if report.ok else EXIT_NO
 
 
+def _solve_for_output(puzzle, path: str):
+    """Solve for a command that draws or writes the solution; None (and a message) if there is none."""
+    from .solvers import solve
+
+    result = solve(puzzle)
+    if result.solution is None:
+        print(f"hashikit: {path}: {result.status.value}" + (f": {result.reason}" if result.reason else ""),
+              file=sys.stderr)
+    return result.solution
+
+
 # -- convert ------------------------------------------------------------------
 def cmd_convert(args) -> int:
     from .formats import format_for_path, get, write_text
@@ -211,14 +222,9 @@ def cmd_convert(args) -> int:
             raise BadInput(f"format {fmt.name!r} shows a solution and {args.input} has none; "
                            f"add --solve to solve it first")
     if args.solve and solution is None:
-        from .solvers import solve
-
-        result = solve(doc.puzzle)
-        if result.solution is None:
-            print(f"hashikit: {args.input}: {result.status.value}"
-                  + (f": {result.reason}" if result.reason else ""), file=sys.stderr)
+        solution = _solve_for_output(doc.puzzle, args.input)
+        if solution is None:
             return EXIT_NO
-        solution = result.solution
     _write_output(write_text(doc.puzzle, fmt.name, solution), args.output)
     return EXIT_OK
 
@@ -230,14 +236,9 @@ def cmd_render(args) -> int:
     doc = _load_puzzle(args.file, args.from_format)
     solution = doc.solution if not args.blank else None
     if args.solve and solution is None:
-        from .solvers import solve
-
-        result = solve(doc.puzzle)
-        if result.solution is None:
-            print(f"hashikit: {args.file}: {result.status.value}"
-                  + (f": {result.reason}" if result.reason else ""), file=sys.stderr)
+        solution = _solve_for_output(doc.puzzle, args.file)
+        if solution is None:
             return EXIT_NO
-        solution = result.solution
     kwargs = {"show_links": True} if args.show_links else {}
     render.write(args.output, doc.puzzle, solution, **kwargs)
     return EXIT_OK

@@ -205,3 +205,12 @@ def test_help_teaches(capsys):
         out = capsys.readouterr().out
         assert exc.value.code == 0 and "example" in out.lower() or "format" in out.lower()
     assert main([]) == 2
+
+
+def test_convert_and_render_with_solve_report_an_infeasible_puzzle(capsys, tmp_path):
+    f = tmp_path / "four.txt"
+    f.write_text("1.1\n...\n1.1\n")
+    for argv in (("convert", str(f), str(tmp_path / "x.sol"), "--solve"),
+                 ("render", str(f), str(tmp_path / "x.svg"), "--solve")):
+        code, _, err = run(capsys, *argv)
+        assert code == 1 and "infeasible" in err and not (tmp_path / argv[2].split("/")[-1]).exists()
