@@ -474,7 +474,16 @@ def fast_level(puzzle: Puzzle, max_level: str = "expert") -> tuple[State, int, b
     while not st.complete():
         progress = False
         for li, level in enumerate(LEVELS[:top + 1]):
-            steps = [step for rule in RULES[level] for step in rule(st)]
+            if level == "expert":  # each expert step costs a propagation per link: take one
+                steps = []
+                for rule in RULES[level]:
+                    for step in rule(st):
+                        steps.append(step)
+                        break
+                    if steps:
+                        break
+            else:
+                steps = [step for rule in RULES[level] for step in rule(st)]
             if not steps:
                 continue
             for step in steps:
