@@ -20,6 +20,10 @@ capped by both ends' numbers):
   mean time from about 13.7 s to 9.0 s; ``fractional=False`` is the paper's
   integer-only separation.  ``params`` passes SCIP parameters through.
 
+Measured on ten 400-island instances (alpha 75, SCIP 10 via PySCIPOpt 6.3, one
+thread): 9.3 s mean / 13.6 s max with the weak inequality, 6.1 s / 10.8 s
+without it; the SAT engine takes 0.08 s / 0.16 s on the same instances.
+
 The problem is a pure feasibility problem (zero objective), so SCIP stops at
 the first connected solution.  "Infeasible" is reported only when SCIP proved
 it (or a capacity count or a disconnected link graph shows it); at the time
