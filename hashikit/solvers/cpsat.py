@@ -32,31 +32,12 @@ from ortools.sat.python import cp_model
 
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
+from .graph import components as _components
 
 DEFAULT_WORKERS = 1
 #: CP-SAT parameters that suit this model (measured): no LP relaxation, no presolve
 #: (each round is a fresh solve, so presolve time is paid again every round)
 DEFAULT_PARAMS = {"linearization_level": 0, "cp_model_presolve": False}
-
-
-def _components(n: int, edges) -> list[list[int]]:
-    """Connected components (lists of vertices) of the graph on ``0..n-1`` with ``edges``."""
-    parent = list(range(n))
-
-    def find(v: int) -> int:
-        while parent[v] != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    return list(groups.values())
 
 
 def _build(puzzle: Puzzle, caps: list[int], live: list[int]):

@@ -38,26 +38,7 @@ from pyscipopt import SCIP_RESULT, Conshdlr, Model, quicksum
 
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
-
-
-def _components(n: int, edges) -> list[list[int]]:
-    """Connected components (lists of vertices) of the graph on ``0..n-1`` with ``edges``."""
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    return list(groups.values())
+from .graph import components as _components
 
 
 class Connectivity(Conshdlr):

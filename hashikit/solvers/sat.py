@@ -30,6 +30,7 @@ from pysat.solvers import Solver
 
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
+from .graph import components as graph_components
 
 DEFAULT_SAT_SOLVER = "cadical195"
 #: python-sat cannot interrupt CaDiCaL or Lingeling; under a time limit we use this one
@@ -119,24 +120,7 @@ class Encoding:
 
 def components(puzzle: Puzzle, counts: list[int]) -> list[list[int]]:
     """Groups of islands joined by bridges (island indices)."""
-    n = len(puzzle.islands)
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for ln, c in zip(puzzle.links, counts):
-        if c:
-            ra, rb = find(ln.a), find(ln.b)
-            if ra != rb:
-                parent[ra] = rb
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    return list(groups.values())
+    return graph_components(len(puzzle.islands), ((ln.a, ln.b) for ln, c in zip(puzzle.links, counts) if c))
 
 
 def cut_clause(puzzle: Puzzle, enc: Encoding, group: list[int], member: list[int], mark: int) -> list[int]:
