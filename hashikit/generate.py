@@ -19,8 +19,12 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
+
+if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
+    from .logic.grade import Grade
 
 Pos = tuple[int, int]
 _DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))

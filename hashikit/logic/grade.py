@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..model import Puzzle
 from .rules import solve_logically
-from .state import LEVELS, State
+from .state import LEVELS
 
 #: weight of one step of each level in the score
 WEIGHTS = {"easy": 1, "medium": 3, "hard": 9, "expert": 27}
