@@ -345,6 +345,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--blank", action="store_true", help="draw the puzzle only, even if the file has a solution")
     r.add_argument("--show-links", action="store_true", help="draw the candidate links faintly")
     r.set_defaults(func=cmd_render)
+
+    from .cli_logic import add_parsers as add_logic_parsers
+
+    add_logic_parsers(sub)
     return p
 
 

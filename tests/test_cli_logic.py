@@ -1,0 +1,164 @@
+"""hint, explain, grade, generate and generate-suite from the command line.
+
+Every puzzle the generators write is solved and checked here; a hint is checked
+against the puzzle's unique solution (proved unique first), never a stored answer.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hashikit import Solution, check, solve
+from hashikit.cli import main
+from hashikit.formats import read_file, write_text
+
+from conftest import ROOT
+from test_cli import run
+
+PROB = str(ROOT / "examples" / "prob-bridges.txt")
+
+
+def unique_solution(puzzle) -> Solution:
+    r = solve(puzzle, max_solutions=2)
+    assert r.unique is True
+    return r.solution
+
+
+def assert_step_consistent(puzzle, step: dict, truth: Solution) -> None:
+    """Each link's new interval in the step contains the solution's count."""
+    for r1, c1, r2, c2, lo, hi in step["changes"]:
+        k = truth.bridges.get(((r1, c1), (r2, c2)), 0)
+        assert lo <= k <= hi, (step["sentence"], (r1, c1, r2, c2), k)
+
+
+def test_grade_json_and_text(capsys):
+    code, out, _ = run(capsys, "grade", PROB, "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["grade"] in ("easy", "medium", "hard", "expert")
+    assert data["score"] == sum(n * w for n, w in zip(data["steps"].values(), (1, 3, 9, 27)))
+    code, out, _ = run(capsys, "grade", PROB)
+    assert code == 0 and out.startswith(data["grade"])
+
+
+def test_explain_prints_a_full_sound_path(capsys):
+    code, out, _ = run(capsys, "explain", PROB, "--format", "json")
+    data = json.loads(out)
+    puzzle = read_file(PROB).puzzle
+    truth = unique_solution(puzzle)
+    assert code == 0 and data["solved"] and data["steps"]
+    for step in data["steps"]:
+        assert step["sentence"] and step["level"]
+        assert_step_consistent(puzzle, step, truth)
+    code, out, _ = run(capsys, "explain", PROB)
+    assert out.strip().endswith(f"solved by logic in {len(data['steps'])} steps")
+
+
+def test_hint_on_a_half_solved_board_is_correct(capsys, tmp_path):
+    puzzle = read_file(PROB).puzzle
+    truth = unique_solution(puzzle)
+    half = Solution(dict(list(truth.bridges.items())[::2]))
+    state = tmp_path / "half.json"
+    state.write_text(json.dumps({"bridges": half.to_list()}))
+    code, out, _ = run(capsys, "hint", PROB, "--state", str(state), "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "hint" and data["sentence"]
+    assert_step_consistent(puzzle, data, truth)
+    # the step must tell the player something new
+    assert any(lo > half.bridges.get(((r1, c1), (r2, c2)), 0) or hi < puzzle.maxbridges
+               for r1, c1, r2, c2, lo, hi in data["changes"])
+    svg = tmp_path / "hint.svg"
+    code, out, _ = run(capsys, "hint", PROB, "--state", str(state), "--svg", str(svg))
+    assert code == 0 and "#" in svg.read_text() and out.startswith("[")
+
+
+def test_hint_names_a_wrong_bridge_and_a_broken_rule(capsys, tmp_path):
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"bridges": [[1, 1, 4, 1, 1]]}))  # a link the unique solution leaves empty
+    code, out, _ = run(capsys, "hint", PROB, "--state", str(wrong))
+    assert code == 1 and "row 2, column 2 to row 5, column 2" in out and "not part of the solution" in out
+    over = tmp_path / "over.json"
+    over.write_text(json.dumps({"bridges": [[1, 1, 4, 1, 1], [1, 1, 1, 2, 1]]}))  # a 1 with two bridges
+    code, out, _ = run(capsys, "hint", PROB, "--state", str(over), "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and data["status"] == "conflict" and any("more than its number" in p for p in data["problems"])
+
+
+def test_hint_on_a_complete_board(capsys, tmp_path):
+    puzzle = read_file(PROB).puzzle
+    done = tmp_path / "done.json"
+    done.write_text(json.dumps({"bridges": unique_solution(puzzle).to_list()}))
+    code, out, _ = run(capsys, "hint", PROB, "--state", str(done))
+    assert code == 0 and "complete" in out
+
+
+def test_generate_unique_graded_puzzle(capsys, tmp_path):
+    out = tmp_path / "easy.txt"
+    code, _, err = run(capsys, "generate", "--size", "7x7", "--difficulty", "easy", "--seed", "5", "-o", str(out))
+    assert code == 0 and "grade easy" in err
+    puzzle = read_file(str(out)).puzzle
+    assert check(puzzle, unique_solution(puzzle)).ok
+    code, gout, _ = run(capsys, "grade", str(out), "--format", "json")
+    assert json.loads(gout)["grade"] == "easy"
+
+
+def test_generate_paper_mode_is_reproducible_and_solvable(capsys, tmp_path):
+    a, b = tmp_path / "a.has", tmp_path / "b.has"
+    for f in (a, b):
+        code, _, _ = run(capsys, "generate", "--islands", "60", "--size", "12x12", "--alpha", "50",
+                         "--beta", "10", "--seed", "9", "-o", str(f))
+        assert code == 0
+    assert a.read_text() == b.read_text()
+    puzzle = read_file(str(a)).puzzle
+    assert len(puzzle.islands) == 60
+    r = solve(puzzle)
+    assert r.solved and check(puzzle, r.solution).ok
+
+
+def test_generate_many_writes_files_and_an_index(capsys, tmp_path):
+    out = tmp_path / "batch"
+    code, _, err = run(capsys, "generate", "--size", "6x6", "--difficulty", "easy", "--count", "3",
+                       "--seed", "1", "--jobs", "2", "--out-dir", str(out))
+    assert code == 0, err
+    index = json.loads((out / "index.json").read_text())
+    assert len(index) == 3 and (out / "index.csv").read_text().count("\n") == 4
+    for row in index:
+        puzzle = read_file(str(out / row["file"])).puzzle
+        assert row["grade"] == "easy" and row["islands"] == len(puzzle.islands)
+        assert check(puzzle, unique_solution(puzzle)).ok
+
+
+def test_generate_suite_layout(capsys, tmp_path):
+    code, _, _ = run(capsys, "generate-suite", "--out-dir", str(tmp_path), "--per-group", "1",
+                     "--islands", "100", "--seed", "3")
+    assert code == 0
+    files = sorted((tmp_path / "100").glob("Hs_16_100_*_*_001.has"))
+    assert len(files) == 12
+    for f in files[:3]:
+        puzzle = read_file(str(f)).puzzle
+        r = solve(puzzle)
+        assert len(puzzle.islands) == 100 and r.solved and check(puzzle, r.solution).ok
+
+
+@pytest.mark.parametrize("argv, what", [
+    (["generate", "--size", "10x10"], "--difficulty"),
+    (["generate", "--size", "3x3", "--islands", "20"], "do not fit"),
+    (["generate-suite", "--out-dir", "x", "--islands", "150"], "100, 200, 300 and 400"),
+])
+def test_generate_bad_input(capsys, argv, what):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and what in err
+
+
+def test_generate_bad_size_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["generate", "--size", "tenbyten", "--difficulty", "easy"])
+    assert exc.value.code == 2 and "board size" in capsys.readouterr().err
+
+
+def test_hint_state_for_another_puzzle_is_bad_input(capsys, tmp_path):
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"bridges": [[0, 0, 5, 5, 1]]}))
+    code, _, err = run(capsys, "hint", PROB, "--state", str(other))
+    assert code == 2 and "no link" in err
