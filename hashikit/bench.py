@@ -682,6 +682,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help=f"worker processes (default: the number of cores, {os.cpu_count()})")
     b.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S",
                    help="seconds per instance and engine (default: %(default)s); status 'unknown' past it")
+    b.add_argument("--no-time-limit", dest="time_limit", action="store_const", const=None,
+                   help="no time limit (the sat engine then uses CaDiCaL; under a limit it uses Glucose)")
     b.add_argument("--csv", metavar="OUT.csv", help="write one row per (instance, engine)")
     b.add_argument("--md", metavar="OUT.md", help="write the tables in Markdown")
     b.add_argument("--plot", metavar="OUT.png", help="plot time against island count (needs matplotlib)")
@@ -727,7 +729,8 @@ def run(args) -> int:
     quiet = getattr(args, "quiet", False)
     if not quiet:
         print(f"bench: {len(files)} file(s) x {len(engines)} engine(s) on {min(jobs, len(files) * len(engines))} "
-              f"worker(s), time limit {args.time_limit:g} s", file=sys.stderr)
+              f"worker(s), " + (f"time limit {args.time_limit:g} s" if args.time_limit else "no time limit"),
+              file=sys.stderr)
     result = run_bench(files, engines, jobs=jobs, time_limit=args.time_limit, options=options,
                        progress=not quiet)
     sys.stdout.write(render_text(result))
