@@ -497,7 +497,8 @@ def _hs_tables(rows, label: str, engine: str, opts: dict) -> list[_Table]:
         line.append(f"{_fmt_t(_mean(r['time'] for r in d))} ({_fmt_c(_mean(r['cuts'] for r in d))})")
         line.append(str(len(allr)))
         t.add(line)
-    t.notes.append("* = some runs in the cell did not finish (unknown/error); means are over finished runs")
+    if any(c.endswith("*") for line in t.rows for c in line):
+        t.notes.append("* = some runs in the cell did not finish (unknown/error); means are over finished runs")
 
     weak = opts.get("weak", True) is not False
     paper_name = "Table 1 (weak)" if weak else "Table 2 (no weak)"
@@ -537,8 +538,8 @@ def _hs_tables(rows, label: str, engine: str, opts: dict) -> list[_Table]:
                  _ratio(PAPER_HARDEST_GROUP_TIME, ho) if weak else "-"]
         s.add(line)
     s.notes.append(f"paper column: {paper_name}; overall paper cuts {pcuts:.2f} per instance "
-                   f"(Table 1 with weak: {PAPER_TABLE1_OVERALL_TIME} s, {PAPER_TABLE1_OVERALL_CUTS} cuts; "
-                   f"Table 2 without: {PAPER_TABLE2_OVERALL_TIME} s, {PAPER_TABLE2_OVERALL_CUTS} cuts)")
+                   f"(Table 1 with weak: {PAPER_TABLE1_OVERALL_TIME:.2f} s, {PAPER_TABLE1_OVERALL_CUTS:.2f} cuts; "
+                   f"Table 2 without: {PAPER_TABLE2_OVERALL_TIME:.2f} s, {PAPER_TABLE2_OVERALL_CUTS:.2f} cuts)")
     if engine != "milp":
         s.notes.append(f"'cuts' of the {engine} engine are its own lazy connectivity constraints "
                        f"(clauses / constraints added per disconnected component), not the paper's LP cuts")
