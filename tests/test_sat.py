@@ -44,10 +44,12 @@ def test_connectivity_cuts_are_added_when_needed():
 
 
 def test_infeasible_by_connectivity_only():
-    p = Puzzle.from_grid([[1, 0, 1], [0, 0, 0], [1, 0, 1]])
-    r = solve(p)
-    assert r.status is Status.INFEASIBLE and r.solution is None and r.stats["cuts"] > 0
-    assert "SAT solver" in r.reason
+    # four 1s: the implied "no isolated pair" clauses alone prove it
+    r = solve(Puzzle.from_grid([[1, 0, 1], [0, 0, 0], [1, 0, 1]]))
+    assert r.status is Status.INFEASIBLE and r.solution is None and "SAT solver" in r.reason
+    # 1-2-1 over 1-2-1: every number can be met, but never connected: it takes cut clauses
+    r = solve(Puzzle.from_grid([[1, 0, 2, 0, 1], [0, 0, 0, 0, 0], [1, 0, 2, 0, 1]]))
+    assert r.status is Status.INFEASIBLE and r.stats["cuts"] > 0
 
 
 def test_infeasible_by_capacity_has_a_simple_reason():

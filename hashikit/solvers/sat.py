@@ -9,6 +9,8 @@ numbers) gets ``cap`` order variables ``x[k][j]`` = "at least ``j`` bridges on
   number.  For small MAXBRIDGES the clauses forbid each *maximal* count tuple
   that is one too many or one too few (no auxiliary variables; unit propagation
   is then exact on each island); larger MAXBRIDGES use a totalizer;
+- implied clauses: two islands with the same number c are not joined by c
+  bridges (they would form an isolated pair);
 - connectivity, lazily: solve; if the bridges fall apart into components,
   add for *every* component S the clause "some link leaving S carries a bridge"
   and solve again on the same incremental solver, until connected or UNSAT.
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import lru_cache
 from itertools import product
 
 from pysat.card import CardEnc, EncType
@@ -40,10 +43,28 @@ _NOT_INTERRUPTIBLE = ("cadical", "lingeling")
 _TUPLE_LIMIT = 400
 
 
+@lru_cache(maxsize=None)
+def _degree_patterns(caps: tuple[int, ...], need: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Clauses for "the counts on links with these caps sum to ``need``", as ``(position, level)``
+    literals: ``level > 0`` is "at least ``level`` bridges on that link", ``-level`` its negation.
+
+    Forbids each maximal tuple one over (``sum == need + 1``: not all of them reached)
+    and each maximal tuple one under (``sum == need - 1``: not all of them capped).
+    """
+    out = []
+    for counts in product(*(range(c + 1) for c in caps)):
+        s = sum(counts)
+        if s == need + 1:
+            out.append(tuple((p, -t) for p, t in enumerate(counts) if t))
+        elif s == need - 1:
+            out.append(tuple((p, t + 1) for p, (t, c) in enumerate(zip(counts, caps)) if t < c))
+    return tuple(out)
+
+
 class Encoding:
     """The CNF of a puzzle without connectivity, plus the variable map."""
 
-    def __init__(self, puzzle: Puzzle):
+    def __init__(self, puzzle: Puzzle, implied: bool = True):
         self.puzzle = puzzle
         self.caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
         self.base: list[int] = []  # x[k][j] is variable base[k] + j
@@ -56,6 +77,8 @@ class Encoding:
         self._order()
         self._crossings()
         self._degrees()
+        if implied:
+            self._isolated_pairs()
 
     def var(self, k: int, j: int) -> int:
         return self.base[k] + j
@@ -74,6 +97,17 @@ class Encoding:
         for h, v in self.puzzle.crossings:
             if self.caps[h] and self.caps[v]:
                 self.clauses.append([-(self.base[h] + 1), -(self.base[v] + 1)])
+
+    def _isolated_pairs(self) -> None:
+        """Two islands with the same number c may not join by c bridges: they would be cut off
+        (a 1-1 or a 2=2), unless they are the whole puzzle.  Implied by connectivity; saves rounds."""
+        isl = self.puzzle.islands
+        if len(isl) <= 2:
+            return
+        for k, ln in enumerate(self.puzzle.links):
+            c = isl[ln.a].number
+            if c == isl[ln.b].number and c <= self.caps[k]:
+                self.clauses.append([-(self.base[k] + c)])
 
     def _degrees(self) -> None:
         pool = None
@@ -99,12 +133,9 @@ class Encoding:
             self.nvars = max(self.nvars, pool.top)
 
     def _degree_tuples(self, links: list[int], caps: list[int], need: int) -> None:
-        for counts in product(*(range(c + 1) for c in caps)):
-            s = sum(counts)
-            if s == need + 1:  # at most `need`: not (count_j >= t_j for all j)
-                self.clauses.append([-self.var(k, t) for k, t in zip(links, counts) if t])
-            elif s == need - 1:  # at least `need`: not (count_j <= t_j for all j)
-                self.clauses.append([self.var(k, t + 1) for k, t, c in zip(links, counts, caps) if t < c])
+        base = self.base
+        for pattern in _degree_patterns(tuple(caps), need):
+            self.clauses.append([base[links[p]] + j if j > 0 else -(base[links[p]] - j) for p, j in pattern])
 
     def counts(self, model: list[int]) -> list[int]:
         """Bridge counts per link from a SAT model."""
@@ -138,11 +169,12 @@ def cut_clause(puzzle: Puzzle, enc: Encoding, group: list[int], member: list[int
 
 
 def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT_SAT_SOLVER,
-          max_solutions: int = 1, **_options) -> SolveResult:
+          max_solutions: int = 1, implied: bool = True, **_options) -> SolveResult:
     """Solve; with ``max_solutions`` > 1, enumerate up to that many distinct solutions.
 
     ``result.complete`` is True when the search proved there are no further
     solutions (so ``max_solutions=2`` with one solution found proves uniqueness).
+    ``implied=False`` leaves out the implied clauses (connectivity then rests on cuts alone).
     """
     start = time.perf_counter()
     problems = puzzle.capacity_problems()
@@ -151,7 +183,7 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT
                            stats={"time": time.perf_counter() - start, "rounds": 0, "cuts": 0})
     if time_limit is not None and solver.startswith(_NOT_INTERRUPTIBLE):
         solver = INTERRUPTIBLE_SAT_SOLVER
-    enc = Encoding(puzzle)
+    enc = Encoding(puzzle, implied)
     stats = {"sat_solver": solver, "vars": enc.nvars, "clauses": len(enc.clauses), "rounds": 0, "cuts": 0}
     member = [-1] * len(puzzle.islands)
     timer = None
