@@ -349,6 +349,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_logic import add_parsers as add_logic_parsers
 
     add_logic_parsers(sub)
+
+    from .bench import add_parser as add_bench_parser
+
+    add_bench_parser(sub)
     return p
 
 
