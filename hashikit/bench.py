@@ -621,10 +621,15 @@ def plot(result: BenchResult, out: str) -> bool:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for engine in result.engines:
         d = [r for r in _done(result.rows) if r["engine"] == engine and r["islands"] != ""]
-        ax.scatter([r["islands"] for r in d], [max(r["time"], 1e-4) for r in d], s=8, alpha=0.5, label=engine)
+        dots = ax.scatter([r["islands"] for r in d], [max(r["time"], 1e-4) for r in d], s=8, alpha=0.4,
+                          label=engine)
         by_n: dict[int, list[float]] = defaultdict(list)
         for r in d:
             by_n[r["islands"]].append(r["time"])
+        if 1 < len(by_n) <= 30:  # few distinct sizes (a benchmark's groups): join the means
+            ns = sorted(by_n)
+            ax.plot(ns, [max(statistics.fmean(by_n[n]), 1e-4) for n in ns], marker="s",
+                    color=dots.get_facecolor()[0][:3], label=f"{engine} mean")
     hs_n = sorted(n for n in PAPER_TABLE1_MEAN_TIME)
     if any(r["group"] for r in result.rows):
         ax.plot(hs_n, [PAPER_TABLE1_MEAN_TIME[n] for n in hs_n], "k--", marker="o",
