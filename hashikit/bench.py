@@ -740,7 +740,7 @@ def run(args) -> int:
     result = run_bench(files, engines, jobs=jobs, time_limit=args.time_limit, options=options,
                        progress=not quiet)
     sys.stdout.write(render_text(result))
-    print(f"wall time {result.wall:.1f} s on {jobs} worker(s)")
+    print(f"wall time {result.wall:.1f} s on {max(1, min(jobs, len(result.rows)))} worker(s)")
     try:
         if args.csv:
             write_csv(result.rows, args.csv)
