@@ -31,7 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-EXIT_OK, EXIT_NO, EXIT_BAD = 0, 1, 2
+from .cli import EXIT_BAD, EXIT_NO, EXIT_OK, _positive_float, _positive_int
 
 # -- the paper's published numbers ---------------------------------------------------
 # L. C. Coelho, G. Laporte, A. Lindbeck, T. Vidal, "Benchmark Instances and
@@ -646,26 +646,6 @@ def plot(result: BenchResult, out: str) -> bool:
 
 
 # -- command ---------------------------------------------------------------------------
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return v
-
-
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return v
-
-
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``bench`` command to ``hashikit``'s subparsers."""
     b = subparsers.add_parser(

@@ -12,7 +12,7 @@ import pytest
 
 from hashikit import Solution, check, solve
 from hashikit.cli import main
-from hashikit.formats import read_file, write_text
+from hashikit.formats import read_file
 
 from conftest import ROOT
 from test_cli import run

@@ -106,3 +106,10 @@ def test_coelho_sample_solves_and_checks():
     need(COELHO)
     for f in coelho_sample(12):
         solved_and_valid(read_has(f))
+
+
+def test_islands_no_link_can_join_are_infeasible_with_a_reason():
+    # two pairs of 1s in separate corners: no chain of possible links joins them
+    p = Puzzle.from_grid([[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 1, 1]])
+    r = solve(p)
+    assert r.status is Status.INFEASIBLE and "cannot all be joined" in r.reason

@@ -32,7 +32,7 @@ from ortools.sat.python import cp_model
 
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
-from .graph import components as _components
+from .graph import components as _components, simple_infeasibility
 
 DEFAULT_WORKERS = 1
 #: CP-SAT parameters that suit this model (measured): no LP relaxation, no presolve
@@ -65,16 +65,13 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, num_workers: int = DE
         stats["time"] = time.perf_counter() - start
         return SolveResult(status, solution, engine="cpsat", reason=reason, stats=stats)
 
-    problems = puzzle.capacity_problems()
-    if problems:
-        return done(Status.INFEASIBLE, reason=problems[0])
+    reason = simple_infeasibility(puzzle)
+    if reason:
+        return done(Status.INFEASIBLE, reason=reason)
     n = len(puzzle.islands)
     caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
     live = [k for k, c in enumerate(caps) if c]
     links = puzzle.links
-    if n > 1 and len(_components(n, [(links[k].a, links[k].b) for k in live])) > 1:
-        return done(Status.INFEASIBLE, reason="the islands cannot all be joined: some groups have no "
-                                              "possible link between them")
     model, x, y = _build(puzzle, caps, live)
     member = [0] * n
     mark = 0

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from ..model import Puzzle
 
 
 def components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
@@ -23,3 +26,20 @@ def components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
     for i in range(n):
         groups.setdefault(find(i), []).append(i)
     return list(groups.values())
+
+
+def simple_infeasibility(puzzle: "Puzzle") -> str | None:
+    """A reason in words when a puzzle is infeasible for a simple reason, else None.
+
+    An island whose links cannot carry its number, or islands that no chain of
+    possible links joins to the rest.  Engines say this before any search.
+    """
+    problems = puzzle.capacity_problems()
+    if problems:
+        return problems[0]
+    n = len(puzzle.islands)
+    links = puzzle.links
+    live = [(links[k].a, links[k].b) for k in range(len(links)) if puzzle.link_capacity(k)]
+    if n > 1 and len(components(n, live)) > 1:
+        return "the islands cannot all be joined: some groups have no possible link between them"
+    return None

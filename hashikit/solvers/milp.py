@@ -38,7 +38,7 @@ from pyscipopt import SCIP_RESULT, Conshdlr, Model, quicksum
 
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
-from .graph import components as _components
+from .graph import components as _components, simple_infeasibility
 
 
 class Connectivity(Conshdlr):
@@ -128,15 +128,12 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, weak: bool = True,
         stats["time"] = time.perf_counter() - start
         return SolveResult(status, solution, engine="milp", reason=reason, stats=stats)
 
-    problems = puzzle.capacity_problems()
-    if problems:
-        return done(Status.INFEASIBLE, reason=problems[0])
+    reason = simple_infeasibility(puzzle)
+    if reason:
+        return done(Status.INFEASIBLE, reason=reason)
     n = len(puzzle.islands)
     caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
     live = [k for k, c in enumerate(caps) if c]
-    if n > 1 and len(_components(n, [(puzzle.links[k].a, puzzle.links[k].b) for k in live])) > 1:
-        return done(Status.INFEASIBLE, reason="the islands cannot all be joined: some groups have no "
-                                              "possible link between them")
 
     model = Model("hashi")
     model.hideOutput()

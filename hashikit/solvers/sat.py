@@ -33,7 +33,7 @@ from pysat.solvers import Solver
 
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
-from .graph import components as graph_components
+from .graph import components as graph_components, simple_infeasibility
 
 DEFAULT_SAT_SOLVER = "cadical195"
 #: python-sat cannot interrupt CaDiCaL or Lingeling; under a time limit we use this one
@@ -177,9 +177,9 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT
     ``implied=False`` leaves out the implied clauses (connectivity then rests on cuts alone).
     """
     start = time.perf_counter()
-    problems = puzzle.capacity_problems()
-    if problems:
-        return SolveResult(Status.INFEASIBLE, engine="sat", reason=problems[0],
+    reason = simple_infeasibility(puzzle)
+    if reason:
+        return SolveResult(Status.INFEASIBLE, engine="sat", reason=reason,
                            stats={"time": time.perf_counter() - start, "rounds": 0, "cuts": 0})
     if time_limit is not None and solver.startswith(_NOT_INTERRUPTIBLE):
         solver = INTERRUPTIBLE_SAT_SOLVER
