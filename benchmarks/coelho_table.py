@@ -115,10 +115,14 @@ def main() -> int:
     p.add_argument("--sample", type=int, default=None, metavar="K", help="K instances per group (48 groups)")
     p.add_argument("--seed", type=int, default=2019, help="seed for --sample (default %(default)s)")
     p.add_argument("--jobs", type=int, default=2, help="worker processes (default %(default)s)")
-    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per instance (default %(default)s)")
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="seconds per instance (default: none for sat, so it runs CaDiCaL as users do; "
+                        "60 for milp and cpsat)")
     p.add_argument("--only", help="with --engines milp: run only these, comma-separated: "
                                   "milp_weak, milp_noweak, cpsat")
     args = p.parse_args()
+    if args.time_limit is None and args.engines == "milp":
+        args.time_limit = 60.0
     if not args.data.is_dir():
         print(f"coelho_table: {args.data}: not found (expected ../shared/benchmarks/coelho2019 beside "
               f"the project folder; give --data)", file=sys.stderr)
