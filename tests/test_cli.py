@@ -214,3 +214,15 @@ def test_convert_and_render_with_solve_report_an_infeasible_puzzle(capsys, tmp_p
                  ("render", str(f), str(tmp_path / "x.svg"), "--solve")):
         code, _, err = run(capsys, *argv)
         assert code == 1 and "infeasible" in err and not (tmp_path / argv[2].split("/")[-1]).exists()
+
+
+def test_solve_reads_standard_input():
+    text = open(PROB).read()
+    proc = subprocess.run([sys.executable, "-m", "hashikit.cli", "solve", "-", "--format", "json"],
+                          input=text, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    puzzle = read_text(text, "grid").puzzle
+    assert check(puzzle, Solution.from_list(json.loads(proc.stdout)["bridges"])).ok
+    proc = subprocess.run([sys.executable, "-m", "hashikit.cli", "solve", "-"], input="",
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "<stdin>" in proc.stderr and "Traceback" not in proc.stderr
