@@ -28,6 +28,7 @@ count that some solution uses.  No rule assumes the solution is unique.
 
 from __future__ import annotations
 
+import heapq
 from typing import Callable, Iterator
 
 from ..model import Puzzle
@@ -43,101 +44,135 @@ def _degrees(st: State) -> list[int]:
     return [sum(lo[k] for k in inc) for inc in st.geo.inc]
 
 
-def rule_finished(st: State) -> Iterator[Step]:
+def _finished_at(st: State, i: int) -> Step | None:
     geo, lo, hi = st.geo, st.lo, st.hi
-    for i in range(geo.n):
-        if st.degree_lo(i) != geo.num[i]:
-            continue
-        open_links = [k for k in geo.inc[i] if hi[k] > lo[k]]
-        if not open_links:
-            continue
-        num = geo.num[i]
-        others = " or ".join(st.island_name(st.puzzle.other_end(k, i)) for k in open_links)
-        has = "its bridge" if num == 1 else f"all {word(num)} of its bridges"
-        yield Step("finished", "easy", (i,), tuple(open_links), tuple((k, lo[k], lo[k]) for k in open_links),
-                   f"{_cap(st.island_name(i))} already has {has}, so no more bridges can go to {others}.")
+    if st.degree_lo(i) != geo.num[i]:
+        return None
+    open_links = [k for k in geo.inc[i] if hi[k] > lo[k]]
+    if not open_links:
+        return None
+    num = geo.num[i]
+    others = " or ".join(st.island_name(st.puzzle.other_end(k, i)) for k in open_links)
+    has = "its bridge" if num == 1 else f"all {word(num)} of its bridges"
+    return Step("finished", "easy", (i,), tuple(open_links), tuple((k, lo[k], lo[k]) for k in open_links),
+                f"{_cap(st.island_name(i))} already has {has}, so no more bridges can go to {others}.")
+
+
+def rule_finished(st: State) -> Iterator[Step]:
+    for i in range(st.geo.n):
+        step = _finished_at(st, i)
+        if step is not None:
+            yield step
+
+
+def _blocked_at(st: State, h: int, v: int) -> Step | None:
+    """The step of the crossing pair ``(h, v)`` (at most one: both cannot be built)."""
+    lo, hi = st.lo, st.hi
+    for built, other in ((h, v), (v, h)):
+        if lo[built] >= 1 and hi[other] > 0 and lo[other] == 0:
+            a, b = st.geo.ends[other]
+            return Step("blocked", "easy", (a, b), (other, built), ((other, 0, 0),),
+                        f"A bridge between {st.link_name(other)} would cross {st.bridge_name(built)}, "
+                        f"so they cannot be joined.")
+    return None
 
 
 def rule_blocked(st: State) -> Iterator[Step]:
-    lo, hi = st.lo, st.hi
     for h, v in st.geo.crossings:
-        for built, other in ((h, v), (v, h)):
-            if lo[built] >= 1 and hi[other] > 0 and lo[other] == 0:
-                a, b = st.geo.ends[other]
-                yield Step("blocked", "easy", (a, b), (other, built), ((other, 0, 0),),
-                           f"A bridge between {st.link_name(other)} would cross {st.bridge_name(built)}, "
-                           f"so they cannot be joined.")
+        step = _blocked_at(st, h, v)
+        if step is not None:
+            yield step
+
+
+def _fill_at(st: State, i: int) -> Step | None:
+    geo, lo, hi = st.geo, st.lo, st.hi
+    need = geo.num[i] - st.degree_lo(i)
+    if need <= 0:
+        return None
+    open_links = [k for k in geo.inc[i] if hi[k] > lo[k]]
+    if not open_links:
+        return None
+    room = sum(hi[k] - lo[k] for k in open_links)
+    if need != room:
+        return None
+    changes = tuple((k, hi[k], hi[k]) for k in open_links)
+    reachable = [k for k in geo.inc[i] if hi[k] > 0]
+    name = _cap(st.island_name(i))
+    if all(lo[k] == 0 for k in reachable) and len({hi[k] for k in reachable}) == 1:
+        n = len(reachable)
+        what = "neighbour" if n == 1 else "neighbours"
+        each = "it" if n == 1 else "each"
+        sentence = (f"{name} has only {word(n)} {what} it can still reach, "
+                    f"so it needs {bridges(hi[reachable[0]])} to {each}.")
+    else:
+        parts = [f"{bridges(hi[k])} to {st.island_name(st.puzzle.other_end(k, i))}" for k in open_links]
+        sentence = (f"{name} still needs {bridges(need)}, exactly as many as its links can still take, "
+                    f"so it needs {_join(parts)}.")
+    return Step("fill", "easy", (i,), tuple(open_links), changes, sentence)
 
 
 def rule_fill(st: State) -> Iterator[Step]:
+    for i in range(st.geo.n):
+        step = _fill_at(st, i)
+        if step is not None:
+            yield step
+
+
+def _at_least_at(st: State, i: int) -> Step | None:
     geo, lo, hi = st.geo, st.lo, st.hi
-    for i in range(geo.n):
-        need = geo.num[i] - st.degree_lo(i)
-        open_links = [k for k in geo.inc[i] if hi[k] > lo[k]]
-        if need <= 0 or not open_links:
-            continue
-        room = sum(hi[k] - lo[k] for k in open_links)
-        if need != room:
-            continue
-        changes = tuple((k, hi[k], hi[k]) for k in open_links)
-        reachable = [k for k in geo.inc[i] if hi[k] > 0]
-        name = _cap(st.island_name(i))
-        if all(lo[k] == 0 for k in reachable) and len({hi[k] for k in reachable}) == 1:
-            n = len(reachable)
-            what = "neighbour" if n == 1 else "neighbours"
-            each = "it" if n == 1 else "each"
-            sentence = (f"{name} has only {word(n)} {what} it can still reach, "
-                        f"so it needs {bridges(hi[reachable[0]])} to {each}.")
+    num = geo.num[i]
+    total_hi = st.degree_hi(i)
+    changes, parts = [], []
+    for k in geo.inc[i]:
+        others = total_hi - hi[k]
+        new_lo = num - others
+        if new_lo > lo[k] and new_lo <= hi[k]:
+            changes.append((k, new_lo, hi[k]))
+            parts.append((k, others, new_lo))
+    if not changes:
+        return None
+    name = _cap(st.island_name(i))
+    clauses = []
+    for k, others, new_lo in parts:
+        other = st.island_name(st.puzzle.other_end(k, i))
+        if others == 0:
+            clauses.append(f"{name} can reach no other neighbour than {other}, "
+                           f"so it needs {bridges(new_lo)} to it")
         else:
-            parts = [f"{bridges(hi[k])} to {st.island_name(st.puzzle.other_end(k, i))}" for k in open_links]
-            sentence = (f"{name} still needs {bridges(need)}, exactly as many as its links can still take, "
-                        f"so it needs {_join(parts)}.")
-        yield Step("fill", "easy", (i,), tuple(open_links), changes, sentence)
+            clauses.append(f"{name} can get at most {bridges(others)} from its other neighbours, "
+                           f"so it needs at least {bridges(new_lo)} to {other}")
+    return Step("at-least", "easy", (i,), tuple(c[0] for c in changes), tuple(changes),
+                "; ".join(clauses) + ".")
 
 
 def rule_at_least(st: State) -> Iterator[Step]:
+    for i in range(st.geo.n):
+        step = _at_least_at(st, i)
+        if step is not None:
+            yield step
+
+
+def _room_at(st: State, k: int) -> Step | None:
     geo, lo, hi = st.geo, st.lo, st.hi
-    for i in range(geo.n):
-        num = geo.num[i]
-        total_hi = st.degree_hi(i)
-        changes, parts = [], []
-        for k in geo.inc[i]:
-            others = total_hi - hi[k]
-            new_lo = num - others
-            if new_lo > lo[k] and new_lo <= hi[k]:
-                changes.append((k, new_lo, hi[k]))
-                parts.append((k, others, new_lo))
-        if not changes:
-            continue
-        name = _cap(st.island_name(i))
-        clauses = []
-        for k, others, new_lo in parts:
-            other = st.island_name(st.puzzle.other_end(k, i))
-            if others == 0:
-                clauses.append(f"{name} can reach no other neighbour than {other}, "
-                               f"so it needs {bridges(new_lo)} to it")
-            else:
-                clauses.append(f"{name} can get at most {bridges(others)} from its other neighbours, "
-                               f"so it needs at least {bridges(new_lo)} to {other}")
-        yield Step("at-least", "easy", (i,), tuple(c[0] for c in changes), tuple(changes),
-                   "; ".join(clauses) + ".")
+    if hi[k] <= lo[k]:
+        return None
+    a, b = geo.ends[k]
+    for i in (a, b):
+        elsewhere = st.degree_lo(i) - lo[k]
+        room = geo.num[i] - elsewhere
+        if lo[k] <= room < hi[k]:
+            other = st.island_name(b if i == a else a)
+            return Step("room", "easy", (i,), (k,), ((k, lo[k], room),),
+                        f"{_cap(st.island_name(i))} already has {bridges(elsewhere)} elsewhere, "
+                        f"so at most {bridges(room)} can go to {other}.")
+    return None
 
 
 def rule_room(st: State) -> Iterator[Step]:
-    geo, lo, hi = st.geo, st.lo, st.hi
-    dlo = _degrees(st)
-    for k, (a, b) in enumerate(geo.ends):
-        if hi[k] <= lo[k]:
-            continue
-        for i in (a, b):
-            elsewhere = dlo[i] - lo[k]
-            room = geo.num[i] - elsewhere
-            if lo[k] <= room < hi[k]:
-                other = st.island_name(b if i == a else a)
-                yield Step("room", "easy", (i,), (k,), ((k, lo[k], room),),
-                           f"{_cap(st.island_name(i))} already has {bridges(elsewhere)} elsewhere, "
-                           f"so at most {bridges(room)} can go to {other}.")
-                break
+    for k in range(st.geo.nlinks):
+        step = _room_at(st, k)
+        if step is not None:
+            yield step
 
 
 # ----------------------------------------------------------------------------- medium
@@ -462,38 +497,139 @@ def _propagate(st: State, max_level: str) -> tuple[int, str | None]:
         count += 1
 
 
-def fast_level(puzzle: Puzzle, max_level: str = "expert") -> tuple[State, int, bool]:
-    """Solve in rounds (every step of the lowest level that has some, together).
+class Deducer:
+    """The step-by-step engine of :func:`solve_logically`, incremental for the easy rules.
 
-    Returns ``(state, index of the hardest level used, stuck)``: a quick filter for
-    generators; :func:`grade` (one step at a time) is the reference.
+    ``next_step`` on a state rescans every island for every easy rule; the deducer
+    keeps, per easy rule, a heap of the islands (crossings, links) whose rule may
+    fire, and re-examines only what a step touched.  It takes the same step
+    :func:`next_step` would take (the lowest level, then the first rule, then the
+    lowest index), so its runs, grades and sentences are exactly the same.
     """
-    st = State(puzzle)
-    top = _level_rank(max_level)
-    used = 0
-    while not st.complete():
-        progress = False
-        for li, level in enumerate(LEVELS[:top + 1]):
-            if level == "expert":  # each expert step costs a propagation per link: take one
-                steps = []
-                for rule in RULES[level]:
-                    for step in rule(st):
-                        steps.append(step)
-                        break
-                    if steps:
-                        break
-            else:
-                steps = [step for rule in RULES[level] for step in rule(st)]
-            if not steps:
-                continue
-            for step in steps:
-                apply(st, step)
-            used = max(used, li)
-            progress = True
-            break
-        if not progress or _quick_bad(st):
-            break
-    return st, used, not st.complete() or contradiction(st) is not None
+
+    def __init__(self, state: State):
+        self.st = st = state
+        geo = st.geo
+        n, nl = geo.n, geo.nlinks
+        self.cross_of: list[list[int]] = [[] for _ in range(nl)]
+        for c, (h, v) in enumerate(geo.crossings):
+            self.cross_of[h].append(c)
+            self.cross_of[v].append(c)
+        sizes = (n, len(geo.crossings), n, n, nl)
+        self.heaps = [list(range(size)) for size in sizes]  # sorted lists are heaps
+        self.flags = [bytearray(b"\x01" * size) for size in sizes]
+        crossings = geo.crossings
+        self.tests = (lambda i: _finished_at(st, i), lambda c: _blocked_at(st, *crossings[c]),
+                      lambda i: _fill_at(st, i), lambda i: _at_least_at(st, i), lambda k: _room_at(st, k))
+        self.open = sum(1 for k in range(nl) if st.lo[k] != st.hi[k])
+        self.bad = any(st.lo[k] > st.hi[k] for k in range(nl))
+        #: steps taken per level, and the index of the hardest level used
+        self.hardest = -1
+
+    def complete(self) -> bool:
+        return self.open == 0
+
+    def touch(self, links) -> None:
+        """Links whose intervals changed: re-examine everything they affect."""
+        geo = self.st.geo
+        h_fin, h_cross, h_fill, h_atl, h_room = self.heaps
+        f_fin, f_cross, f_fill, f_atl, f_room = self.flags
+        push = heapq.heappush
+        for k in links:
+            for c in self.cross_of[k]:
+                if not f_cross[c]:
+                    f_cross[c] = 1
+                    push(h_cross, c)
+            for i in geo.ends[k]:
+                if not f_fin[i]:
+                    f_fin[i] = 1
+                    push(h_fin, i)
+                if not f_fill[i]:
+                    f_fill[i] = 1
+                    push(h_fill, i)
+                if not f_atl[i]:
+                    f_atl[i] = 1
+                    push(h_atl, i)
+                for j in geo.inc[i]:
+                    if not f_room[j]:
+                        f_room[j] = 1
+                        push(h_room, j)
+
+    def easy_step(self) -> Step | None:
+        pop = heapq.heappop
+        for heap, flag, test in zip(self.heaps, self.flags, self.tests):
+            while heap:
+                x = heap[0]
+                step = test(x)
+                if step is not None:
+                    return step
+                pop(heap)
+                flag[x] = 0
+        return None
+
+    def next_step(self, top: int) -> Step | None:
+        step = self.easy_step()
+        if step is not None or top == 0:
+            return step
+        for level in LEVELS[1:top + 1]:
+            for rule in RULES[level]:
+                for step in rule(self.st):
+                    return step
+        return None
+
+    def apply(self, step: Step) -> bool:
+        lo, hi = self.st.lo, self.st.hi
+        changed = []
+        for k, new_lo, new_hi in step.changes:
+            was_open = lo[k] != hi[k]
+            moved = False
+            if new_lo > lo[k]:
+                lo[k] = new_lo
+                moved = True
+            if new_hi < hi[k]:
+                hi[k] = new_hi
+                moved = True
+            if moved:
+                changed.append(k)
+                if was_open and lo[k] >= hi[k]:
+                    self.open -= 1
+                if lo[k] > hi[k]:
+                    self.bad = True
+        if changed:
+            self.touch(changed)
+            self.hardest = max(self.hardest, LEVEL_RANK[step.level])
+        return bool(changed)
+
+    def run(self, max_level: str = "expert", max_steps: int | None = None,
+            steps: list[Step] | None = None) -> bool:
+        """Take steps until complete or stuck; True when stuck (as :func:`solve_logically`)."""
+        top = _level_rank(max_level)
+        taken = 0
+        while self.open:
+            if max_steps is not None and taken >= max_steps:
+                break
+            if self.bad:
+                break
+            step = self.next_step(top)
+            if step is None:
+                break
+            if not self.apply(step):  # a rule must narrow the state; guard against loops
+                raise RuntimeError(f"rule {step.rule} made no progress: {step.sentence}")
+            taken += 1
+            if steps is not None:
+                steps.append(step)
+        return bool(self.open) or contradiction(self.st) is not None
+
+
+def fast_level(puzzle: Puzzle, max_level: str = "expert") -> tuple[State, int, bool]:
+    """Solve with the rules up to ``max_level`` (the steps of :func:`solve_logically`).
+
+    Returns ``(state, index of the hardest level used, stuck)``.  When not stuck
+    the hardest level is the grade (see :func:`hashikit.logic.grade`).
+    """
+    engine = Deducer(State(puzzle))
+    stuck = engine.run(max_level)
+    return engine.st, max(engine.hardest, 0), stuck
 
 
 # ----------------------------------------------------------------------------- engine
@@ -521,18 +657,7 @@ def solve_logically(puzzle: Puzzle | State, max_level: str = "expert",
     state = puzzle.copy() if isinstance(puzzle, State) else State(puzzle)
     _level_rank(max_level)
     steps: list[Step] = []
-    while not state.complete():
-        if max_steps is not None and len(steps) >= max_steps:
-            break
-        if _quick_bad(state):
-            break
-        step = next_step(state, max_level)
-        if step is None:
-            break
-        if not apply(state, step):  # a rule must narrow the state; guard against loops
-            raise RuntimeError(f"rule {step.rule} made no progress: {step.sentence}")
-        steps.append(step)
-    stuck = not state.complete() or contradiction(state) is not None
+    stuck = Deducer(state).run(max_level, max_steps, steps)
     return state, steps, stuck
 
 
