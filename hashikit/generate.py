@@ -264,6 +264,49 @@ def _insert_island(puzzle: Puzzle, solution: Solution, cell: Pos) -> tuple[Puzzl
     return None
 
 
+def _modify_link(puzzle: Puzzle, solution: Solution, k: int, counts: list[int],
+                 rng: random.Random) -> tuple[Puzzle, Solution, list[Pos]] | None:
+    """Change the construction's count on link ``k`` by one (and the two numbers with it).
+
+    One more bridge when it crosses no built bridge and stays within MAXBRIDGES;
+    one fewer when both islands keep a bridge and the islands stay connected.
+    The construction stays a solution of the changed puzzle.
+    """
+    ln = puzzle.links[k]
+    isl = puzzle.islands
+    c = counts[k]
+    moves = []
+    if c < puzzle.maxbridges and (c >= 1 or not any(counts[j] for j in puzzle.crossing_partners[k])):
+        moves.append(1)
+    if c >= 1 and isl[ln.a].number > 1 and isl[ln.b].number > 1:
+        if c >= 2 or _connected_without(puzzle, counts, k):
+            moves.append(-1)
+    if not moves:
+        return None
+    delta = rng.choice(moves)
+    pa, pb = isl[ln.a].pos, isl[ln.b].pos
+    bridges = dict(solution.bridges)
+    bridges[(pa, pb)] = c + delta
+    islands = [Island(i.row, i.col, i.number + delta) if j in (ln.a, ln.b) else i for j, i in enumerate(isl)]
+    return Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.maxbridges), Solution(bridges), [pa, pb]
+
+
+def _connected_without(puzzle: Puzzle, counts: list[int], skip: int) -> bool:
+    adj: list[list[int]] = [[] for _ in puzzle.islands]
+    for j, ln in enumerate(puzzle.links):
+        if counts[j] and j != skip:
+            adj[ln.a].append(ln.b)
+            adj[ln.b].append(ln.a)
+    seen = {0}
+    stack = [0]
+    while stack:
+        for y in adj[stack.pop()]:
+            if y not in seen:
+                seen.add(y)
+                stack.append(y)
+    return len(seen) == len(adj)
+
+
 def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random) -> list[Pos]:
     """Cells where a new island would add information where the engine is stuck.
 
@@ -302,9 +345,39 @@ def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random)
     return out
 
 
+def _carry_state(engine, old: Puzzle, new: Puzzle, cells):
+    """A deduction state for ``new``: ``old`` changed at the islands on ``cells``.
+
+    Links far from ``cell`` keep the intervals found on ``old``; the links of the
+    islands next to the change start afresh.  The construction is a solution of
+    both puzzles and lies inside every carried interval, but carried deductions
+    are only a guide: the finished puzzle is always solved again from scratch.
+    """
+    from .logic.state import State
+
+    st = State(new)
+    iso, isn = old.islands, new.islands
+    old_key = {(iso[ln.a].pos, iso[ln.b].pos): k for k, ln in enumerate(old.links)}
+    near = {new.index[cell] for cell in cells}
+    for i in list(near):
+        for k in new.incident[i]:
+            near.add(new.other_end(k, i))
+    for i in list(near):  # and their neighbours: two rings around the new island
+        for k in new.incident[i]:
+            near.add(new.other_end(k, i))
+    lo, hi = engine.st.lo, engine.st.hi
+    for k, ln in enumerate(new.links):
+        if ln.a in near or ln.b in near:
+            continue
+        j = old_key.get((isn[ln.a].pos, isn[ln.b].pos))
+        if j is not None:
+            st.lo[k], st.hi[k] = lo[j], min(hi[j], st.hi[k])
+    return st
+
+
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
                     density: float = 0.25, maxbridges: int = DEFAULT_MAXBRIDGES,
-                    max_attempts: int = 200, max_repairs: int = 40, time_limit: float | None = None,
+                    max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | None = None,
                     verify: bool = True, stats: GenerateStats | None = None
                     ) -> tuple[Puzzle, Solution, "Grade"]:
     """A puzzle with one solution that the rules of ``difficulty`` finish and the lower levels do not.
@@ -312,15 +385,20 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     Tatham-style: draw a random connected construction (:func:`random_solution`),
     run the deduction engine up to ``difficulty``; while it gets stuck, insert an
     island on a construction bridge where it is stuck (the construction stays a
-    solution); when the engine finishes, keep the puzzle if its hardest step is of
-    level ``difficulty``, else draw again.  Finishing by sound deductions proves
-    uniqueness; with ``verify`` the SAT engine proves it once more.
+    solution) and continue from the stuck state (only the links near the new
+    island start afresh).  When the engine finishes, the puzzle is solved again
+    from scratch: if that run gets stuck, the repairs go on from there; if its
+    hardest step is of level ``difficulty`` the puzzle is kept; if it is too easy,
+    another repair cell of the last stuck point is tried, or a new layout drawn.
+    Finishing by sound deductions proves uniqueness; with ``verify`` the SAT
+    engine proves it once more.
 
     Returns ``(puzzle, solution, grade)``; raises ``RuntimeError`` when no puzzle
     was found within ``max_attempts`` layouts (or ``time_limit`` seconds).
     """
-    from .logic import LEVELS, grade as grade_puzzle
-    from .logic.rules import fast_level
+    from .logic import LEVELS, Grade, WEIGHTS
+    from .logic.rules import Deducer
+    from .logic.state import State
 
     if difficulty not in LEVELS:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
@@ -328,25 +406,46 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     stats = stats if stats is not None else GenerateStats()
     start = time.perf_counter()
     target = LEVELS.index(difficulty)
+    tries = 4
+    if max_repairs is None:
+        max_repairs = 40 + rows * cols // 4
 
     def insert_first(puzzle, solution, cells):
         while cells:
-            changed = _insert_island(puzzle, solution, cells.pop(0))
+            cell = cells.pop(0)
+            changed = _insert_island(puzzle, solution, cell)
             if changed:
-                return changed
+                return changed + (cell,)
         return None
 
+    def from_scratch(puzzle):
+        engine = Deducer(State(puzzle))
+        steps: list = []
+        stuck = engine.run(difficulty, steps=steps)
+        return engine, steps, stuck
+
+    def out_of_time():
+        return time_limit is not None and time.perf_counter() - start > time_limit
+
     for _attempt in range(max_attempts):
-        if time_limit is not None and time.perf_counter() - start > time_limit:
+        if out_of_time():
             break
         stats.attempts += 1
         puzzle, solution = random_solution(rows, cols, rng, density=density, maxbridges=maxbridges)
+        engine = Deducer(State(puzzle))
+        stuck = engine.run(difficulty)
         last_stuck = None  # (puzzle, solution, cells not tried yet) of the last stuck version
         for _repair in range(max_repairs + 1):
-            state, used, stuck = fast_level(puzzle, difficulty)
-            if not stuck and used == target:
-                found = grade_puzzle(puzzle)
-                if found.level == difficulty:
+            if out_of_time():
+                break
+            if not stuck:
+                engine, steps, stuck = from_scratch(puzzle)
+                if not stuck and engine.hardest == target:
+                    # the run up to ``difficulty`` finished: the full-level run takes the same steps
+                    per = {level: 0 for level in LEVELS}
+                    for step in steps:
+                        per[step.level] += 1
+                    found = Grade(difficulty, sum(WEIGHTS[s.level] for s in steps), per, 0)
                     if verify:
                         from .solvers import solve
                         result = solve(puzzle, max_solutions=2)
@@ -361,15 +460,42 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
                 changed = insert_first(last_stuck[0], last_stuck[1], last_stuck[2])
                 if changed is None:
                     break
-                puzzle, solution = changed
+                puzzle, solution = changed[:2]
                 stats.insertions += 1
+                engine, _steps, stuck = from_scratch(puzzle)
                 continue
-            cells = _repair_cells(puzzle, solution, state, rng)[:9]
+            cells = _repair_cells(puzzle, solution, engine.st, rng)[:9]
             last_stuck = (puzzle, solution, cells)
-            changed = insert_first(puzzle, solution, cells)
-            if changed is None:
+            open_links = engine.st.undecided()
+            rng.shuffle(open_links)
+            counts = solution.counts(puzzle)
+
+            def candidates():
+                # alternate: change a count on an open link, insert an island where it is stuck
+                cells_left = list(cells)
+                for j in range(max(len(open_links), len(cells_left))):
+                    if j < len(open_links):
+                        changed = _modify_link(puzzle, solution, open_links[j], counts, rng)
+                        if changed:
+                            yield changed
+                    if cells_left:
+                        changed = insert_first(puzzle, solution, cells_left)
+                        if changed:
+                            yield changed[0], changed[1], [changed[2]]
+
+            # greedy: of a few repairs, keep the first that leaves fewer links open
+            before = engine.open
+            best = None
+            for _try, (new_puzzle, new_solution, where) in zip(range(tries), candidates()):
+                stats.insertions += 1
+                trial = Deducer(_carry_state(engine, puzzle, new_puzzle, where))
+                trial_stuck = trial.run(difficulty)
+                if best is None or trial.open < best[2].open:
+                    best = (new_puzzle, new_solution, trial, trial_stuck)
+                if trial.open < before:
+                    break
+            if best is None:
                 break
-            puzzle, solution = changed
-            stats.insertions += 1
+            puzzle, solution, engine, stuck = best
     stats.time = time.perf_counter() - start
     raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found in {stats.attempts} layouts")
