@@ -366,7 +366,71 @@ def _closed_group(st: State, start: int) -> list[int] | None:
     return sorted(seen)
 
 
-def _lookahead_reason(st: State, k: int, full: bool) -> str | None:
+class _Groups:
+    """The certain groups of a state, to tell fast whether a trial closes one off.
+
+    Built once per :func:`rule_lookahead` call; a trial only raises ``lo`` on the
+    links in its undo list, so its group of ``x`` is the union of base groups
+    joined through those links, and an island is complete in the trial exactly
+    when its degree (recomputed for the ends of changed links) equals its number.
+    """
+
+    def __init__(self, st: State):
+        self.comp, self.members = components(st)
+        geo = st.geo
+        self.incomplete = [0] * len(self.members)
+        for i in range(geo.n):
+            if st.degree_lo(i) != geo.num[i]:
+                self.incomplete[self.comp[i]] += 1
+
+    def closed(self, st: State, start: int, undo: list) -> list[int] | None:
+        """As :func:`_closed_group` on the trial state (``undo`` lists its changed links)."""
+        geo, lo = st.geo, st.lo
+        comp = self.comp
+        if st.degree_lo(start) != geo.num[start]:
+            return None
+        ends = set()
+        new_edges: dict[int, list[int]] = {}
+        for j, old_lo, _old_hi in undo:
+            a, b = geo.ends[j]
+            ends.add(a)
+            ends.add(b)
+            if lo[j] >= 1 and old_lo == 0 and comp[a] != comp[b]:
+                new_edges.setdefault(comp[a], []).append(comp[b])
+                new_edges.setdefault(comp[b], []).append(comp[a])
+        seen = {comp[start]}
+        stack = [comp[start]]
+        while stack:
+            c = stack.pop()
+            for d in new_edges.get(c, ()):
+                if d not in seen:
+                    seen.add(d)
+                    stack.append(d)
+        missing = sum(self.incomplete[c] for c in seen)
+        for x in ends:  # the islands whose degree the trial changed
+            if comp[x] in seen:
+                was = self.base_complete(st, x, undo)
+                now = st.degree_lo(x) == geo.num[x]
+                missing += was - now
+        if missing:
+            return None
+        size = sum(len(self.members[c]) for c in seen)
+        if size >= geo.n:
+            return None
+        return sorted(i for c in seen for i in self.members[c])
+
+    @staticmethod
+    def base_complete(st: State, x: int, undo: list) -> int:
+        """1 when ``x`` is complete in the base state (before the trial's changes)."""
+        geo, lo = st.geo, st.lo
+        old = {}
+        for j, old_lo, _old_hi in undo:
+            if j not in old:
+                old[j] = old_lo
+        return int(sum(old.get(k, lo[k]) for k in geo.inc[x]) == geo.num[x])
+
+
+def _lookahead_reason(st: State, k: int, full: bool, groups: _Groups | None = None) -> str | None:
     geo = st.geo
     a, b = geo.ends[k]
     undo = [(k, st.lo[k], st.hi[k])]
@@ -382,7 +446,7 @@ def _lookahead_reason(st: State, k: int, full: bool) -> str | None:
         for x in sorted(touched):
             if st.degree_lo(x) > geo.num[x] or st.degree_hi(x) < geo.num[x]:
                 return f"{st.island_name(x)} could not get exactly {bridges(geo.num[x])}"
-            group = _closed_group(st, x)
+            group = _closed_group(st, x) if groups is None else groups.closed(st, x, undo)
             if group:
                 return f"the group of {group_words(st, group)} would be complete and cut off from the other islands"
         return None
@@ -395,13 +459,14 @@ def rule_lookahead(st: State) -> Iterator[Step]:
     geo = st.geo
     if geo.n < 3:
         return
+    groups = _Groups(st)
     for k in range(geo.nlinks):
         lo, hi = st.lo[k], st.hi[k]
         if lo >= hi:
             continue
         a, b = geo.ends[k]
         for full in (False, True):
-            reason = _lookahead_reason(st, k, full)
+            reason = _lookahead_reason(st, k, full, groups)
             if reason is None:
                 continue
             if full:
