@@ -77,11 +77,23 @@ def test_generate_unique_graded(difficulty, size, seed):
     stats = GenerateStats()
     puzzle, solution, g = generate_unique(size, size, difficulty, seed=seed, stats=stats)
     assert g.level == difficulty
-    assert grade(puzzle).level == difficulty
+    assert grade(puzzle) == g
     assert check(puzzle, solution).ok
     result = solve(puzzle, max_solutions=2)
     assert result.unique is True
     assert result.solution == solution
+
+
+def test_generate_unique_hard_15x15_quickly():
+    """Issue #4's target size: a 15x15 hard puzzle in well under a few seconds."""
+    import time
+    start = time.perf_counter()
+    puzzle, solution, g = generate_unique(15, 15, "hard", seed=4)
+    assert time.perf_counter() - start < 10
+    assert g.level == "hard" and grade(puzzle).level == "hard"
+    assert grade(puzzle) == g
+    assert solve(puzzle, max_solutions=2).unique is True
+    assert check(puzzle, solution).ok
 
 
 def test_generate_unique_reproducible():

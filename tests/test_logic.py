@@ -242,3 +242,39 @@ def test_grades_of_known_puzzles():
     assert g30.level == "hard"
     wiki = grade(Puzzle.from_grid(puzzles["janko_wikipedia:0"]["grid"]))
     assert wiki.level in LEVELS and wiki.score > 0
+
+
+def test_deducer_takes_the_steps_of_next_step():
+    """The incremental engine (solve_logically, fast_level) takes exactly next_step's steps."""
+    import random
+
+    from hashikit.generate import random_solution
+    for seed in range(6):
+        p = random_solution(8, 8, random.Random(seed))[0]
+        ref, st = [], State(p)
+        while not st.complete():
+            step = next_step(st, "hard")
+            if step is None:
+                break
+            apply(st, step)
+            ref.append(step)
+        state, steps, _stuck = solve_logically(p, "hard")
+        assert steps == ref
+        assert state == st
+        fast_state, used, _ = R.fast_level(p, "hard")
+        assert fast_state == st
+        assert used == max([LEVELS.index(s.level) for s in ref], default=0)
+
+
+def test_lookahead_groups_match_the_plain_check():
+    """rule_lookahead's shortcut for closed groups finds what _closed_group finds."""
+    import random
+
+    from hashikit.generate import random_solution
+    for seed in range(4):
+        p = random_solution(9, 9, random.Random(seed))[0]
+        st, _steps, _stuck = solve_logically(p, "medium")
+        groups = R._Groups(st)
+        for k in st.undecided():
+            for full in (False, True):
+                assert R._lookahead_reason(st, k, full, groups) == R._lookahead_reason(st, k, full)
