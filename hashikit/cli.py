@@ -353,6 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench import add_parser as add_bench_parser
 
     add_bench_parser(sub)
+    from .web.cli import add_parser as add_web_parser
+    add_web_parser(sub)
     return p
 
 

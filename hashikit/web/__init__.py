@@ -1,0 +1,7 @@
+"""A local web app to play Hashiwokakero: ``hashikit serve`` (needs ``pip install 'hashikit[web]'``).
+
+:func:`hashikit.web.app.create_app` builds the Starlette application: a JSON API
+(``/api/parse``, ``/api/solve``, ``/api/check``, ``/api/hint``, ``/api/generate``,
+described at ``/api/openapi.json``) and the page in ``static/`` (plain ES modules
+and SVG, no build step).
+"""

@@ -1,0 +1,76 @@
+"""``hashikit serve``: run the web app with uvicorn (the ``web`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+INSTALL_HINT = "hashikit serve needs the web extra: pip install 'hashikit[web]'  (starlette and uvicorn)"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port runs from 0 to 65535")
+    return value
+
+
+def allowed_hosts(host: str) -> list[str] | None:
+    """Host headers to accept: on a loopback address only the local names (no DNS rebinding)."""
+    if host in LOOPBACK:
+        return ["127.0.0.1", "localhost", "[::1]", "::1"]
+    return None
+
+
+def run(args) -> int:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError:
+        print(INSTALL_HINT, file=sys.stderr)
+        return 2
+    from .app import create_app
+
+    app = create_app(allowed_hosts=allowed_hosts(args.host))
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    if args.host not in LOOPBACK:
+        print(f"hashikit: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    if args.open:
+        import threading
+        import time
+        import webbrowser
+
+        def open_when_up():
+            for _ in range(200):
+                if server.started:
+                    port = args.port
+                    for srv in getattr(server, "servers", []) or []:
+                        for sock in srv.sockets:
+                            port = sock.getsockname()[1]
+                    host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else shown
+                    webbrowser.open(f"http://{host}:{port}/")
+                    return
+                time.sleep(0.05)
+
+        threading.Thread(target=open_when_up, daemon=True).start()
+    print(f"hashikit: playing at http://{shown}:{args.port}/  (Ctrl-C stops)", file=sys.stderr)
+    server.run()
+    return 0
+
+
+def add_parser(sub) -> None:
+    s = sub.add_parser("serve", help="play in the browser: a local web app", formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Serve a web page to play Hashi (load, generate, play with hints and checks) "
+                                   "and its JSON API (described at /api/openapi.json). Needs the web extra: "
+                                   "pip install 'hashikit[web]'.",
+                       epilog="examples:\n  hashikit serve --open\n  hashikit serve --port 9000")
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
+    s.add_argument("--port", type=_port, default=8000, help="port (default: %(default)s)")
+    s.add_argument("--open", action="store_true", help="open the page in a web browser")
+    s.set_defaults(func=run)

@@ -1,0 +1,314 @@
+"""The web app's JSON API (hashikit serve), through Starlette's TestClient."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+pytest.importorskip("httpx", reason="httpx (for starlette's TestClient) is not installed")
+
+import warnings  # noqa: E402
+
+with warnings.catch_warnings():  # newer Starlette prefers httpx2 for its TestClient
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from hashikit.checker import check  # noqa: E402
+from hashikit.formats.jsonfmt import puzzle_from_obj  # noqa: E402
+from hashikit.model import Solution  # noqa: E402
+from hashikit.web.app import MAX_BODY, OPENAPI, create_app  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = (ROOT / "examples" / "prob-bridges.txt").read_text()
+TATHAM = "7x7m2:4d2b1b4a26b3m1c3c3c2d3"
+TWO_SOLUTIONS = "3.3\n...\n3.3\n"  # a square of 3s: doubles across or down
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(), raise_server_exceptions=True) as c:
+        yield c
+
+
+def parse(client, text, **kw):
+    r = client.post("/api/parse", json={"text": text, **kw})
+    assert r.status_code == 200, r.text
+    return r.json()["puzzle"]
+
+
+def is_solution(puzzle_json, bridges) -> bool:
+    return check(puzzle_from_obj(puzzle_json, "test"), Solution.from_list(bridges)).ok
+
+
+def assert_error(r, code):
+    assert r.status_code == code, r.text
+    body = r.json()
+    assert isinstance(body.get("error"), str) and body["error"], body
+    return body["error"]
+
+
+# -- success paths --------------------------------------------------------------
+@pytest.mark.parametrize("text, fmt", [(EXAMPLE, None), (TATHAM, None), (TATHAM, "tatham"),
+                                       ("https://puzz.link/p?hashikake/3/3/2g2g2g2", None)])
+def test_parse_reads_text_formats(client, text, fmt):
+    body = {"text": text} if fmt is None else {"text": text, "format": fmt}
+    r = client.post("/api/parse", json=body)
+    assert r.status_code == 200, r.text
+    p = r.json()["puzzle"]
+    assert {"rows", "cols", "maxbridges", "islands"} <= set(p)
+    assert all(len(i) == 3 for i in p["islands"])
+
+
+def test_parse_json_puzzle_round_trips(client):
+    p = parse(client, EXAMPLE)
+    again = parse(client, json.dumps(p))
+    assert again == p
+
+
+def test_solve_returns_a_checked_unique_solution(client):
+    p = parse(client, EXAMPLE)
+    r = client.post("/api/solve", json={"puzzle": p})
+    assert r.status_code == 200
+    out = r.json()
+    assert out["status"] == "solved" and out["unique"] is True and "second" not in out
+    assert is_solution(p, out["bridges"])
+
+
+def test_solve_reports_a_second_solution(client):
+    p = parse(client, TWO_SOLUTIONS)
+    out = client.post("/api/solve", json={"puzzle": p}).json()
+    assert out["status"] == "solved" and out["unique"] is False
+    assert is_solution(p, out["bridges"]) and is_solution(p, out["second"])
+    assert out["bridges"] != out["second"]
+
+
+def test_solve_infeasible(client):
+    p = parse(client, "1.2\n")
+    out = client.post("/api/solve", json={"puzzle": p}).json()
+    assert out["status"] == "infeasible" and out["bridges"] == []
+
+
+def test_check_complete_partial_and_broken(client):
+    p = parse(client, EXAMPLE)
+    sol = client.post("/api/solve", json={"puzzle": p}).json()["bridges"]
+    assert client.post("/api/check", json={"puzzle": p, "bridges": sol}).json() == {
+        "complete": True, "valid": True, "violations": []}
+    partial = client.post("/api/check", json={"puzzle": p, "bridges": sol[:4]}).json()
+    assert partial == {"complete": False, "valid": True, "violations": []}
+    # the 1 at row 2, column 2 joined to the 4 beside it by two bridges: over its number
+    over = client.post("/api/check", json={"puzzle": p, "bridges": [[1, 1, 1, 2, 2]]}).json()
+    assert over["valid"] is False and over["complete"] is False
+    assert [v["rule"] for v in over["violations"]] == ["island-count"]
+    assert over["violations"][0]["cells"] == [[1, 1]]
+    # crossing: (1,2)-(3,2) vertical against (2,3)... use a 3x3 cross
+    cross = parse(client, ".1.\n1.1\n.1.\n")
+    out = client.post("/api/check", json={"puzzle": cross, "bridges": [[1, 0, 1, 2, 1], [0, 1, 2, 1, 1]]}).json()
+    assert out["valid"] is False and "crossing" in [v["rule"] for v in out["violations"]]
+    many = client.post("/api/check", json={"puzzle": p, "bridges": [[0, 0, 0, 5, 3]]}).json()
+    assert "too-many-bridges" in [v["rule"] for v in many["violations"]]
+    off = client.post("/api/check", json={"puzzle": p, "bridges": [[0, 0, 1, 1, 1]]}).json()
+    assert off["valid"] is False and off["violations"][0]["rule"] == "not-straight"
+
+
+def test_hint_statuses(client):
+    p = parse(client, EXAMPLE)
+    first = client.post("/api/hint", json={"puzzle": p, "bridges": []}).json()
+    assert first["status"] == "hint" and first["sentence"] and first["islands"] and first["links"]
+    assert first["problems"] == []
+    sol = client.post("/api/solve", json={"puzzle": p}).json()["bridges"]
+    done = client.post("/api/hint", json={"puzzle": p, "bridges": sol}).json()
+    assert done["status"] == "complete"
+    # a bridge the unique solution lacks: (1,2)-(1,4) has 1 in the solution; a double is wrong,
+    # but 1 (row 2, column 2) to 4 beside it twice breaks the 1 outright
+    bad = client.post("/api/hint", json={"puzzle": p, "bridges": [[1, 1, 1, 2, 2]]}).json()
+    assert bad["status"] == "conflict" and bad["problems"] and bad["sentence"]
+    puzzle, have = puzzle_from_obj(p, "test"), {tuple(b[:4]) for b in sol}
+    ends = [(*puzzle.islands[ln.a].pos, *puzzle.islands[ln.b].pos) for ln in puzzle.links]
+    wrong = [[*next(e for e in ends if e not in have), 1]]  # a bridge on a link the solution leaves empty
+    mistaken = client.post("/api/hint", json={"puzzle": p, "bridges": wrong}).json()
+    assert mistaken["status"] == "conflict"
+    assert "not part of the solution" in " ".join(mistaken["problems"])
+    ring = [[0, 0, 0, 2, 1], [0, 0, 2, 0, 1], [0, 2, 2, 2, 1], [2, 0, 2, 2, 1]]
+    stuck = client.post("/api/hint", json={"puzzle": parse(client, TWO_SOLUTIONS), "bridges": ring}).json()
+    assert stuck["status"] == "stuck" and stuck["sentence"]
+
+
+def test_generate_unique_graded(client):
+    r = client.post("/api/generate", json={"rows": 7, "cols": 7, "difficulty": "easy", "seed": 5})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["grade"] == "easy" and out["seed"] == 5
+    p = out["puzzle"]
+    assert (p["rows"], p["cols"]) == (7, 7)
+    solved = client.post("/api/solve", json={"puzzle": p}).json()
+    assert solved["unique"] is True and is_solution(p, solved["bridges"])
+    again = client.post("/api/generate", json={"rows": 7, "cols": 7, "difficulty": "easy", "seed": 5}).json()
+    assert again["puzzle"] == p
+
+
+def test_generate_gives_up_with_503():
+    app = create_app(generate_time_limit=0.0)
+    with TestClient(app) as c:
+        r = c.post("/api/generate", json={"rows": 12, "cols": 12, "difficulty": "expert", "seed": 1})
+        assert_error(r, 503)
+        assert r.json()["status"] == "timeout"
+
+
+def test_openapi_and_page(client):
+    r = client.get("/api/openapi.json")
+    assert r.status_code == 200 and r.json() == OPENAPI
+    assert set(OPENAPI["paths"]) == {"/api/parse", "/api/solve", "/api/check", "/api/hint", "/api/generate"}
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for asset in ("app.js", "style.css"):
+        assert client.get(f"/static/{asset}").status_code == 200
+
+
+# -- malformed and hostile input -----------------------------------------------------
+def test_malformed_json(client):
+    for body in (b"{", b"not json", b"[1, 2]", b'"text"', b"", b"\xff\xfe{}", b"[" * 100000):
+        r = client.post("/api/parse", content=body, headers={"content-type": "application/json"})
+        assert_error(r, 400)
+
+
+def test_huge_number_and_deep_nesting_are_400(client):
+    body = '{"puzzle": {"rows": ' + "9" * 5000 + ', "cols": 3, "islands": []}}'
+    assert_error(client.post("/api/solve", content=body, headers={"content-type": "application/json"}), 400)
+    deep = '{"puzzle": ' + "[" * 50000 + "]" * 50000 + "}"
+    assert_error(client.post("/api/solve", content=deep, headers={"content-type": "application/json"}), 400)
+
+
+def test_not_json_content_type_is_415(client):
+    r = client.post("/api/parse", content=b'{"text": "1"}', headers={"content-type": "text/plain"})
+    assert_error(r, 415)
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/parse", {}),
+    ("/api/parse", {"text": 5}),
+    ("/api/parse", {"text": ["4..4"]}),
+    ("/api/parse", {"text": "   "}),
+    ("/api/parse", {"text": EXAMPLE, "format": "nonsense"}),
+    ("/api/parse", {"text": EXAMPLE, "format": "prob"}),  # write-only
+    ("/api/parse", {"text": EXAMPLE, "format": 3}),
+    ("/api/solve", {}),
+    ("/api/solve", {"puzzle": "4..4"}),
+    ("/api/solve", {"puzzle": None}),
+    ("/api/solve", {"puzzle": {"rows": "6", "cols": 6, "islands": []}}),
+    ("/api/solve", {"puzzle": {"rows": 6, "cols": 6, "islands": [[0, 0]]}}),
+    ("/api/solve", {"puzzle": {"rows": 6, "cols": 6, "islands": [[0, 0, "4"]]}}),
+    ("/api/solve", {"puzzle": {"rows": 6, "cols": 6, "islands": [[9, 9, 4]]}}),
+    ("/api/solve", {"puzzle": {"rows": 6, "cols": 6, "islands": [[0, 0, 99]]}}),
+    ("/api/solve", {"puzzle": {"rows": 6, "cols": 6, "islands": []}}),
+    ("/api/solve", {"puzzle": {"rows": -1, "cols": 6, "islands": [[0, 0, 1]]}}),
+    ("/api/solve", {"puzzle": {"rows": 6, "cols": 6, "maxbridges": 0, "islands": [[0, 0, 1]]}}),
+    ("/api/solve", {"puzzle": {"rows": True, "cols": 6, "islands": [[0, 0, 1]]}}),
+    ("/api/check", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}}),
+    ("/api/check", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}, "bridges": "0 0 0 2 1"}),
+    ("/api/check", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}, "bridges": [[0, 0, 0, 2]]}),
+    ("/api/check", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]},
+                    "bridges": [[0, 0, 0, 2, 1.5]]}),
+    ("/api/check", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]},
+                    "bridges": [[0, 0, 0, 2, 1], [0, 2, 0, 0, 1]]}),
+    ("/api/hint", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}, "bridges": {"a": 1}}),
+    ("/api/hint", {"puzzle": {"rows": 2, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]},
+                   "bridges": [[0, 0, 1, 2, 1]]}),  # on no link
+    ("/api/generate", {"rows": "7"}),
+    ("/api/generate", {"rows": 2}),
+    ("/api/generate", {"rows": 7, "cols": 7, "difficulty": "insane"}),
+    ("/api/generate", {"rows": 7, "cols": 7, "seed": -1}),
+    ("/api/generate", {"rows": 7, "cols": 7, "seed": "x"}),
+    ("/api/generate", {"rows": 1000, "cols": 1000}),
+])
+def test_wrong_types_and_values_are_400(client, path, body):
+    assert_error(client.post(path, json=body), 400)
+
+
+def test_oversized_body_is_413(client):
+    big = json.dumps({"text": "1" + "." * (MAX_BODY + 10)})
+    assert_error(client.post("/api/parse", content=big, headers={"content-type": "application/json"}), 413)
+
+
+def test_oversized_body_without_content_length_is_413(client):
+    def chunks():
+        for _ in range(20):
+            yield b" " * 100_000
+        yield b'{"text": "1"}'
+
+    r = client.post("/api/parse", content=chunks(), headers={"content-type": "application/json"})
+    assert "content-length" not in {k.lower() for k in r.request.headers}
+    assert_error(r, 413)
+
+
+def test_lying_content_length_is_400_or_413(client):
+    r = client.post("/api/parse", content=b'{"text": "1"}',
+                    headers={"content-type": "application/json", "content-length": "abc"})
+    assert r.status_code in (400, 413)
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/parse", {"text": ("1." * 40 + "\n") * 80}),
+    ("/api/parse", {"text": "1" * 61}),
+    ("/api/parse", {"text": "61x3m2:1a1" + "z" * 8}),
+    ("/api/parse", {"text": ("1" * 900 + "\n") * 900}),
+    ("/api/solve", {"puzzle": {"rows": 61, "cols": 5, "islands": [[0, 0, 1], [0, 2, 1]]}}),
+    ("/api/solve", {"puzzle": {"rows": 10**6, "cols": 10**6, "islands": [[0, 0, 1], [0, 2, 1]]}}),
+    ("/api/hint", {"puzzle": {"grid": [[1] + [0] * 70 + [1]]}}),
+    ("/api/check", {"puzzle": {"rows": 5, "cols": 100, "islands": [[0, 0, 1], [0, 2, 1]]}, "bridges": []}),
+])
+def test_oversized_board_is_400(client, path, body):
+    message = assert_error(client.post(path, json=body), 400)
+    assert "60x60" in message or "board" in message
+
+
+def test_sixty_by_sixty_is_played(client):
+    row = "2" + "." * 58 + "2"
+    text = "\n".join([row] + ["." * 60] * 58 + [row]) + "\n"
+    p = parse(client, text)
+    assert (p["rows"], p["cols"]) == (60, 60)
+    out = client.post("/api/solve", json={"puzzle": p}).json()
+    assert out["status"] == "solved" and is_solution(p, out["bridges"])
+
+
+@pytest.mark.parametrize("text", ["/etc/passwd", "../../etc/passwd", "file:///etc/passwd", "~/.ssh/id_rsa",
+                                  str(ROOT / "examples" / "prob-bridges.txt"), "C:\\Windows\\win.ini", "\x00"])
+def test_paths_are_text_not_files(client, text):
+    message = assert_error(client.post("/api/parse", json={"text": text}), 400)
+    assert "root:" not in message and "4....4" not in message
+
+
+def test_unknown_endpoint_and_method_are_json(client):
+    assert_error(client.get("/api/nothing"), 404)
+    assert_error(client.get("/api/solve"), 405)
+    assert_error(client.post("/api/openapi.json", json={}), 405)
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_server_keeps_serving_after_errors(client):
+    p = parse(client, EXAMPLE)
+    for _ in range(3):
+        client.post("/api/parse", content=b"{", headers={"content-type": "application/json"})
+        client.post("/api/solve", json={"puzzle": {"rows": 10**6}})
+        client.post("/api/check", json={"puzzle": p, "bridges": [[0, 0, 9, 9, 9]]})
+    out = client.post("/api/solve", json={"puzzle": p}).json()
+    assert out["status"] == "solved" and is_solution(p, out["bridges"])
+
+
+def test_host_check_when_asked():
+    with TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]), base_url="http://localhost") as c:
+        assert c.get("/api/openapi.json").status_code == 200
+    with TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]), base_url="http://evil.example") as c:
+        assert c.get("/api/openapi.json").status_code == 400
+
+
+def test_serve_command_is_registered():
+    from hashikit.cli import build_parser
+
+    args = build_parser().parse_args(["serve", "--port", "0"])
+    assert (args.host, args.port, args.open) == ("127.0.0.1", 0, False)
