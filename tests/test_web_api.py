@@ -312,3 +312,15 @@ def test_serve_command_is_registered():
 
     args = build_parser().parse_args(["serve", "--port", "0"])
     assert (args.host, args.port, args.open) == ("127.0.0.1", 0, False)
+
+
+def test_serve_without_the_web_extra_prints_the_install_hint(monkeypatch, capsys):
+    import argparse
+    import sys
+
+    from hashikit.web.cli import run
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn now raises ImportError
+    assert run(argparse.Namespace(host="127.0.0.1", port=0, open=False)) == 2
+    err = capsys.readouterr().err.strip()
+    assert "pip install 'hashikit[web]'" in err and "\n" not in err
