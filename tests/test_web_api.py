@@ -219,6 +219,12 @@ def test_not_json_content_type_is_415(client):
     ("/api/hint", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}, "bridges": {"a": 1}}),
     ("/api/hint", {"puzzle": {"rows": 2, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]},
                    "bridges": [[0, 0, 1, 2, 1]]}),  # on no link
+    ("/api/check", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]},
+                    "bridges": [[0, 0, 0, 10**12, 1]]}),  # far off the board: refused, not walked
+    ("/api/check", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]},
+                    "bridges": [[0, -5, 0, 2, 1]]}),
+    ("/api/check", {"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]},
+                    "bridges": [[0, 0, 0, 2, 10**20]]}),
     ("/api/generate", {"rows": "7"}),
     ("/api/generate", {"rows": 2}),
     ("/api/generate", {"rows": 7, "cols": 7, "difficulty": "insane"}),

@@ -138,9 +138,17 @@ def bridges_from_request(body: dict, puzzle, key: str = "bridges"):
     if value is None:
         value = []
     try:
-        return solution_from_list(value, SOURCE, key)
+        solution = solution_from_list(value, SOURCE, key)
     except FormatError as exc:
         raise ApiError(400, exc.message) from None
+    for (p, q), k in solution.bridges.items():  # keep the checker's geometry on the board
+        for r, c in (p, q):
+            if not (0 <= r < puzzle.rows and 0 <= c < puzzle.cols):
+                raise ApiError(400, f'"{key}": the bridge {[*p, *q, k]} has an end outside the '
+                                    f'{puzzle.rows}x{puzzle.cols} board')
+        if abs(k) > 1000:
+            raise ApiError(400, f'"{key}": the bridge {[*p, *q, k]} has an absurd count')
+    return solution
 
 
 def puzzle_json(puzzle) -> dict:
