@@ -1,4 +1,4 @@
-"""A local web app to play Hashiwokakero: ``hashikit serve`` (needs ``pip install 'hashikit[web]'``).
+"""A local web app to play Hashiwokakero: ``hashikit serve`` (starlette and uvicorn, installed with hashikit).
 
 :func:`hashikit.web.app.create_app` builds the Starlette application: a JSON API
 (``/api/parse``, ``/api/solve``, ``/api/check``, ``/api/hint``, ``/api/generate``,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-INSTALL_HINT = "hashikit serve needs the web extra: pip install 'hashikit[web]'  (starlette and uvicorn)"
+INSTALL_HINT = "hashikit serve needs starlette and uvicorn, which come with hashikit: pip install --upgrade hashikit (or: pip install starlette uvicorn)"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -67,8 +67,8 @@ def run(args) -> int:
 def add_parser(sub) -> None:
     s = sub.add_parser("serve", help="play in the browser: a local web app", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Serve a web page to play Hashi (load, generate, play with hints and checks) "
-                                   "and its JSON API (described at /api/openapi.json). Needs the web extra: "
-                                   "pip install 'hashikit[web]'.",
+                                   "and its JSON API (described at /api/openapi.json). It binds to this machine "
+                                   "(127.0.0.1) unless --host says otherwise.",
                        epilog="examples:\n  hashikit serve --open\n  hashikit serve --port 9000")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="port (default: %(default)s)")
