@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 
@@ -14,16 +13,10 @@ from hashikit.errors import FormatError
 from hashikit.formats import formats, read_text, sniff, write_text
 from hashikit.model import Puzzle, Solution
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-REAL = SHARED / "puzzles" / "real"
+from conftest import COELHO, REAL, SHARED, need, record_puzzle
+from conftest import real_records as _real_records
+
 PROB_EXAMPLE = SHARED / "puzzles" / "prob-bridges.txt"
-COELHO = SHARED / "benchmarks" / "coelho2019"
-
-
-def need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"shared test data not found at {path} (expected ../shared next to the project)")
-    return path
 
 
 def jsonl(name: str) -> list[dict]:
@@ -32,19 +25,11 @@ def jsonl(name: str) -> list[dict]:
 
 
 def real_records() -> list[dict]:
-    out = []
-    for name in ("nikoli/hashi_puzzles.jsonl", "janko_wikipedia/puzzles.jsonl",
-                 "tonivrbic/test_puzzles.jsonl", "hcmus_csc14003/verified.jsonl",
-                 "ricotewechel/ids_from_ricotewechel_thesis.jsonl"):
-        if (REAL / name).exists():
-            out.extend(jsonl(name))
+    """Every published record (skips the test where ../shared is absent)."""
+    out = [rec for _, rec in _real_records()]
     if not out:
         pytest.skip(f"shared puzzles not found under {REAL}")
     return out
-
-
-def record_puzzle(rec: dict) -> Puzzle:
-    return Puzzle.from_grid(rec["grid"], rec.get("maxb", 2))
 
 
 def record_solution(rec: dict) -> Solution | None:
