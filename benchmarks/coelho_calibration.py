@@ -69,6 +69,21 @@ PRIMARY = ("islands", "side", "bridges", "links")
 SECONDARY = ("crossings", "length", "adjacent", "doubled_solver")
 
 
+def git_state() -> str:
+    """The commit the run used, and any uncommitted changes to the package (others edit the tree too)."""
+    import subprocess
+
+    def git(*a):
+        try:
+            return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = [ln.split(maxsplit=1)[1] for ln in git("status", "--porcelain", "--", "hashikit").splitlines() if ln.strip()]
+    return f"commit {head}" + (f" with uncommitted changes to {', '.join(dirty)}" if dirty else " (clean hashikit/)")
+
+
 def stats_of(puzzle, solution) -> dict:
     isl = puzzle.islands
     lengths = [abs(isl[ln.a].row - isl[ln.b].row) + abs(isl[ln.a].col - isl[ln.b].col) for ln in puzzle.links]
@@ -176,7 +191,7 @@ def main() -> int:
         "defaults (maxbridges=2, adjacent=True, exact=True), seed = 100000 n + 1000 alpha + 10 beta + k",
         f"- every published and generated puzzle was solved by `hashikit.solve` and the solution checked; "
         f"wall time {wall:.0f} s with {args.jobs} worker processes ({os.cpu_count()} cores); "
-        f"{_dt.date.today().isoformat()}",
+        f"{_dt.date.today().isoformat()}; {git_state()}",
         "",
         "Columns: published mean / ours mean (relative difference).  `bridges` is half the sum of the island",
         "numbers, the same in every solution.  `doubled` (share of used links that carry 2 bridges) depends on",

@@ -49,6 +49,21 @@ GRADES = ("easy", "medium", "hard", "expert", "stuck")
 GRADE_RANK = {g: i for i, g in enumerate(GRADES)}
 
 
+def git_state() -> str:
+    """The commit the run used, and any uncommitted changes to the package (others edit the tree too)."""
+    import subprocess
+
+    def git(*a):
+        try:
+            return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = [ln.split(maxsplit=1)[1] for ln in git("status", "--porcelain", "--", "hashikit").splitlines() if ln.strip()]
+    return f"commit {head}" + (f" with uncommitted changes to {', '.join(dirty)}" if dirty else " (clean hashikit/)")
+
+
 # ----------------------------------------------------------------------------- reading
 def _jsonl(path: Path):
     with open(path, encoding="utf-8") as fh:
@@ -221,7 +236,8 @@ def main() -> int:
     lines = ["# Difficulty grades against the sources' own labels", "",
              "- command: `python benchmarks/grade_agreement.py`",
              f"- {len(recs)} puzzles read in place from `../shared/puzzles/real` ({', '.join(sources)}); "
-             f"graded with `hashikit.logic.grade` in {wall:.1f} s (one process); {_dt.date.today().isoformat()}",
+             f"graded with `hashikit.logic.grade` in {wall:.1f} s (one process); {_dt.date.today().isoformat()}; "
+             f"{git_state()}",
              f"- left out of every statistic: {sum(not r['solvable'] for r in recs)} unsolvable "
              f"({', '.join(r['name'] for r in recs if not r['solvable'])}), "
              f"{sum(r['duplicate'] and r['solvable'] for r in recs)} repeated grids "
