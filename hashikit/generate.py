@@ -353,11 +353,21 @@ def _carry_state(engine, old: Puzzle, new: Puzzle, cells):
     both puzzles and lies inside every carried interval, but carried deductions
     are only a guide: the finished puzzle is always solved again from scratch.
     """
+    return _carry(engine, old, new, cells).st
+
+
+def _carry(engine, old: Puzzle, new: Puzzle, cells):
+    """A deducer for ``new`` (see :func:`_carry_state`) that also keeps what ``engine`` knows
+    about where its rules cannot fire (:class:`hashikit.logic.rules.Deducer`)."""
+    from .logic.rules import Deducer
     from .logic.state import State
 
     st = State(new)
     iso, isn = old.islands, new.islands
     old_key = {(iso[ln.a].pos, iso[ln.b].pos): k for k, ln in enumerate(old.links)}
+    old_index = old.index
+    island_map = [old_index.get(isl.pos, -1) for isl in isn]
+    link_map = [old_key.get((isn[ln.a].pos, isn[ln.b].pos), -1) for ln in new.links]
     near = {new.index[cell] for cell in cells}
     for i in list(near):
         for k in new.incident[i]:
@@ -369,10 +379,10 @@ def _carry_state(engine, old: Puzzle, new: Puzzle, cells):
     for k, ln in enumerate(new.links):
         if ln.a in near or ln.b in near:
             continue
-        j = old_key.get((isn[ln.a].pos, isn[ln.b].pos))
-        if j is not None:
+        j = link_map[k]
+        if j >= 0:
             st.lo[k], st.hi[k] = lo[j], min(hi[j], st.hi[k])
-    return st
+    return Deducer(st, engine, island_map, link_map)
 
 
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
@@ -488,7 +498,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
             best = None
             for _try, (new_puzzle, new_solution, where) in zip(range(tries), candidates()):
                 stats.insertions += 1
-                trial = Deducer(_carry_state(engine, puzzle, new_puzzle, where))
+                trial = _carry(engine, puzzle, new_puzzle, where)
                 trial_stuck = trial.run(difficulty)
                 if best is None or trial.open < best[2].open:
                     best = (new_puzzle, new_solution, trial, trial_stuck)

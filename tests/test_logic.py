@@ -278,3 +278,42 @@ def test_lookahead_groups_match_the_plain_check():
         for k in st.undecided():
             for full in (False, True):
                 assert R._lookahead_reason(st, k, full, groups) == R._lookahead_reason(st, k, full)
+
+
+def test_carried_deducer_takes_the_steps_of_next_step():
+    """A deducer started from its parent's (the generator's repairs) still takes next_step's steps,
+    and every link its lookahead holds clean has no lookahead step."""
+    from hashikit import generate as G
+    runs = []
+    carry = G._carry
+
+    def checked(engine, old, new, cells):
+        d = carry(engine, old, new, cells)
+        taken: list = []
+        runs.append((d, d.st.copy(), taken))
+        run = d.run
+        d.run = lambda level, max_steps=None, steps=None: run(level, max_steps, taken)
+        return d
+
+    G._carry = checked
+    try:
+        for seed in range(3):
+            G.generate_unique(10, 10, "hard", seed=seed, verify=False)
+    finally:
+        G._carry = carry
+    assert runs
+    for d, start, taken in runs[:60]:
+        ref, st = [], start
+        while not st.complete() and all(a <= b for a, b in zip(st.lo, st.hi)):
+            step = next_step(st, "hard")
+            if step is None:
+                break
+            apply(st, step)
+            ref.append(step)
+        assert taken == ref
+        assert st.lo == d.st.lo and st.hi == d.st.hi
+        groups = R._Groups(d.st)
+        for k in d.st.undecided():
+            if not d.la_flag[k]:
+                assert R._lookahead_reason(d.st, k, False, groups) is None
+                assert R._lookahead_reason(d.st, k, True, groups) is None

@@ -382,6 +382,15 @@ class _Groups:
         for i in range(geo.n):
             if st.degree_lo(i) != geo.num[i]:
                 self.incomplete[self.comp[i]] += 1
+        #: set when a trial completed every island (no closed group since it is the whole puzzle)
+        self.whole = False
+
+    @classmethod
+    def of(cls, comp: list[int], members: list, incomplete: list[int]) -> "_Groups":
+        """Groups given directly (group ids need not be consecutive: unused ids are never looked up)."""
+        self = cls.__new__(cls)
+        self.comp, self.members, self.incomplete, self.whole = comp, members, incomplete, False
+        return self
 
     def closed(self, st: State, start: int, undo: list) -> list[int] | None:
         """As :func:`_closed_group` on the trial state (``undo`` lists its changed links)."""
@@ -416,6 +425,7 @@ class _Groups:
             return None
         size = sum(len(self.members[c]) for c in seen)
         if size >= geo.n:
+            self.whole = True
             return None
         return sorted(i for c in seen for i in self.members[c])
 
@@ -455,30 +465,32 @@ def _lookahead_reason(st: State, k: int, full: bool, groups: _Groups | None = No
             st.lo[j], st.hi[j] = old_lo, old_hi
 
 
+def _lookahead_step(st: State, k: int, full: bool, reason: str) -> Step:
+    lo, hi = st.lo[k], st.hi[k]
+    if full:
+        hyp = f"{bridges(hi)} joined {st.link_name(k)}"
+        change, concl = (k, lo, hi - 1), f"at most {bridges(hi - 1)}"
+    else:
+        hyp = (f"no bridge joined {st.link_name(k)}" if lo == 0
+               else f"only {bridges(lo)} joined {st.link_name(k)}")
+        change, concl = (k, lo + 1, hi), f"at least {bridges(lo + 1)}"
+    return Step("lookahead", "hard", st.geo.ends[k], (k,), (change,),
+                f"If {hyp}, both ends would be forced and {reason}; so they share {concl}.")
+
+
 def rule_lookahead(st: State) -> Iterator[Step]:
     geo = st.geo
     if geo.n < 3:
         return
     groups = _Groups(st)
     for k in range(geo.nlinks):
-        lo, hi = st.lo[k], st.hi[k]
-        if lo >= hi:
+        if st.lo[k] >= st.hi[k]:
             continue
-        a, b = geo.ends[k]
         for full in (False, True):
             reason = _lookahead_reason(st, k, full, groups)
-            if reason is None:
-                continue
-            if full:
-                hyp = f"{bridges(hi)} joined {st.link_name(k)}"
-                change, concl = (k, lo, hi - 1), f"at most {bridges(hi - 1)}"
-            else:
-                hyp = (f"no bridge joined {st.link_name(k)}" if lo == 0
-                       else f"only {bridges(lo)} joined {st.link_name(k)}")
-                change, concl = (k, lo + 1, hi), f"at least {bridges(lo + 1)}"
-            yield Step("lookahead", "hard", (a, b), (k,), (change,),
-                       f"If {hyp}, both ends would be forced and {reason}; so they share {concl}.")
-            break
+            if reason is not None:
+                yield _lookahead_step(st, k, full, reason)
+                break
 
 
 # ----------------------------------------------------------------------------- expert
@@ -563,33 +575,165 @@ def _propagate(st: State, max_level: str) -> tuple[int, str | None]:
 
 
 class Deducer:
-    """The step-by-step engine of :func:`solve_logically`, incremental for the easy rules.
+    """The step-by-step engine of :func:`solve_logically`, incremental for the easy rules and lookahead.
 
     ``next_step`` on a state rescans every island for every easy rule; the deducer
     keeps, per easy rule, a heap of the islands (crossings, links) whose rule may
     fire, and re-examines only what a step touched.  It takes the same step
     :func:`next_step` would take (the lowest level, then the first rule, then the
     lowest index), so its runs, grades and sentences are exactly the same.
+
+    ``lookahead`` is incremental too: a link whose trials found nothing stays
+    clean until something its trials read changes.  A trial on link ``a - b``
+    reads the intervals of the links of ``a``, ``b`` and their neighbours, and the
+    certain groups of those islands; a closed group it finds has all its
+    incomplete islands among them.  So a changed interval dirties the links near
+    its ends, and a changed group (a merge, an island completed) the links near
+    one of its incomplete islands (near all its islands when it has none).  The
+    groups are kept in a union-find (certain bridges only ever get added).
+
+    A deducer for a slightly changed puzzle can start from the one of the
+    original (``parent``, with ``island_map`` / ``link_map`` from the new islands
+    and links to the old ones, -1 for new ones): what the parent found nothing
+    for and nothing near it changed stays clean.
     """
 
-    def __init__(self, state: State):
+    def __init__(self, state: State, parent: "Deducer | None" = None,
+                 island_map: list[int] | None = None, link_map: list[int] | None = None):
         self.st = st = state
         geo = st.geo
         n, nl = geo.n, geo.nlinks
+        lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
         self.cross_of: list[list[int]] = [[] for _ in range(nl)]
         for c, (h, v) in enumerate(geo.crossings):
             self.cross_of[h].append(c)
             self.cross_of[v].append(c)
         sizes = (n, len(geo.crossings), n, n, nl)
-        self.heaps = [list(range(size)) for size in sizes]  # sorted lists are heaps
-        self.flags = [bytearray(b"\x01" * size) for size in sizes]
         crossings = geo.crossings
         self.tests = (lambda i: _finished_at(st, i), lambda c: _blocked_at(st, *crossings[c]),
                       lambda i: _fill_at(st, i), lambda i: _at_least_at(st, i), lambda k: _room_at(st, k))
-        self.open = sum(1 for k in range(nl) if st.lo[k] != st.hi[k])
-        self.bad = any(st.lo[k] > st.hi[k] for k in range(nl))
-        #: steps taken per level, and the index of the hardest level used
+        self.open = sum(1 for k in range(nl) if lo[k] != hi[k])
+        self.bad = any(lo[k] > hi[k] for k in range(nl))
+        #: the index of the hardest level used
         self.hardest = -1
+        # certain groups: degrees, union-find, members and incomplete members per root
+        self.dlo = dlo = [sum(lo[k] for k in inc[i]) for i in range(n)]
+        self.uf = list(range(n))
+        self.gm: list = [[i] for i in range(n)]
+        self.gi: list = [{i} if dlo[i] != num[i] else set() for i in range(n)]
+        for k, (a, b) in enumerate(geo.ends):
+            if lo[k] >= 1:
+                self._union(a, b)
+        carry = parent is not None and not parent.bad and all(not h for h in parent.heaps)
+        if carry:
+            self.heaps = [[] for _ in sizes]
+            self.flags = [bytearray(size) for size in sizes]
+            self.la_heap: list[int] = []
+            self.la_flag = bytearray(nl)
+            self.la_whole: set[int] = set()
+            self._inherit(parent, island_map, link_map)
+        else:
+            self.heaps = [list(range(size)) for size in sizes]  # sorted lists are heaps
+            self.flags = [bytearray(b"\x01" * size) for size in sizes]
+            self.la_heap = list(range(nl))
+            self.la_flag = bytearray(b"\x01" * nl)
+            #: clean links whose trials completed every island (see _Groups.whole)
+            self.la_whole = set()
+
+    # -- certain groups ------------------------------------------------------------
+    def _find(self, x: int) -> int:
+        uf = self.uf
+        while uf[x] != x:
+            uf[x] = uf[uf[x]]
+            x = uf[x]
+        return x
+
+    def _union(self, a: int, b: int) -> None:
+        ra, rb = self._find(a), self._find(b)
+        if ra == rb:
+            return
+        gm, gi = self.gm, self.gi
+        if len(gm[ra]) < len(gm[rb]):
+            ra, rb = rb, ra
+        self.uf[rb] = ra
+        gm[ra].extend(gm[rb])
+        gm[rb] = None
+        if len(gi[ra]) < len(gi[rb]):
+            gi[ra], gi[rb] = gi[rb], gi[ra]
+        gi[ra] |= gi[rb]
+        gi[rb] = None
+
+    def _groups(self) -> _Groups:
+        find = self._find
+        comp = [find(i) for i in range(self.st.geo.n)]
+        return _Groups.of(comp, self.gm, [len(s) if s is not None else 0 for s in self.gi])
+
+    # -- dirty marks ------------------------------------------------------------------
+    def _dirty_near(self, i: int) -> None:
+        """Lookahead may change on the links near island ``i``."""
+        flag, heap = self.la_flag, self.la_heap
+        for k in self.st.geo.region(i):
+            if not flag[k]:
+                flag[k] = 1
+                heapq.heappush(heap, k)
+
+    def _inherit(self, parent: "Deducer", island_map: list[int], link_map: list[int]) -> None:
+        st, pst = self.st, parent.st
+        geo, pgeo = st.geo, pst.geo
+        lo, hi, plo, phi = st.lo, st.hi, pst.lo, pst.hi
+        num, pnum, inc, pinc = geo.num, pgeo.num, geo.inc, pgeo.inc
+        changed = []  # islands whose number or links differ from the parent's
+        for x in range(geo.n):
+            px = island_map[x]
+            if px < 0 or pnum[px] != num[x] or len(pinc[px]) != len(inc[x]):
+                changed.append(x)
+                continue
+            for k in inc[x]:
+                pk = link_map[k]
+                if pk < 0 or plo[pk] != lo[k] or phi[pk] != hi[k]:
+                    changed.append(x)
+                    break
+        # lookahead: the parent's clean links stay clean unless something near them changed
+        flag, pflag = self.la_flag, parent.la_flag
+        whole = parent.la_whole if geo.n != pgeo.n else ()
+        heap = self.la_heap
+        for k in range(geo.nlinks):
+            pk = link_map[k]
+            if pk < 0 or pflag[pk] or pk in whole:
+                flag[k] = 1
+                heap.append(k)
+        for x in changed:
+            for k in geo.region(x):
+                if not flag[k]:
+                    flag[k] = 1
+                    heap.append(k)
+        heapq.heapify(heap)
+        for k in range(geo.nlinks):
+            pk = link_map[k]
+            if pk >= 0 and pk in parent.la_whole and not flag[k]:
+                self.la_whole.add(k)
+        # groups that are not exactly one of the parent's (same islands, same incomplete ones)
+        dlo, pdlo, pfind, pgm = self.dlo, parent.dlo, parent._find, parent.gm
+        for r, members in enumerate(self.gm):
+            if members is None:
+                continue
+            same = False
+            pr = island_map[members[0]]
+            if pr >= 0:
+                pr = pfind(pr)
+                same = len(pgm[pr]) == len(members)
+                if same:
+                    for z in members:
+                        pz = island_map[z]
+                        if pz < 0 or pfind(pz) != pr or (dlo[z] != num[z]) != (pdlo[pz] != pnum[pz]):
+                            same = False
+                            break
+            if not same:
+                incomplete = self.gi[r]
+                for u in (members if not incomplete else (next(iter(incomplete)),)):
+                    self._dirty_near(u)
+        # easy rules: the parent was stuck, so only what changed can fire
+        self.touch([k for x in changed for k in inc[x]])
 
     def complete(self) -> bool:
         return self.open == 0
@@ -599,6 +743,7 @@ class Deducer:
         geo = self.st.geo
         h_fin, h_cross, h_fill, h_atl, h_room = self.heaps
         f_fin, f_cross, f_fill, f_atl, f_room = self.flags
+        la_flag, la_heap = self.la_flag, self.la_heap
         push = heapq.heappush
         for k in links:
             for c in self.cross_of[k]:
@@ -619,6 +764,10 @@ class Deducer:
                     if not f_room[j]:
                         f_room[j] = 1
                         push(h_room, j)
+                for j in geo.region(i):
+                    if not la_flag[j]:
+                        la_flag[j] = 1
+                        push(la_heap, j)
 
     def easy_step(self) -> Step | None:
         pop = heapq.heappop
@@ -632,23 +781,58 @@ class Deducer:
                 flag[x] = 0
         return None
 
+    def lookahead_step(self) -> Step | None:
+        """:func:`rule_lookahead`'s first step, trying only the links not known to give nothing."""
+        st = self.st
+        if st.geo.n < 3:
+            return None
+        heap, flag, whole = self.la_heap, self.la_flag, self.la_whole
+        lo, hi = st.lo, st.hi
+        groups = None
+        pop = heapq.heappop
+        while heap:
+            k = heap[0]
+            if lo[k] < hi[k]:
+                if groups is None:
+                    groups = self._groups()
+                groups.whole = False
+                for full in (False, True):
+                    reason = _lookahead_reason(st, k, full, groups)
+                    if reason is not None:
+                        return _lookahead_step(st, k, full, reason)
+                if groups.whole:
+                    whole.add(k)
+                else:
+                    whole.discard(k)
+            pop(heap)
+            flag[k] = 0
+        return None
+
     def next_step(self, top: int) -> Step | None:
         step = self.easy_step()
         if step is not None or top == 0:
             return step
         for level in LEVELS[1:top + 1]:
             for rule in RULES[level]:
+                if rule is rule_lookahead:
+                    step = self.lookahead_step()
+                    if step is not None:
+                        return step
+                    continue
                 for step in rule(self.st):
                     return step
         return None
 
     def apply(self, step: Step) -> bool:
-        lo, hi = self.st.lo, self.st.hi
+        st = self.st
+        lo, hi = st.lo, st.hi
         changed = []
+        raised = []
         for k, new_lo, new_hi in step.changes:
             was_open = lo[k] != hi[k]
             moved = False
             if new_lo > lo[k]:
+                raised.append((k, lo[k], new_lo))
                 lo[k] = new_lo
                 moved = True
             if new_hi < hi[k]:
@@ -660,6 +844,31 @@ class Deducer:
                     self.open -= 1
                 if lo[k] > hi[k]:
                     self.bad = True
+        if raised:
+            geo = st.geo
+            num, dlo, gi, find = geo.num, self.dlo, self.gi, self._find
+            for k, old, new in raised:
+                a, b = geo.ends[k]
+                for e in (a, b):
+                    before = dlo[e] != num[e]
+                    dlo[e] += new - old
+                    after = dlo[e] != num[e]
+                    if before != after:
+                        if after:
+                            gi[find(e)].add(e)
+                        else:
+                            gi[find(e)].discard(e)
+                if old == 0:
+                    self._union(a, b)
+            for k, _old, _new in raised:
+                # a changed group: its incomplete islands are near the ends, or elsewhere
+                a, b = geo.ends[k]
+                if dlo[a] != num[a] or dlo[b] != num[b]:
+                    continue  # touch() below covers the links near the ends
+                r = find(a)
+                incomplete = gi[r]
+                for u in (self.gm[r] if not incomplete else (next(iter(incomplete)),)):
+                    self._dirty_near(u)
         if changed:
             self.touch(changed)
             self.hardest = max(self.hardest, LEVEL_RANK[step.level])

@@ -48,7 +48,7 @@ class Step:
 class Geometry:
     """Per-puzzle arrays the rules read often (shared by every copy of a state)."""
 
-    __slots__ = ("puzzle", "n", "nlinks", "num", "inc", "ends", "cap", "partners", "crossings")
+    __slots__ = ("puzzle", "n", "nlinks", "num", "inc", "ends", "cap", "partners", "crossings", "_region")
 
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
@@ -60,6 +60,22 @@ class Geometry:
         self.cap = [puzzle.link_capacity(k) for k in range(self.nlinks)]
         self.partners = [list(x) for x in puzzle.crossing_partners]
         self.crossings = list(puzzle.crossings)
+        self._region: list | None = None
+
+    def region(self, i: int) -> list[int]:
+        """The links that touch island ``i`` or one of its neighbours (computed once, on demand)."""
+        reg = self._region
+        if reg is None:
+            reg = self._region = [None] * self.n
+        out = reg[i]
+        if out is None:
+            inc, ends = self.inc, self.ends
+            seen = set(inc[i])
+            for k in inc[i]:
+                a, b = ends[k]
+                seen.update(inc[b if a == i else a])
+            out = reg[i] = sorted(seen)
+        return out
 
 
 class State:
