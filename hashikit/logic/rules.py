@@ -392,21 +392,22 @@ class _Groups:
         self.comp, self.members, self.incomplete, self.whole = comp, members, incomplete, False
         return self
 
-    def closed(self, st: State, start: int, undo: list) -> list[int] | None:
-        """As :func:`_closed_group` on the trial state (``undo`` lists its changed links)."""
-        geo, lo = st.geo, st.lo
+    def closed(self, st: State, start: int, undo: list, trial: list | None = None) -> list[int] | None:
+        """As :func:`_closed_group` on the trial state (``undo`` lists its changed links).
+
+        ``trial``: a list the caller keeps for one trial (empty at first), where what
+        depends only on ``undo`` is kept between calls.
+        """
+        geo = st.geo
         comp = self.comp
         if st.degree_lo(start) != geo.num[start]:
             return None
-        ends = set()
-        new_edges: dict[int, list[int]] = {}
-        for j, old_lo, _old_hi in undo:
-            a, b = geo.ends[j]
-            ends.add(a)
-            ends.add(b)
-            if lo[j] >= 1 and old_lo == 0 and comp[a] != comp[b]:
-                new_edges.setdefault(comp[a], []).append(comp[b])
-                new_edges.setdefault(comp[b], []).append(comp[a])
+        if trial:
+            new_edges, delta = trial
+        else:
+            new_edges, delta = self._trial(st, undo)
+            if trial is not None:
+                trial += [new_edges, delta]
         seen = {comp[start]}
         stack = [comp[start]]
         while stack:
@@ -415,12 +416,10 @@ class _Groups:
                 if d not in seen:
                     seen.add(d)
                     stack.append(d)
-        missing = sum(self.incomplete[c] for c in seen)
-        for x in ends:  # the islands whose degree the trial changed
-            if comp[x] in seen:
-                was = self.base_complete(st, x, undo)
-                now = st.degree_lo(x) == geo.num[x]
-                missing += was - now
+        incomplete = self.incomplete
+        missing = 0
+        for c in seen:
+            missing += incomplete[c] + delta.get(c, 0)
         if missing:
             return None
         size = sum(len(self.members[c]) for c in seen)
@@ -428,6 +427,35 @@ class _Groups:
             self.whole = True
             return None
         return sorted(i for c in seen for i in self.members[c])
+
+    def _trial(self, st: State, undo: list) -> tuple[dict, dict]:
+        """The trial's new joins between groups, and per group the change in incomplete islands."""
+        geo, lo, num, inc = st.geo, st.lo, st.geo.num, st.geo.inc
+        comp = self.comp
+        ends = set()
+        old: dict[int, int] = {}
+        new_edges: dict[int, list[int]] = {}
+        for j, old_lo, _old_hi in undo:
+            if j not in old:
+                old[j] = old_lo
+            a, b = geo.ends[j]
+            ends.add(a)
+            ends.add(b)
+            if lo[j] >= 1 and old_lo == 0 and comp[a] != comp[b]:
+                new_edges.setdefault(comp[a], []).append(comp[b])
+                new_edges.setdefault(comp[b], []).append(comp[a])
+        delta: dict[int, int] = {}
+        for x in ends:  # the islands whose degree the trial changed
+            now = 0
+            was = 0
+            for k in inc[x]:
+                now += lo[k]
+                was += old.get(k, lo[k])
+            change = (was == num[x]) - (now == num[x])
+            if change:
+                c = comp[x]
+                delta[c] = delta.get(c, 0) + change
+        return new_edges, delta
 
     @staticmethod
     def base_complete(st: State, x: int, undo: list) -> int:
@@ -453,10 +481,18 @@ def _lookahead_reason(st: State, k: int, full: bool, groups: _Groups | None = No
         touched = {a, b}
         for j, _lo, _hi in undo:
             touched.update(geo.ends[j])
+        trial: list = []
+        num, inc, lo, hi = geo.num, geo.inc, st.lo, st.hi
         for x in sorted(touched):
-            if st.degree_lo(x) > geo.num[x] or st.degree_hi(x) < geo.num[x]:
+            dlo = dhi = 0
+            for j in inc[x]:
+                dlo += lo[j]
+                dhi += hi[j]
+            if dlo > num[x] or dhi < num[x]:
                 return f"{st.island_name(x)} could not get exactly {bridges(geo.num[x])}"
-            group = _closed_group(st, x) if groups is None else groups.closed(st, x, undo)
+            if dlo != num[x]:
+                continue  # an incomplete island is in no closed group
+            group = _closed_group(st, x) if groups is None else groups.closed(st, x, undo, trial)
             if group:
                 return f"the group of {group_words(st, group)} would be complete and cut off from the other islands"
         return None
