@@ -363,25 +363,29 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     from .logic.state import State
 
     st = State(new)
-    iso, isn = old.islands, new.islands
-    old_key = {(iso[ln.a].pos, iso[ln.b].pos): k for k, ln in enumerate(old.links)}
-    old_index = old.index
-    island_map = [old_index.get(isl.pos, -1) for isl in isn]
-    link_map = [old_key.get((isn[ln.a].pos, isn[ln.b].pos), -1) for ln in new.links]
+    geo = st.geo
+    old_index, old_link = old.index, old.link_index
+    island_map = [old_index.get((r, c), -1) for r, c, _n in new.islands]
+    link_map = []
+    for a, b in geo.ends:
+        ia, ib = island_map[a], island_map[b]
+        link_map.append(old_link.get((ia, ib) if ia < ib else (ib, ia), -1) if ia >= 0 and ib >= 0 else -1)
+    inc, ends = geo.inc, geo.ends
     near = {new.index[cell] for cell in cells}
-    for i in list(near):
-        for k in new.incident[i]:
-            near.add(new.other_end(k, i))
-    for i in list(near):  # and their neighbours: two rings around the new island
-        for k in new.incident[i]:
-            near.add(new.other_end(k, i))
+    for _ring in range(2):  # the changed islands, their neighbours and theirs: two rings
+        for i in list(near):
+            for k in inc[i]:
+                near.update(ends[k])
     lo, hi = engine.st.lo, engine.st.hi
-    for k, ln in enumerate(new.links):
-        if ln.a in near or ln.b in near:
+    slo, shi = st.lo, st.hi
+    for k, (a, b) in enumerate(ends):
+        if a in near or b in near:
             continue
         j = link_map[k]
         if j >= 0:
-            st.lo[k], st.hi[k] = lo[j], min(hi[j], st.hi[k])
+            slo[k] = lo[j]
+            if hi[j] < shi[k]:
+                shi[k] = hi[j]
     return Deducer(st, engine, island_map, link_map)
 
 

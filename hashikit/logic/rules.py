@@ -176,18 +176,20 @@ def rule_room(st: State) -> Iterator[Step]:
 
 
 # ----------------------------------------------------------------------------- medium
-def _deficits(st: State, members: list[list[int]]) -> list[int]:
+def _deficits(st: State, members: list[list[int]], dlo: list[int] | None = None) -> list[int]:
     num = st.geo.num
-    dlo = _degrees(st)
+    if dlo is None:
+        dlo = _degrees(st)
     return [sum(num[i] - dlo[i] for i in group) for group in members]
 
 
-def rule_isolation(st: State) -> Iterator[Step]:
+def rule_isolation(st: State, groups=None) -> Iterator[Step]:
+    """``groups``: ``(components(st), island degrees)`` when the caller has them."""
     geo, lo, hi = st.geo, st.lo, st.hi
     if geo.n < 3:
         return
-    comp, members = components(st)
-    deficit = _deficits(st, members)
+    (comp, members), dlo = groups if groups is not None else (components(st), None)
+    deficit = _deficits(st, members, dlo)
     for k, (a, b) in enumerate(geo.ends):
         if hi[k] <= lo[k]:
             continue
@@ -226,9 +228,9 @@ def _exits(st: State, comp: list[int], ngroups: int) -> list[list[int]]:
     return exits
 
 
-def rule_single_exit(st: State) -> Iterator[Step]:
+def rule_single_exit(st: State, groups=None) -> Iterator[Step]:
     geo = st.geo
-    comp, members = components(st)
+    comp, members = groups[0] if groups is not None else components(st)
     if len(members) < 2:
         return
     exits = _exits(st, comp, len(members))
@@ -246,10 +248,10 @@ def rule_single_exit(st: State) -> Iterator[Step]:
 
 
 # ----------------------------------------------------------------------------- hard
-def rule_group_need(st: State) -> Iterator[Step]:
+def rule_group_need(st: State, groups=None) -> Iterator[Step]:
     geo, lo, hi = st.geo, st.lo, st.hi
-    comp, members = components(st)
-    deficit = _deficits(st, members)
+    (comp, members), dlo = groups if groups is not None else (components(st), None)
+    deficit = _deficits(st, members, dlo)
     internal = [0] * len(members)
     for k, (a, b) in enumerate(geo.ends):
         if comp[a] == comp[b] and hi[k] > lo[k]:
@@ -570,6 +572,10 @@ RULES: dict[str, tuple[Rule, ...]] = {
 }
 
 
+#: rules that accept the groups and degrees the caller already has
+_GROUP_RULES = (rule_isolation, rule_single_exit, rule_group_need)
+
+
 def _level_rank(max_level: str) -> int:
     if max_level not in LEVEL_RANK:
         raise ValueError(f"unknown level {max_level!r}; choose from {', '.join(LEVELS)}")
@@ -656,7 +662,8 @@ class Deducer:
         self.dlo = dlo = [sum(lo[k] for k in inc[i]) for i in range(n)]
         self.uf = list(range(n))
         self.gm: list = [[i] for i in range(n)]
-        self.gi: list = [{i} if dlo[i] != num[i] else set() for i in range(n)]
+        #: incomplete islands per group (read at roots only)
+        self.gn = [int(dlo[i] != num[i]) for i in range(n)]
         for k, (a, b) in enumerate(geo.ends):
             if lo[k] >= 1:
                 self._union(a, b)
@@ -688,21 +695,30 @@ class Deducer:
         ra, rb = self._find(a), self._find(b)
         if ra == rb:
             return
-        gm, gi = self.gm, self.gi
+        gm = self.gm
         if len(gm[ra]) < len(gm[rb]):
             ra, rb = rb, ra
         self.uf[rb] = ra
         gm[ra].extend(gm[rb])
         gm[rb] = None
-        if len(gi[ra]) < len(gi[rb]):
-            gi[ra], gi[rb] = gi[rb], gi[ra]
-        gi[ra] |= gi[rb]
-        gi[rb] = None
+        self.gn[ra] += self.gn[rb]
+
+    def _dirty_group(self, r: int) -> None:
+        """Group ``r`` changed: lookahead may change near one of its incomplete islands (near
+        every island when it has none; see the class notes)."""
+        num, dlo, members = self.st.geo.num, self.dlo, self.gm[r]
+        if self.gn[r]:
+            for z in members:
+                if dlo[z] != num[z]:
+                    self._dirty_near(z)
+                    return
+        for z in members:
+            self._dirty_near(z)
 
     def _groups(self) -> _Groups:
         find = self._find
         comp = [find(i) for i in range(self.st.geo.n)]
-        return _Groups.of(comp, self.gm, [len(s) if s is not None else 0 for s in self.gi])
+        return _Groups.of(comp, self.gm, self.gn)
 
     # -- dirty marks ------------------------------------------------------------------
     def _dirty_near(self, i: int) -> None:
@@ -765,9 +781,7 @@ class Deducer:
                             same = False
                             break
             if not same:
-                incomplete = self.gi[r]
-                for u in (members if not incomplete else (next(iter(incomplete)),)):
-                    self._dirty_near(u)
+                self._dirty_group(r)
         # easy rules: the parent was stuck, so only what changed can fire
         self.touch([k for x in changed for k in inc[x]])
 
@@ -848,6 +862,7 @@ class Deducer:
         step = self.easy_step()
         if step is not None or top == 0:
             return step
+        groups = None
         for level in LEVELS[1:top + 1]:
             for rule in RULES[level]:
                 if rule is rule_lookahead:
@@ -855,9 +870,32 @@ class Deducer:
                     if step is not None:
                         return step
                     continue
-                for step in rule(self.st):
+                if rule in _GROUP_RULES:
+                    if groups is None:
+                        groups = (self.components(), self.dlo)
+                    steps = rule(self.st, groups)
+                else:
+                    steps = rule(self.st)
+                for step in steps:
                     return step
         return None
+
+    def components(self) -> tuple[list[int], list[list[int]]]:
+        """:func:`components` of the state, from the union-find."""
+        find = self._find
+        n = self.st.geo.n
+        comp = [0] * n
+        ids: dict[int, int] = {}
+        members: list[list[int]] = []
+        for i in range(n):
+            r = find(i)
+            c = ids.get(r)
+            if c is None:
+                c = ids[r] = len(members)
+                members.append([])
+            comp[i] = c
+            members[c].append(i)
+        return comp, members
 
     def apply(self, step: Step) -> bool:
         st = self.st
@@ -882,7 +920,7 @@ class Deducer:
                     self.bad = True
         if raised:
             geo = st.geo
-            num, dlo, gi, find = geo.num, self.dlo, self.gi, self._find
+            num, dlo, gn, find = geo.num, self.dlo, self.gn, self._find
             for k, old, new in raised:
                 a, b = geo.ends[k]
                 for e in (a, b):
@@ -890,10 +928,7 @@ class Deducer:
                     dlo[e] += new - old
                     after = dlo[e] != num[e]
                     if before != after:
-                        if after:
-                            gi[find(e)].add(e)
-                        else:
-                            gi[find(e)].discard(e)
+                        gn[find(e)] += 1 if after else -1
                 if old == 0:
                     self._union(a, b)
             for k, _old, _new in raised:
@@ -901,10 +936,7 @@ class Deducer:
                 a, b = geo.ends[k]
                 if dlo[a] != num[a] or dlo[b] != num[b]:
                     continue  # touch() below covers the links near the ends
-                r = find(a)
-                incomplete = gi[r]
-                for u in (self.gm[r] if not incomplete else (next(iter(incomplete)),)):
-                    self._dirty_near(u)
+                self._dirty_group(find(a))
         if changed:
             self.touch(changed)
             self.hardest = max(self.hardest, LEVEL_RANK[step.level])

@@ -54,12 +54,19 @@ class Geometry:
         self.puzzle = puzzle
         self.n = len(puzzle.islands)
         self.nlinks = len(puzzle.links)
-        self.num = [isl.number for isl in puzzle.islands]
-        self.inc = [list(x) for x in puzzle.incident]
-        self.ends = [(ln.a, ln.b) for ln in puzzle.links]
-        self.cap = [puzzle.link_capacity(k) for k in range(self.nlinks)]
-        self.partners = [list(x) for x in puzzle.crossing_partners]
+        self.num = num = [isl.number for isl in puzzle.islands]
+        self.ends = ends = [(ln.a, ln.b) for ln in puzzle.links]
+        self.inc = inc = [[] for _ in range(self.n)]
+        for k, (a, b) in enumerate(ends):
+            inc[a].append(k)
+            inc[b].append(k)
+        mb = puzzle.maxbridges
+        self.cap = [min(mb, num[a], num[b]) for a, b in ends]
         self.crossings = list(puzzle.crossings)
+        self.partners = partners = [[] for _ in range(self.nlinks)]
+        for h, v in self.crossings:
+            partners[h].append(v)
+            partners[v].append(h)
         self._region: list | None = None
 
     def region(self, i: int) -> list[int]:
