@@ -360,16 +360,26 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     """A deducer for ``new`` (see :func:`_carry_state`) that also keeps what ``engine`` knows
     about where its rules cannot fire (:class:`hashikit.logic.rules.Deducer`)."""
     from .logic.rules import Deducer
-    from .logic.state import State
+    from .logic.state import Geometry, State
 
-    st = State(new)
+    if [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
+        # only numbers changed: the links, crossings and geometry are the old ones
+        cached = new.__dict__
+        for name in ("index", "links", "link_index", "incident", "crossings", "crossing_partners"):
+            if name in old.__dict__:
+                cached.setdefault(name, old.__dict__[name])
+        st = State(new, geo=Geometry(new, like=engine.st.geo))
+        island_map = list(range(st.geo.n))
+        link_map = list(range(st.geo.nlinks))
+    else:
+        st = State(new)
+        old_index, old_link = old.index, old.link_index
+        island_map = [old_index.get((r, c), -1) for r, c, _n in new.islands]
+        link_map = []
+        for a, b in st.geo.ends:
+            ia, ib = island_map[a], island_map[b]
+            link_map.append(old_link.get((ia, ib) if ia < ib else (ib, ia), -1) if ia >= 0 and ib >= 0 else -1)
     geo = st.geo
-    old_index, old_link = old.index, old.link_index
-    island_map = [old_index.get((r, c), -1) for r, c, _n in new.islands]
-    link_map = []
-    for a, b in geo.ends:
-        ia, ib = island_map[a], island_map[b]
-        link_map.append(old_link.get((ia, ib) if ia < ib else (ib, ia), -1) if ia >= 0 and ib >= 0 else -1)
     inc, ends = geo.inc, geo.ends
     near = {new.index[cell] for cell in cells}
     for _ring in range(2):  # the changed islands, their neighbours and theirs: two rings

@@ -646,10 +646,7 @@ class Deducer:
         geo = st.geo
         n, nl = geo.n, geo.nlinks
         lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
-        self.cross_of: list[list[int]] = [[] for _ in range(nl)]
-        for c, (h, v) in enumerate(geo.crossings):
-            self.cross_of[h].append(c)
-            self.cross_of[v].append(c)
+        self.cross_of = geo.cross_of()
         sizes = (n, len(geo.crossings), n, n, nl)
         crossings = geo.crossings
         self.tests = (lambda i: _finished_at(st, i), lambda c: _blocked_at(st, *crossings[c]),

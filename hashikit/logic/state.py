@@ -48,13 +48,24 @@ class Step:
 class Geometry:
     """Per-puzzle arrays the rules read often (shared by every copy of a state)."""
 
-    __slots__ = ("puzzle", "n", "nlinks", "num", "inc", "ends", "cap", "partners", "crossings", "_region")
+    __slots__ = ("puzzle", "n", "nlinks", "num", "inc", "ends", "cap", "partners", "crossings", "_region",
+                 "_cross_of")
 
-    def __init__(self, puzzle: Puzzle):
+    def __init__(self, puzzle: Puzzle, like: "Geometry | None" = None):
+        """``like``: the geometry of a puzzle with islands on the same cells (only numbers differ),
+        whose links and crossings are shared."""
         self.puzzle = puzzle
         self.n = len(puzzle.islands)
-        self.nlinks = len(puzzle.links)
         self.num = num = [isl.number for isl in puzzle.islands]
+        self._cross_of: list | None = None
+        if like is not None:
+            self.nlinks, self.ends, self.inc = like.nlinks, like.ends, like.inc
+            self.crossings, self.partners = like.crossings, like.partners
+            self._region, self._cross_of = like._region, like._cross_of
+            mb = puzzle.maxbridges
+            self.cap = [min(mb, num[a], num[b]) for a, b in self.ends]
+            return
+        self.nlinks = len(puzzle.links)
         self.ends = ends = [(ln.a, ln.b) for ln in puzzle.links]
         self.inc = inc = [[] for _ in range(self.n)]
         for k, (a, b) in enumerate(ends):
@@ -68,6 +79,16 @@ class Geometry:
             partners[h].append(v)
             partners[v].append(h)
         self._region: list | None = None
+
+    def cross_of(self) -> list[list[int]]:
+        """For each link, the indices in ``crossings`` of the pairs it is in (computed once)."""
+        out = self._cross_of
+        if out is None:
+            out = self._cross_of = [[] for _ in range(self.nlinks)]
+            for c, (h, v) in enumerate(self.crossings):
+                out[h].append(c)
+                out[v].append(c)
+        return out
 
     def region(self, i: int) -> list[int]:
         """The links that touch island ``i`` or one of its neighbours (computed once, on demand)."""
@@ -90,9 +111,10 @@ class State:
 
     __slots__ = ("puzzle", "geo", "lo", "hi", "drawn")
 
-    def __init__(self, puzzle: Puzzle, lo=None, hi=None):
+    def __init__(self, puzzle: Puzzle, lo=None, hi=None, geo: Geometry | None = None):
+        """``geo``: the puzzle's geometry when the caller has it (see :class:`Geometry`)."""
         self.puzzle = puzzle
-        self.geo = Geometry(puzzle)
+        self.geo = geo if geo is not None else Geometry(puzzle)
         self.lo = list(lo) if lo is not None else [0] * self.geo.nlinks
         self.hi = list(hi) if hi is not None else list(self.geo.cap)
         #: the player's drawn counts when built by ``from_solution`` (else None)
