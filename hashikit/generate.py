@@ -396,7 +396,8 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
             slo[k] = lo[j]
             if hi[j] < shi[k]:
                 shi[k] = hi[j]
-    return Deducer(st, engine, island_map, link_map)
+    # only the links of ``near`` were not copied (and far numbers did not change)
+    return Deducer(st, engine, island_map, link_map, sorted(near))
 
 
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,

@@ -637,11 +637,14 @@ class Deducer:
     A deducer for a slightly changed puzzle can start from the one of the
     original (``parent``, with ``island_map`` / ``link_map`` from the new islands
     and links to the old ones, -1 for new ones): what the parent found nothing
-    for and nothing near it changed stays clean.
+    for and nothing near it changed stays clean.  ``changed`` may list the
+    islands outside which the numbers, links and intervals are the parent's
+    (else they are found by comparing).
     """
 
     def __init__(self, state: State, parent: "Deducer | None" = None,
-                 island_map: list[int] | None = None, link_map: list[int] | None = None):
+                 island_map: list[int] | None = None, link_map: list[int] | None = None,
+                 changed: list[int] | None = None):
         self.st = st = state
         geo = st.geo
         n, nl = geo.n, geo.nlinks
@@ -671,7 +674,7 @@ class Deducer:
             self.la_heap: list[int] = []
             self.la_flag = bytearray(nl)
             self.la_whole: set[int] = set()
-            self._inherit(parent, island_map, link_map)
+            self._inherit(parent, island_map, link_map, changed)
         else:
             self.heaps = [list(range(size)) for size in sizes]  # sorted lists are heaps
             self.flags = [bytearray(b"\x01" * size) for size in sizes]
@@ -726,59 +729,49 @@ class Deducer:
                 flag[k] = 1
                 heapq.heappush(heap, k)
 
-    def _inherit(self, parent: "Deducer", island_map: list[int], link_map: list[int]) -> None:
+    def _inherit(self, parent: "Deducer", island_map: list[int], link_map: list[int],
+                 changed: list[int] | None) -> None:
         st, pst = self.st, parent.st
         geo, pgeo = st.geo, pst.geo
-        lo, hi, plo, phi = st.lo, st.hi, pst.lo, pst.hi
-        num, pnum, inc, pinc = geo.num, pgeo.num, geo.inc, pgeo.inc
-        changed = []  # islands whose number or links differ from the parent's
-        for x in range(geo.n):
-            px = island_map[x]
-            if px < 0 or pnum[px] != num[x] or len(pinc[px]) != len(inc[x]):
-                changed.append(x)
-                continue
-            for k in inc[x]:
-                pk = link_map[k]
-                if pk < 0 or plo[pk] != lo[k] or phi[pk] != hi[k]:
+        inc = geo.inc
+        if changed is None:
+            lo, hi, plo, phi = st.lo, st.hi, pst.lo, pst.hi
+            num, pnum, pinc = geo.num, pgeo.num, pgeo.inc
+            changed = []  # islands whose number or links differ from the parent's
+            for x in range(geo.n):
+                px = island_map[x]
+                if px < 0 or pnum[px] != num[x] or len(pinc[px]) != len(inc[x]):
                     changed.append(x)
-                    break
+                    continue
+                for k in inc[x]:
+                    pk = link_map[k]
+                    if pk < 0 or plo[pk] != lo[k] or phi[pk] != hi[k]:
+                        changed.append(x)
+                        break
         # lookahead: the parent's clean links stay clean unless something near them changed
-        flag, pflag = self.la_flag, parent.la_flag
-        whole = parent.la_whole if geo.n != pgeo.n else ()
-        heap = self.la_heap
-        for k in range(geo.nlinks):
-            pk = link_map[k]
-            if pk < 0 or pflag[pk] or pk in whole:
+        flag, pflag, pwhole = self.la_flag, parent.la_flag, parent.la_whole
+        dirty_whole = geo.n != pgeo.n
+        heap, whole = self.la_heap, self.la_whole
+        for k, pk in enumerate(link_map):
+            if pk < 0 or pflag[pk]:
                 flag[k] = 1
                 heap.append(k)
+            elif pwhole and pk in pwhole:
+                if dirty_whole:
+                    flag[k] = 1
+                    heap.append(k)
+                else:
+                    whole.add(k)
         for x in changed:
             for k in geo.region(x):
                 if not flag[k]:
                     flag[k] = 1
                     heap.append(k)
         heapq.heapify(heap)
-        for k in range(geo.nlinks):
-            pk = link_map[k]
-            if pk >= 0 and pk in parent.la_whole and not flag[k]:
-                self.la_whole.add(k)
-        # groups that are not exactly one of the parent's (same islands, same incomplete ones)
-        dlo, pdlo, pfind, pgm = self.dlo, parent.dlo, parent._find, parent.gm
-        for r, members in enumerate(self.gm):
-            if members is None:
-                continue
-            same = False
-            pr = island_map[members[0]]
-            if pr >= 0:
-                pr = pfind(pr)
-                same = len(pgm[pr]) == len(members)
-                if same:
-                    for z in members:
-                        pz = island_map[z]
-                        if pz < 0 or pfind(pz) != pr or (dlo[z] != num[z]) != (pdlo[pz] != pnum[pz]):
-                            same = False
-                            break
-            if not same:
-                self._dirty_group(r)
+        # a group without a changed island is one of the parent's, with the same incomplete islands
+        find = self._find
+        for r in {find(x) for x in changed}:
+            self._dirty_group(r)
         # easy rules: the parent was stuck, so only what changed can fire
         self.touch([k for x in changed for k in inc[x]])
 
