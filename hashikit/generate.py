@@ -230,12 +230,18 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
 
     ``density``: share of cells that are islands; ``cycles``: extra links per
     island; ``doubles``: share of links given a second bridge.  Islands are never
-    next to each other (as in published puzzles).
+    next to each other (as in published puzzles).  ``max_len``: the longest new
+    bridge of the growth, by default half the board's side up to 17x17 and 5 on
+    larger boards (longer ones box the growth in well below ``density``: about
+    0.18 islands per cell and bridges 4 cells long at 60x60, where published
+    puzzles have 0.2-0.35 and 2.3-3.1).
     """
     target = max(2, round(density * rows * cols))
     board = _Board(rows, cols)
     if max_len is None:
         max_len = max(3, max(rows, cols) // 2)
+        if max_len > 8:
+            max_len = 5
     board.grow(rng, target, adjacent=False, min_len=2, max_len=max_len)
     board.add_cycles(rng, round(cycles * len(board.islands)))
     if maxbridges >= 2:
