@@ -406,6 +406,11 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     return Deducer(st, engine, island_map, link_map, sorted(near))
 
 
+#: with this many links open, repairs mostly change counts (one insertion for two count changes):
+#: on large stuck areas a count change helps about three times as often as an insertion
+_MANY_OPEN = 60
+
+
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
                     density: float = 0.25, maxbridges: int = DEFAULT_MAXBRIDGES,
                     max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | None = None,
@@ -503,13 +508,14 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
 
             def candidates():
                 # alternate: change a count on an open link, insert an island where it is stuck
+                # (on a large stuck area, an island after every two count changes)
                 cells_left = list(cells)
                 for j in range(max(len(open_links), len(cells_left))):
                     if j < len(open_links):
                         changed = _modify_link(puzzle, solution, open_links[j], counts, rng)
                         if changed:
                             yield changed
-                    if cells_left:
+                    if cells_left and (len(open_links) < _MANY_OPEN or j % 3 == 2):
                         changed = insert_first(puzzle, solution, cells_left)
                         if changed:
                             yield changed[0], changed[1], [changed[2]]
