@@ -105,3 +105,13 @@ def test_generate_unique_reproducible():
 def test_generate_unique_rejects_unknown_level():
     with pytest.raises(ValueError):
         generate_unique(7, 7, "fiendish", seed=1)
+
+
+def test_random_solution_large_board_looks_published():
+    """Issue #4: on large boards bridges stay short, so the layout reaches its density."""
+    import random
+    puzzle, sol = random_solution(40, 40, random.Random(2))
+    assert check(puzzle, sol).ok
+    assert 0.24 <= len(puzzle.islands) / 1600 <= 0.3
+    lengths = [abs(p[0] - q[0]) + abs(p[1] - q[1]) for p, q in sol.bridges]
+    assert 2.3 <= sum(lengths) / len(lengths) <= 3.1
