@@ -37,6 +37,7 @@ import sys
 import time
 from multiprocessing import Pool
 from pathlib import Path
+from _runinfo import git_state  # noqa: E402  (this folder is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -67,21 +68,6 @@ TOL = {
 }
 PRIMARY = ("islands", "side", "bridges", "links")
 SECONDARY = ("crossings", "length", "adjacent", "doubled_solver")
-
-
-def git_state() -> str:
-    """The commit the run used, and any uncommitted changes to the package (others edit the tree too)."""
-    import subprocess
-
-    def git(*a):
-        try:
-            return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = [ln.split(maxsplit=1)[1] for ln in git("status", "--porcelain", "--", "hashikit").splitlines() if ln.strip()]
-    return f"commit {head}" + (f" with uncommitted changes to {', '.join(dirty)}" if dirty else " (clean hashikit/)")
 
 
 def stats_of(puzzle, solution) -> dict:

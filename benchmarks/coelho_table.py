@@ -21,6 +21,7 @@ import os
 import platform
 import sys
 from pathlib import Path
+from _runinfo import git_state as _git  # noqa: E402  (this folder is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -51,21 +52,6 @@ def _cpu() -> str:
     except OSError:
         pass
     return platform.processor() or "unknown CPU"
-
-
-def _git() -> str:
-    """The commit the run used, and any uncommitted changes to the package (other people edit the tree too)."""
-    import subprocess
-
-    def git(*a):
-        try:
-            return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = [ln.split(maxsplit=1)[1] for ln in git("status", "--porcelain", "--", "hashikit").splitlines() if ln.strip()]
-    return f"commit {head}" + (f" with uncommitted changes to {', '.join(dirty)}" if dirty else "")
 
 
 def preamble(command: str, files: int, args, what: str) -> str:

@@ -36,6 +36,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from _runinfo import git_state  # noqa: E402  (this folder is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -47,21 +48,6 @@ DATA = ROOT.parent / "shared" / "puzzles" / "real"
 OUT = Path(__file__).resolve().parent / "results" / "grade_agreement.md"
 GRADES = ("easy", "medium", "hard", "expert", "stuck")
 GRADE_RANK = {g: i for i, g in enumerate(GRADES)}
-
-
-def git_state() -> str:
-    """The commit the run used, and any uncommitted changes to the package (others edit the tree too)."""
-    import subprocess
-
-    def git(*a):
-        try:
-            return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = [ln.split(maxsplit=1)[1] for ln in git("status", "--porcelain", "--", "hashikit").splitlines() if ln.strip()]
-    return f"commit {head}" + (f" with uncommitted changes to {', '.join(dirty)}" if dirty else " (clean hashikit/)")
 
 
 # ----------------------------------------------------------------------------- reading
