@@ -32,7 +32,7 @@ import heapq
 from typing import Callable, Iterator
 
 from ..model import Puzzle
-from .state import (LEVEL_RANK, LEVELS, State, Step, apply, bridges, components, contradiction,
+from .state import (LEVEL_RANK, LEVELS, State, Step, apply, bridges, components, contradiction, number_groups,
                     group_words, word)
 
 Rule = Callable[[State], Iterator[Step]]
@@ -58,11 +58,16 @@ def _finished_at(st: State, i: int) -> Step | None:
                 f"{_cap(st.island_name(i))} already has {has}, so no more bridges can go to {others}.")
 
 
-def rule_finished(st: State) -> Iterator[Step]:
-    for i in range(st.geo.n):
-        step = _finished_at(st, i)
+def _each(st: State, at, count: int) -> Iterator[Step]:
+    """The steps of a rule that looks at one island (or link) at a time: ``at(st, index)``."""
+    for index in range(count):
+        step = at(st, index)
         if step is not None:
             yield step
+
+
+def rule_finished(st: State) -> Iterator[Step]:
+    return _each(st, _finished_at, st.geo.n)
 
 
 def _blocked_at(st: State, h: int, v: int) -> Step | None:
@@ -112,10 +117,7 @@ def _fill_at(st: State, i: int) -> Step | None:
 
 
 def rule_fill(st: State) -> Iterator[Step]:
-    for i in range(st.geo.n):
-        step = _fill_at(st, i)
-        if step is not None:
-            yield step
+    return _each(st, _fill_at, st.geo.n)
 
 
 def _at_least_at(st: State, i: int) -> Step | None:
@@ -146,10 +148,7 @@ def _at_least_at(st: State, i: int) -> Step | None:
 
 
 def rule_at_least(st: State) -> Iterator[Step]:
-    for i in range(st.geo.n):
-        step = _at_least_at(st, i)
-        if step is not None:
-            yield step
+    return _each(st, _at_least_at, st.geo.n)
 
 
 def _room_at(st: State, k: int) -> Step | None:
@@ -169,10 +168,7 @@ def _room_at(st: State, k: int) -> Step | None:
 
 
 def rule_room(st: State) -> Iterator[Step]:
-    for k in range(st.geo.nlinks):
-        step = _room_at(st, k)
-        if step is not None:
-            yield step
+    return _each(st, _room_at, st.geo.nlinks)
 
 
 # ----------------------------------------------------------------------------- medium
@@ -872,20 +868,7 @@ class Deducer:
 
     def components(self) -> tuple[list[int], list[list[int]]]:
         """:func:`components` of the state, from the union-find."""
-        find = self._find
-        n = self.st.geo.n
-        comp = [0] * n
-        ids: dict[int, int] = {}
-        members: list[list[int]] = []
-        for i in range(n):
-            r = find(i)
-            c = ids.get(r)
-            if c is None:
-                c = ids[r] = len(members)
-                members.append([])
-            comp[i] = c
-            members[c].append(i)
-        return comp, members
+        return number_groups(self.st.geo.n, self._find)
 
     def apply(self, step: Step) -> bool:
         st = self.st

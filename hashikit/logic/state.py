@@ -225,10 +225,15 @@ def components(state: State) -> tuple[list[int], list[list[int]]]:
             ra, rb = find(a), find(b)
             if ra != rb:
                 parent[ra] = rb
-    comp = [0] * geo.n
+    return number_groups(geo.n, find)
+
+
+def number_groups(n: int, find) -> tuple[list[int], list[list[int]]]:
+    """Number the union-find's groups in island order: (group of each island, members of each group)."""
+    comp = [0] * n
     ids: dict[int, int] = {}
     members: list[list[int]] = []
-    for i in range(geo.n):
+    for i in range(n):
         r = find(i)
         c = ids.get(r)
         if c is None:
