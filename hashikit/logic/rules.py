@@ -499,15 +499,18 @@ def _lookahead_reason(st: State, k: int, full: bool, groups: _Groups | None = No
             st.lo[j], st.hi[j] = old_lo, old_hi
 
 
-def _lookahead_step(st: State, k: int, full: bool, reason: str) -> Step:
+def _hypothesis(st: State, k: int, full: bool) -> tuple[str, tuple[int, int, int], str]:
+    """Trying link ``k`` at its top (``full``) or bottom count: the supposition in words, the
+    interval change that follows when it fails, and that conclusion in words."""
     lo, hi = st.lo[k], st.hi[k]
     if full:
-        hyp = f"{bridges(hi)} joined {st.link_name(k)}"
-        change, concl = (k, lo, hi - 1), f"at most {bridges(hi - 1)}"
-    else:
-        hyp = (f"no bridge joined {st.link_name(k)}" if lo == 0
-               else f"only {bridges(lo)} joined {st.link_name(k)}")
-        change, concl = (k, lo + 1, hi), f"at least {bridges(lo + 1)}"
+        return (f"{bridges(hi)} joined {st.link_name(k)}", (k, lo, hi - 1), f"at most {bridges(hi - 1)}")
+    hyp = f"no bridge joined {st.link_name(k)}" if lo == 0 else f"only {bridges(lo)} joined {st.link_name(k)}"
+    return hyp, (k, lo + 1, hi), f"at least {bridges(lo + 1)}"
+
+
+def _lookahead_step(st: State, k: int, full: bool, reason: str) -> Step:
+    hyp, change, concl = _hypothesis(st, k, full)
     return Step("lookahead", "hard", st.geo.ends[k], (k,), (change,),
                 f"If {hyp}, both ends would be forced and {reason}; so they share {concl}.")
 
@@ -545,13 +548,7 @@ def rule_contradiction(st: State, depth: int = 1) -> Iterator[Step]:
             nsteps, reason = _propagate(trial, "hard")
             if reason is None:
                 continue
-            if full:
-                hyp = f"{bridges(hi)} joined {st.link_name(k)}"
-                change, concl = (k, lo, hi - 1), f"at most {bridges(hi - 1)}"
-            else:
-                hyp = (f"no bridge joined {st.link_name(k)}" if lo == 0
-                       else f"only {bridges(lo)} joined {st.link_name(k)}")
-                change, concl = (k, lo + 1, hi), f"at least {bridges(lo + 1)}"
+            hyp, change, concl = _hypothesis(st, k, full)
             a, b = geo.ends[k]
             yield Step("contradiction", "expert", (a, b), (k,), (change,),
                        f"Suppose {hyp}: following the simpler rules for {nsteps} more round"
