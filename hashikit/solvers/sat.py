@@ -227,7 +227,13 @@ def blocking_clause(enc: Encoding, counts: list[int]) -> list[int]:
 
 
 def _connectivity_loop(puzzle, enc, sat, member, stats, limited):
-    mark = 0
+    """Solve until the bridges are connected (or UNSAT / interrupted).
+
+    ``member`` keeps its marks from earlier calls (one per enumerated solution), so every
+    group gets a mark never used before: ``stats["cuts"]`` only grows.  (Restarting the marks
+    at 0 on each call once let a stale mark hide links leaving a group, and cut off valid
+    solutions: a false "unique".)
+    """
     while True:
         stats["rounds"] += 1
         ok = sat.solve_limited(expect_interrupt=True) if limited else sat.solve()
@@ -240,7 +246,6 @@ def _connectivity_loop(puzzle, enc, sat, member, stats, limited):
         if len(groups) == 1:
             return Status.SOLVED, counts
         for group in groups:
-            mark += 1
-            clause = cut_clause(puzzle, enc, group, member, mark)
+            clause = cut_clause(puzzle, enc, group, member, stats["cuts"] + 1)
             sat.add_clause(clause)  # an empty clause makes the next call UNSAT
             stats["cuts"] += 1
