@@ -46,3 +46,7 @@ class FormatError(HashikitError, ValueError):
 
 class SolverUnavailable(HashikitError, ImportError):
     """An engine's optional dependency is not installed."""
+
+
+class UnsupportedOption(HashikitError, ValueError):
+    """A caller asked an engine (or a command) for something it does not do: refused, never ignored."""

@@ -66,10 +66,13 @@ class Puzzle:
     ``ignore`` lists positions of islands that are part of the description but
     left out of the puzzle, as ProB's ``ignore`` set: they carry no bridges, do
     not block links and need not be connected.  They stay in ``ignored``.
+
+    ``no_loops`` is the variant of Simon Tatham's ``L`` flag: the bridges may form no
+    cycle (the bridge graph, each pair counted once, is a tree).
     """
 
     def __init__(self, rows: int, cols: int, islands: Iterable, maxbridges: int = DEFAULT_MAXBRIDGES,
-                 ignore: Iterable[Pos] = ()):
+                 ignore: Iterable[Pos] = (), no_loops: bool = False):
         for name, value in (("rows", rows), ("cols", cols), ("maxbridges", maxbridges)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise PuzzleError(f"{name} must be a whole number, got {value!r}")
@@ -82,6 +85,7 @@ class Puzzle:
         self.rows = rows
         self.cols = cols
         self.maxbridges = maxbridges
+        self.no_loops = bool(no_loops)
         top = 4 * maxbridges
         seen: set[Pos] = set()
         all_islands = []
@@ -121,16 +125,16 @@ class Puzzle:
 
     def __repr__(self) -> str:
         return (f"Puzzle({self.rows}x{self.cols}, {len(self.islands)} islands, "
-                f"maxbridges={self.maxbridges})")
+                f"maxbridges={self.maxbridges}{', no_loops=True' if self.no_loops else ''})")
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Puzzle):
             return NotImplemented
-        return (self.rows, self.cols, self.maxbridges, self.islands, self.ignored) == (
-            other.rows, other.cols, other.maxbridges, other.islands, other.ignored)
+        return (self.rows, self.cols, self.maxbridges, self.islands, self.ignored, self.no_loops) == (
+            other.rows, other.cols, other.maxbridges, other.islands, other.ignored, other.no_loops)
 
     def __hash__(self) -> int:
-        return hash((self.rows, self.cols, self.maxbridges, self.islands, self.ignored))
+        return hash((self.rows, self.cols, self.maxbridges, self.islands, self.ignored, self.no_loops))
 
     @cached_property
     def index(self) -> dict[Pos, int]:
@@ -145,7 +149,8 @@ class Puzzle:
         return cells
 
     @classmethod
-    def from_grid(cls, grid: Sequence[Sequence[int]], maxbridges: int = DEFAULT_MAXBRIDGES) -> "Puzzle":
+    def from_grid(cls, grid: Sequence[Sequence[int]], maxbridges: int = DEFAULT_MAXBRIDGES,
+                  no_loops: bool = False) -> "Puzzle":
         """Build from rows of numbers (0 = empty).  Rows must all have the same length."""
         rows = len(grid)
         if rows == 0:
@@ -156,7 +161,7 @@ class Puzzle:
             if len(line) != cols:
                 raise PuzzleError(f"row {r + 1} has {len(line)} cells, row 1 has {cols}", r, None)
             islands.extend(Island(r, c, v) for c, v in enumerate(line) if v)
-        return cls(rows, cols, islands, maxbridges)
+        return cls(rows, cols, islands, maxbridges, no_loops=no_loops)
 
     # -- derived structure -----------------------------------------------------
     @cached_property

@@ -9,6 +9,22 @@ from typing import Any
 from ..model import Solution
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What an engine declares it does; ``solvers.solve`` refuses anything else
+    (``UnsupportedOption``) before the engine runs.  Declared in the registry, so an engine
+    whose package is missing can still be described and refused."""
+
+    #: ``max_solutions > 1``: uniqueness proofs and enumeration
+    enumerate: bool = True
+    #: a time limit that is kept (the answer comes within it plus ``limits.TIME_MARGIN``)
+    time_limit: bool = True
+    #: the no-loops variant (``Puzzle.no_loops``)
+    no_loops: bool = False
+    #: engine-specific keyword options it accepts, with their types
+    options: tuple[tuple[str, type], ...] = ()
+
+
 class Status(str, Enum):
     SOLVED = "solved"          # a solution was found (and is in ``solution``)
     INFEASIBLE = "infeasible"  # the engine proved that no solution exists
