@@ -17,7 +17,7 @@ Vocabulary, stated once:
   flushed as it comes; with ``resume=True`` the jobs whose rows are already stored are not run
   again (their stored results come back first, marked ``resumed``);
 - the **executor** is any :class:`concurrent.futures.Executor`.  By default the runner starts a
-  ``ProcessPoolExecutor`` of ``workers`` spawned processes that it owns: it restarts it when a
+  ``ProcessPoolExecutor`` of ``workers`` fresh processes (a fork server) that it owns: it restarts it when a
   worker dies, and terminates its processes on Ctrl-C or at a job's hard deadline.  An executor
   passed in (for example Dask's ``Client.get_executor()``) is used as it is and left to its owner;
   pass a zero-argument function that makes one (``executor=make_executor``) to let the runner
@@ -313,7 +313,8 @@ def run_batch(jobs: Iterable[Job], *, workers: int | None = None,
               sink: JsonLinesSink | CsvSink | None = None, resume: bool = False, retry_failed: bool = False,
               progress: bool = True, force_progress: bool = False, label: str = "jobs",
               initializer: Callable[..., None] | None = None, initargs: tuple = (),
-              grace: float = DEFAULT_GRACE, max_in_flight: int | None = None) -> Iterator[Result]:
+              grace: float = DEFAULT_GRACE, max_in_flight: int | None = None,
+              preload: Sequence[str] = ()) -> Iterator[Result]:
     """Run ``jobs`` and yield a :class:`Result` for each as it finishes (resumed ones first).
 
     - ``workers``: size of the runner's own process pool (default: the number of cores);
@@ -325,7 +326,9 @@ def run_batch(jobs: Iterable[Job], *, workers: int | None = None,
     - ``progress``: the bar on standard error when it is a terminal (``force_progress``: always);
     - ``initializer(*initargs)``: once per worker process of the runner's own pool;
     - ``grace``: seconds past a job's ``time_limit`` before the runner ends it (own pool only);
-    - ``max_in_flight``: jobs submitted at once to a foreign executor (default 2 x its workers).
+    - ``max_in_flight``: jobs submitted at once to a foreign executor (default 2 x its workers);
+    - ``preload``: modules the fork server imports once for all workers (the first batch's list
+      counts: there is one fork server per process).
     """
     jobs = list(jobs)
     _check_keys(jobs)
@@ -346,7 +349,7 @@ def run_batch(jobs: Iterable[Job], *, workers: int | None = None,
             if inline:
                 results = _run_inline(todo)
             else:
-                results = _Pool(executor, workers, initializer, initargs, grace, max_in_flight).run(todo)
+                results = _Pool(executor, workers, initializer, initargs, grace, max_in_flight, preload).run(todo)
             try:
                 for result in results:
                     if sink is not None:
@@ -376,6 +379,16 @@ def _run_inline(todo) -> Iterator[Result]:
         yield Result(job.key, i, ok, value if ok else None, "" if ok else value, seconds, job=job)
 
 
+def _process_context(preload: Sequence[str]):
+    """Fresh worker processes, safe beside threads (no plain fork): a fork server where the system has
+    one (workers start in milliseconds, with hashikit and ``preload`` already imported), else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["hashikit.batch", *preload])  # used when the server first starts
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
 def _death_note(procs) -> str:
     """Why a worker died, from its exit code: a signal's name or the code (SIGTERM is the pool's own clean-up)."""
     deadline = time.monotonic() + 1.0
@@ -400,7 +413,8 @@ class _Pool:
     each of them is run again alone (isolation), so the culprit is found and the others finish.
     """
 
-    def __init__(self, executor, workers, initializer, initargs, grace, max_in_flight):
+    def __init__(self, executor, workers, initializer, initargs, grace, max_in_flight, preload=()):
+        self.preload = tuple(preload)
         self.owned = executor is None
         self.factory = executor if (executor is not None and not isinstance(executor, Executor)) else None
         self.workers = max(1, workers or os.cpu_count() or 1)
@@ -421,7 +435,7 @@ class _Pool:
                 from concurrent.futures import ProcessPoolExecutor
 
                 self.executor = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    max_workers=self.workers, mp_context=_process_context(self.preload),
                     initializer=_worker_init, initargs=(self.initializer, self.initargs))
             else:
                 self.executor = self.factory()
