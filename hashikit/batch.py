@@ -326,7 +326,7 @@ def run_batch(jobs: Iterable[Job], *, workers: int | None = None,
     - ``progress``: the bar on standard error when it is a terminal (``force_progress``: always);
     - ``initializer(*initargs)``: once per worker process of the runner's own pool;
     - ``grace``: seconds past a job's ``time_limit`` before the runner ends it (own pool only);
-    - ``max_in_flight``: jobs submitted at once to a foreign executor (default 2 x its workers);
+    - ``max_in_flight``: jobs submitted at once (default 2 x workers: each worker has the next one ready);
     - ``preload``: modules the fork server imports once for all workers (the first batch's list
       counts: there is one fork server per process).
     """
@@ -405,8 +405,56 @@ def _death_note(procs) -> str:
     return "ended abruptly"
 
 
+class _InFlight:
+    """The submitted jobs, and when each began to run.
+
+    A process pool hands jobs to its workers first in, first out, one per free worker; so with
+    ``workers`` busy, the oldest ``workers`` submitted jobs are the running ones, and a waiting
+    job starts when one of them ends.  That gives each job its own start time (for its hard
+    deadline) while a few more wait in the pool's queue, so no worker idles between jobs.
+    """
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.jobs: dict[Future, tuple[int, Job]] = {}
+        self.started: dict[Future, float] = {}
+        self.waiting: deque[Future] = deque()
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def add(self, fut: Future, i: int, job: Job) -> None:
+        self.jobs[fut] = (i, job)
+        self.waiting.append(fut)
+        self._promote()
+
+    def pop(self, fut: Future) -> tuple[int, Job]:
+        item = self.jobs.pop(fut)
+        if self.started.pop(fut, None) is None:
+            self.waiting.remove(fut)
+        self._promote()
+        return item
+
+    def clear(self) -> list[tuple[int, Job]]:
+        items = sorted(self.jobs.values())
+        self.jobs.clear()
+        self.started.clear()
+        self.waiting.clear()
+        return items
+
+    def _promote(self) -> None:
+        now = time.monotonic()
+        while self.waiting and len(self.started) < self.workers:
+            self.started[self.waiting.popleft()] = now
+
+    def deadlines(self, grace: float) -> list[tuple[float, Future]]:
+        """(hard deadline, future) of the running jobs that have a time limit."""
+        return [(t0 + self.jobs[f][1].time_limit + grace, f) for f, t0 in self.started.items()
+                if self.jobs[f][1].time_limit is not None]
+
+
 class _Pool:
-    """Keeps at most ``window`` jobs submitted; restarts its own pool after a crash or an overrun.
+    """Keeps a few jobs per worker submitted; restarts its own pool after a crash or an overrun.
 
     Attribution of a crash: when a worker dies, every job submitted at that moment fails with the
     same BrokenProcessPool.  A job that was alone is to blame: it gets the error row.  Otherwise
@@ -417,15 +465,11 @@ class _Pool:
         self.preload = tuple(preload)
         self.owned = executor is None
         self.factory = executor if (executor is not None and not isinstance(executor, Executor)) else None
-        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.executor: Executor | None = executor if isinstance(executor, Executor) else None
+        self.workers = max(1, workers or getattr(self.executor, "_max_workers", None) or os.cpu_count() or 1)
         self.initializer, self.initargs = initializer, initargs
         self.grace = grace
-        self.executor: Executor | None = executor if isinstance(executor, Executor) else None
-        if self.owned:
-            self.window = self.workers  # one job per worker: a submitted job is a running job
-        else:
-            n = max_in_flight or 2 * (getattr(self.executor, "_max_workers", None) or self.workers)
-            self.window = max(1, n)
+        self.window = max(1, max_in_flight or 2 * self.workers)
         self.procs: list = []
 
     # -- the executor's life --
@@ -441,8 +485,8 @@ class _Pool:
                 self.executor = self.factory()
         return self.executor
 
-    def _note_procs(self) -> None:
-        procs = getattr(self.executor, "_processes", None)  # private, read only to report exit codes
+    def _note_procs(self, ex=None) -> None:
+        procs = getattr(ex or self.executor, "_processes", None)  # private, read only for exit codes
         if procs:
             self.procs = list(procs.values())
 
@@ -451,7 +495,7 @@ class _Pool:
         ex, self.executor = self.executor, None
         if ex is None:
             return
-        self._note_procs_of(ex)
+        self._note_procs(ex)
         procs = list(self.procs)
         for p in procs:
             if p.is_alive():
@@ -464,11 +508,6 @@ class _Pool:
                 p.kill()
                 p.join(1.0)
 
-    def _note_procs_of(self, ex) -> None:
-        procs = getattr(ex, "_processes", None)
-        if procs:
-            self.procs = list(procs.values())
-
     def _restartable(self) -> bool:
         return self.owned or self.factory is not None
 
@@ -476,14 +515,14 @@ class _Pool:
     def run(self, todo) -> Iterator[Result]:
         queue = deque(todo)
         alone: deque = deque()  # suspects of a crash, run one at a time
-        flying: dict[Future, tuple[int, Job, float]] = {}
+        flying = _InFlight(self.workers)
         try:
             while queue or alone or flying:
                 self._fill(queue, alone, flying)
-                done, _ = wait(list(flying), timeout=self._timeout(flying), return_when=FIRST_COMPLETED)
+                done, _ = wait(list(flying.jobs), timeout=self._timeout(flying), return_when=FIRST_COMPLETED)
                 broken: list[tuple[int, Job]] = []
                 for fut in done:
-                    i, job, _ = flying.pop(fut)
+                    i, job = flying.pop(fut)
                     try:
                         ok, value, seconds = fut.result()
                     except BrokenExecutor:
@@ -500,7 +539,7 @@ class _Pool:
                     yield from self._after_crash(broken, flying, alone)
                 yield from self._overdue(flying, queue)
         except BaseException:  # Ctrl-C, or the caller stopped early: nothing may outlive the batch
-            for fut in flying:
+            for fut in flying.jobs:
                 fut.cancel()
             if self.owned:
                 self._end_workers()
@@ -529,21 +568,19 @@ class _Pool:
                                      "(pass a function that makes one to allow restarts)") from None
                 self.executor = None
                 continue
-            flying[fut] = (i, job, time.monotonic())
+            flying.add(fut, i, job)
         self._note_procs()
 
     def _timeout(self, flying) -> float | None:
         if not self.owned:
             return None
-        ends = [t0 + job.time_limit + self.grace for _, job, t0 in flying.values() if job.time_limit is not None]
-        return max(0.0, min(ends) - time.monotonic()) if ends else None
+        ends = flying.deadlines(self.grace)
+        return max(0.0, min(ends)[0] - time.monotonic()) if ends else None
 
     def _after_crash(self, broken, flying, alone) -> Iterator[Result]:
         """A worker died: blame a job that ran alone, run the others again one at a time."""
         note = _death_note(self.procs)
-        others = list(flying.values())
-        flying.clear()
-        suspects = broken + [(i, job) for i, job, _ in others]
+        suspects = sorted(broken + flying.clear())
         if self.owned:
             self._end_workers()
         elif self.factory is not None:
@@ -556,23 +593,22 @@ class _Pool:
             i, job = suspects[0]
             yield Result(job.key, i, False, None, f"worker process died ({note})", job=job)
             return
-        alone.extend(sorted(suspects))
+        alone.extend(suspects)
 
     def _overdue(self, flying, queue) -> Iterator[Result]:
         """Jobs past their hard deadline: end the pool, give them an error row, re-queue the rest."""
         if not self.owned:
             return
         now = time.monotonic()
-        late = [(f, i, job) for f, (i, job, t0) in flying.items()
-                if job.time_limit is not None and now >= t0 + job.time_limit + self.grace]
+        late = {f for end, f in flying.deadlines(self.grace) if now >= end}
         if not late:
             return
-        late_futs = {f for f, _, _ in late}
-        rest = sorted((i, job) for f, (i, job, _) in flying.items() if f not in late_futs)
+        late_jobs = sorted(flying.jobs[f] for f in late)
+        rest = [item for f, item in flying.jobs.items() if f not in late]
         flying.clear()
         self._end_workers()
-        for _, i, job in late:
+        for i, job in late_jobs:
             yield Result(job.key, i, False, None,
                          f"no answer within its time limit of {job.time_limit:g} s (+{self.grace:g} s): "
                          f"its worker was ended", job=job)
-        queue.extendleft(reversed(rest))
+        queue.extendleft(reversed(sorted(rest)))

@@ -66,6 +66,14 @@ def test_a_job_past_its_hard_deadline_is_ended_and_the_others_finish():
     assert all(res[f"sq{i}"].ok and res[f"sq{i}"].value == i * i for i in range(4))
 
 
+def test_a_deadline_counts_from_when_the_job_starts_not_while_it_waits():
+    # one worker, two 1.2 s jobs: the second waits 1.2 s in the pool's queue, then runs 1.2 s; its
+    # hard deadline (0.1 + 1.9 s) is kept only if the clock starts when it starts
+    jobs = [Job(f"n{i}", nap, (1.2,), time_limit=0.1) for i in range(2)]
+    res = by_key(run_batch(jobs, workers=1, grace=1.9, progress=False))
+    assert all(r.ok for r in res.values()), {k: r.error for k, r in res.items()}
+
+
 def test_another_executor_is_used_and_left_open():
     with ThreadPoolExecutor(2) as pool:
         res = by_key(run_batch([Job(str(i), square, (i,)) for i in range(5)], executor=pool, progress=False))
