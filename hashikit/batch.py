@@ -34,7 +34,9 @@ Use::
 Ctrl-C (KeyboardInterrupt in the calling thread) cancels every pending job, terminates the
 runner's own worker processes within about a second and re-raises KeyboardInterrupt (the CLI
 turns it into exit 130).  Worker processes ignore SIGINT themselves, so a terminal's Ctrl-C, sent
-to the whole process group, reaches only the runner.
+to the whole process group, reaches only the runner.  SIGTERM does the same (exit status 143)
+where nobody else handles it, and a worker whose runner was killed outright ends itself within
+a second or so (a pool's workers would otherwise wait for work forever).
 """
 
 from __future__ import annotations
@@ -283,11 +285,35 @@ class _Display:
 
 
 # -- in the worker -----------------------------------------------------------------------------
-def _worker_init(initializer, initargs) -> None:  # pragma: no cover - runs in the worker processes
-    """Workers ignore SIGINT: Ctrl-C is the runner's to handle (it ends them); then the caller's set-up."""
+def _worker_init(initializer, initargs, runner_pid: int) -> None:  # pragma: no cover - in the workers
+    """Workers ignore SIGINT (Ctrl-C is the runner's to handle: it ends them), end themselves when
+    the runner is gone (killed: nobody else would ever end them), then run the caller's set-up."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import threading
+
+    threading.Thread(target=_watch_runner, args=(runner_pid,), name="hashikit-batch-watch", daemon=True).start()
     if initializer is not None:
         initializer(*initargs)
+
+
+def _process_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:  # dead but not yet reaped by its parent
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            return fh.read().rsplit(")", 1)[-1].split()[0] == "Z"
+    except OSError:
+        return False
+
+
+def _watch_runner(pid: int, every: float = 1.0) -> None:  # pragma: no cover - in the workers
+    while not _process_gone(pid):
+        time.sleep(every)
+    os._exit(70)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -405,6 +431,24 @@ def _death_note(procs) -> str:
     return "ended abruptly"
 
 
+def _sigterm(signum, frame):
+    raise SystemExit(128 + signal.SIGTERM)
+
+
+def _exit_on_sigterm():
+    """While the runner's own pool works, SIGTERM ends the batch as Ctrl-C does (workers ended,
+    exit status 143) instead of leaving the workers behind.  Only where nobody else handles SIGTERM
+    (the default handler, main thread); returns the function that puts the old handler back."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return None
+    signal.signal(signal.SIGTERM, _sigterm)
+    return lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 class _InFlight:
     """The submitted jobs, and when each began to run.
 
@@ -480,7 +524,7 @@ class _Pool:
 
                 self.executor = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=_process_context(self.preload),
-                    initializer=_worker_init, initargs=(self.initializer, self.initargs))
+                    initializer=_worker_init, initargs=(self.initializer, self.initargs, os.getpid()))
             else:
                 self.executor = self.factory()
         return self.executor
@@ -516,6 +560,7 @@ class _Pool:
         queue = deque(todo)
         alone: deque = deque()  # suspects of a crash, run one at a time
         flying = _InFlight(self.workers)
+        restore = _exit_on_sigterm() if self.owned else None
         try:
             while queue or alone or flying:
                 self._fill(queue, alone, flying)
@@ -545,6 +590,8 @@ class _Pool:
                 self._end_workers()
             raise
         finally:
+            if restore is not None:
+                restore()
             if self.owned and self.executor is not None:
                 self.executor.shutdown(wait=True)
                 self.executor = None

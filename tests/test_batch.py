@@ -213,7 +213,10 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_ctrl_c_ends_the_batch_and_its_workers_within_seconds(tmp_path):
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
+def test_a_stopped_batch_leaves_no_worker_behind(tmp_path, sig, status):
+    """Ctrl-C (SIGINT) and SIGTERM end the batch and its workers within seconds; after SIGKILL of the
+    runner (no clean-up possible) the workers notice and end themselves."""
     script = tmp_path / "slowbatch.py"
     script.write_text(SCRIPT)
     started = tmp_path / "started"
@@ -227,16 +230,18 @@ def test_ctrl_c_ends_the_batch_and_its_workers_within_seconds(tmp_path):
         workers = [int(p.name) for p in started.iterdir()]
         assert len(workers) == 2, "the workers never started"
         t0 = time.monotonic()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=10)
         took = time.monotonic() - t0
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130, err
-    assert took < 4, f"Ctrl-C took {took:.1f} s"
+    assert proc.returncode == status, err
+    assert took < 4, f"the batch took {took:.1f} s to stop"
     assert out == ""  # no job finished, none was reported as done
-    time.sleep(0.2)
+    deadline = time.monotonic() + 5
+    while [pid for pid in workers if _alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert not [pid for pid in workers if _alive(pid)]
 
 
