@@ -745,7 +745,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     b.add_argument("--time-limit", type=time_limit_arg, default=60.0, metavar="S",
                    help="seconds per instance and engine (default: %(default)s); status 'unknown' past it")
     b.add_argument("--no-time-limit", dest="time_limit", action="store_const", const=None,
-                   help="no time limit per instance and engine")
+                   help="no time limit (a limited solve runs in a child process ended at the deadline)")
     b.add_argument("--csv", metavar="OUT.csv",
                    help="one row per (instance, engine), written as each finishes")
     b.add_argument("--resume", action="store_true",
