@@ -17,8 +17,9 @@ Vocabulary, stated once:
   flushed as it comes; with ``resume=True`` the jobs whose rows are already stored are not run
   again (their stored results come back first, marked ``resumed``);
 - the **executor** is any :class:`concurrent.futures.Executor`.  By default the runner starts a
-  ``ProcessPoolExecutor`` of ``workers`` fresh processes (a fork server) that it owns: it restarts it when a
-  worker dies, and terminates its processes on Ctrl-C or at a job's hard deadline.  An executor
+  ``ProcessPoolExecutor`` of ``workers`` fresh processes (from a fork server) that it owns: it
+  restarts it when a worker dies, and terminates its processes on Ctrl-C or at a job's hard
+  deadline.  An executor
   passed in (for example Dask's ``Client.get_executor()``) is used as it is and left to its owner;
   pass a zero-argument function that makes one (``executor=make_executor``) to let the runner
   restart it after a crash.
