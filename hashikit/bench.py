@@ -13,7 +13,13 @@ are tabulated like the paper's Table 1 (rows n x alpha, columns beta) beside the
 paper's published means; other files are grouped by island count.
 
 Exit codes: 0 every answer verified; 1 a wrong answer or an engine crash; 2 bad
-input (no puzzle files, unknown or missing engine, unreadable files).
+input (no puzzle files, unknown or missing engine, an option the engine does not declare,
+unreadable files).
+
+The jobs run on :mod:`hashikit.batch` (the one runner: crashed workers become error rows, rows
+are streamed to the CSV as they finish, ``--resume`` skips the pairs already in it, Ctrl-C ends
+the workers).  The library part (finding files, running, tables) comes first; the command
+(``add_parser``, ``run``) is the small part at the end.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import json
 import os
 import random
 import re
@@ -31,7 +38,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cli import EXIT_BAD, EXIT_NO, EXIT_OK, _positive_float, _positive_int
+from .argtypes import positive_int, time_limit as time_limit_arg
+from .batch import CsvSink, Job, Result, run_batch
+
+#: the command line's exit codes (README, "Commands"): verified, a wrong answer or crash, bad input
+EXIT_OK, EXIT_NO, EXIT_BAD = 0, 1, 2
 
 # -- the paper's published numbers ---------------------------------------------------
 # L. C. Coelho, G. Laporte, A. Lindbeck, T. Vidal, "Benchmark Instances and
@@ -76,8 +87,29 @@ def puzzle_extensions() -> tuple[str, ...]:
     return tuple(sorted(exts, key=len, reverse=True))
 
 
+#: tables that hashikit writes beside puzzles (generate's index): about puzzles, never puzzles
+INDEX_NAMES = ("index.csv", "index.json")
+
+
+def is_result_table(path: str) -> bool:
+    """generate's ``index.csv``/``index.json``, or a CSV whose header starts ``file,`` (bench's own rows)."""
+    name = os.path.basename(path).lower()
+    if name in INDEX_NAMES:
+        return True
+    if not name.endswith(".csv"):
+        return False
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.readline(200).startswith("file,")
+    except OSError:
+        return False
+
+
 def find_puzzles(paths: list[str]) -> list[str]:
-    """Files named on the command line, and every readable puzzle file under named folders (recursively)."""
+    """Files named on the command line, and every readable puzzle file under named folders (recursively).
+
+    In folders, README files and the tables hashikit writes (:func:`is_result_table`) are skipped.
+    """
     exts = puzzle_extensions()
     found: list[str] = []
     for p in paths:
@@ -88,8 +120,9 @@ def find_puzzles(paths: list[str]) -> list[str]:
                     low = name.lower()
                     if name.startswith(".") or low.startswith("readme"):
                         continue
-                    if low.endswith(exts):
-                        found.append(os.path.join(root, name))
+                    path = os.path.join(root, name)
+                    if low.endswith(exts) and not is_result_table(path):
+                        found.append(path)
         elif os.path.isfile(p):
             found.append(p)
         else:
@@ -134,7 +167,11 @@ def sample_files(files: list[str], k: int, seed: int | None) -> list[str]:
 
 
 # -- engine options --------------------------------------------------------------------
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
 def _literal(text: str):
+    """A value's type guessed from its text: only where the engine registry declares no options yet."""
     low = text.lower()
     if low in ("true", "yes", "on"):
         return True
@@ -150,8 +187,47 @@ def _literal(text: str):
     return text
 
 
+def _as_type(text: str, kind: type, item: str):
+    """``text`` read as the type the engine declares for the option (a bad value is bad input)."""
+    low = text.strip().lower()
+    try:
+        if kind is bool:
+            if low in _TRUE or low in _FALSE:
+                return low in _TRUE
+            raise ValueError
+        if kind is int:
+            return int(text)
+        if kind is float:
+            return float(text)
+        if kind is dict:
+            value = json.loads(text)
+            if not isinstance(value, dict):
+                raise ValueError
+            return value
+        if kind is str:
+            return text
+    except ValueError:
+        what = {bool: "true or false", int: "a whole number", float: "a number",
+                dict: 'a JSON object such as {"key": 1}'}.get(kind, kind.__name__)
+        raise BenchError(f"--engine-option {item!r}: the value must be {what}") from None
+    return _literal(text)
+
+
+def declared_options(engine: str) -> dict[str, type] | None:
+    """The options ``engine`` declares (``solvers.capabilities``), or None where the registry has none."""
+    from . import solvers
+
+    if not hasattr(solvers, "capabilities"):  # the engine contract not landed: options are not checked here
+        return None
+    return dict(solvers.capabilities(engine).options)
+
+
 def parse_engine_options(items: list[str] | None, engines: list[str]) -> dict[str, dict]:
-    """``key=value`` (every engine) or ``engine.key=value`` (that engine) -> {engine: {key: value}}."""
+    """``key=value`` (every engine) or ``engine.key=value`` (that engine) -> {engine: {key: value}}.
+
+    An option an engine does not declare is refused here, before any work, with the engine's list;
+    values are read as the declared type.
+    """
     out: dict[str, dict] = {e: {} for e in engines}
     for item in items or []:
         if "=" not in item:
@@ -170,7 +246,14 @@ def parse_engine_options(items: list[str] | None, engines: list[str]) -> dict[st
         if key in ("time_limit", "max_solutions"):
             raise BenchError(f"--engine-option {item!r}: {key} is set by bench itself")
         for e in target:
-            out[e][key] = _literal(value)
+            declared = declared_options(e)
+            if declared is None:
+                out[e][key] = _literal(value)
+            elif key not in declared:
+                raise BenchError(f"--engine-option {item!r}: engine {e!r} has no option {key!r} "
+                                 f"(its options: {', '.join(declared) or 'none'})")
+            else:
+                out[e][key] = _as_type(value, declared[key], item)
     return out
 
 
@@ -189,14 +272,19 @@ def check_engines(names: list[str]) -> None:
 
 
 # -- one run ---------------------------------------------------------------------------
+def empty_row(path: str, engine: str) -> dict:
+    """The row of one (file, engine) pair before it runs: what the file name tells."""
+    fields = hs_fields(path)
+    return {"file": path, "group": hs_group(path) or "", "engine": engine,
+            "n": fields[1] if fields else "", "alpha": fields[2] if fields else "",
+            "beta": fields[3] if fields else "", "status": "", "time": "", "rounds": "",
+            "cuts": "", "nodes": "", "valid": "", "islands": "", "message": ""}
+
+
 def run_one(task: tuple[str, str, float | None, dict]) -> dict:
     """Read, solve and check one (file, engine) pair; always returns a row (never raises)."""
     path, engine, time_limit, options = task
-    fields = hs_fields(path)
-    row: dict = {"file": path, "group": hs_group(path) or "", "engine": engine,
-                 "n": fields[1] if fields else "", "alpha": fields[2] if fields else "",
-                 "beta": fields[3] if fields else "", "status": "", "time": "", "rounds": "",
-                 "cuts": "", "nodes": "", "valid": "", "islands": "", "message": ""}
+    row = empty_row(path, engine)
     try:
         from .errors import HashikitError
         from .formats import read_file
@@ -239,44 +327,8 @@ def _init_worker() -> None:  # pragma: no cover - runs in the worker processes
     hashikit.formats.formats()
 
 
-# -- progress --------------------------------------------------------------------------
-class Progress:
-    """A tiny progress line on stderr: in place (\\r) on a terminal, else a line every 10 %."""
-
-    def __init__(self, total: int, stream=None, enabled: bool = True):
-        self.total = total
-        self.done = 0
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = enabled and total > 0
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.start = time.perf_counter()
-        self.next_mark = 10
-        self.bad = 0
-
-    def _line(self) -> str:
-        pct = 100 * self.done // self.total
-        el = time.perf_counter() - self.start
-        eta = el / self.done * (self.total - self.done) if self.done else 0.0
-        extra = f", {self.bad} failed" if self.bad else ""
-        return f"bench: {self.done}/{self.total} ({pct}%) {el:.0f}s elapsed, ~{eta:.0f}s left{extra}"
-
-    def update(self, ok: bool = True) -> None:
-        self.done += 1
-        self.bad += 0 if ok else 1
-        if not self.enabled:
-            return
-        if self.tty:
-            self.stream.write("\r" + self._line() + "\x1b[K")
-            if self.done == self.total:
-                self.stream.write("\n")
-            self.stream.flush()
-        else:
-            pct = 100 * self.done // self.total
-            if pct >= self.next_mark or self.done == self.total:
-                self.stream.write(self._line() + "\n")
-                self.stream.flush()
-                while self.next_mark <= pct:
-                    self.next_mark += 10
+#: modules every worker needs, imported once by the batch runner's fork server
+WORKER_PRELOAD = ("hashikit.checker", "hashikit.formats", "hashikit.solvers", "hashikit.solvers.sat")
 
 
 # -- running many ----------------------------------------------------------------------
@@ -319,70 +371,94 @@ def _cross_check(rows: list[dict]) -> None:
                 r["message"] = f"WRONG ANSWER: infeasible, but {solvers[0]} found a checked solution"
 
 
-def run_bench(files: list[str], engines: list[str], jobs: int | None = None, time_limit: float | None = 60.0,
-              options: dict[str, dict] | None = None, progress: bool = True, stream=None) -> BenchResult:
-    """Solve every (file, engine) pair in ``jobs`` worker processes (in this process when jobs == 1)."""
-    options = options or {e: {} for e in engines}
-    tasks = [(f, e, time_limit, options.get(e, {})) for f in files for e in engines]
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks) or 1))
-    bar = Progress(len(tasks), stream=stream, enabled=progress)
-    start = time.perf_counter()
-    rows: list[dict] = []
-    if jobs == 1:
-        for t in tasks:
-            row = run_one(t)
-            rows.append(row)
-            bar.update(row["valid"] is not False and row["status"] not in ("error", "unreadable"))
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+def job_key(path: str, engine: str) -> str:
+    """The batch key of one (file, engine) pair: it names the pair's CSV row for --resume."""
+    return f"{engine}:{path}"
 
-        # spawn: fresh workers that import hashikit once, unaffected by the parent's threads
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker) as pool:
-            futures = {pool.submit(run_one, t): t for t in tasks}
-            for fut in as_completed(futures):
-                try:
-                    row = fut.result()
-                except Exception as exc:  # a worker died (e.g. out of memory, a solver's crash)
-                    f, e, _, _ = futures[fut]
-                    row = {
-                        "file": f, "group": hs_group(f) or "", "engine": e, "n": "", "alpha": "", "beta": "",
-                        "status": "error", "time": "", "rounds": "", "cuts": "", "nodes": "", "valid": "",
-                        "islands": "", "message": f"worker failed: {type(exc).__name__}: {exc}"}
-                rows.append(row)
-                bar.update(row["valid"] is not False and row["status"] not in ("error", "unreadable"))
-    order = {(f, e): i for i, (f, e, _, _) in enumerate(tasks)}
-    rows.sort(key=lambda r: order[(r["file"], r["engine"])])
+
+def bench_jobs(files: list[str], engines: list[str], time_limit: float | None,
+               options: dict[str, dict]) -> list[Job]:
+    """One batch job per (file, engine) pair, files outer: ``run_one`` keeps its own time limit."""
+    return [Job(job_key(f, e), run_one, ((f, e, time_limit, options.get(e, {})),), time_limit=time_limit)
+            for f in files for e in engines]
+
+
+def row_of(result: Result) -> dict:
+    """A bench row from a batch result: the job's own row, or an error row when its worker failed."""
+    if result.ok:
+        return result.value
+    path, engine = result.job.args[0][:2]
+    row = empty_row(path, engine)
+    row.update(status="error", message=f"worker failed: {result.error}")
+    return row
+
+
+def csv_sink(path: str) -> CsvSink:
+    """The bench CSV as the batch runner's sink: a row appended and flushed per finished pair."""
+    return CsvSink(path, CSV_FIELDS, row_of=lambda r: _csv_record(row_of(r)),
+                   key_of=lambda row: job_key(row["file"], row["engine"]),
+                   result_of=lambda row: (True, _typed_row(row)))
+
+
+def run_bench(files: list[str], engines: list[str], jobs: int | None = None, time_limit: float | None = 60.0,
+              options: dict[str, dict] | None = None, progress: bool = True, csv_path: str | None = None,
+              resume: bool = False, executor=None) -> BenchResult:
+    """Solve every (file, engine) pair on ``jobs`` worker processes (in this process when jobs == 1).
+
+    ``csv_path``: rows are streamed there as they finish, and rewritten in file order with the
+    cross-check's verdicts at the end; ``resume``: the pairs already in it are not run again.
+    ``executor``: another concurrent.futures Executor (e.g. a cluster's) instead of the local pool.
+    """
+    options = options or {e: {} for e in engines}
+    batch = bench_jobs(files, engines, time_limit, options)
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(batch) or 1))
+    start = time.perf_counter()
+    results = run_batch(batch, workers=workers, executor=executor, inline=(workers == 1 and executor is None),
+                        sink=csv_sink(csv_path) if csv_path else None, resume=resume, progress=progress,
+                        label="bench", initializer=_init_worker, preload=WORKER_PRELOAD)
+    rows = [(r.index, row_of(r)) for r in results]
+    rows = [row for _, row in sorted(rows, key=lambda ir: ir[0])]
     _cross_check(rows)
+    if csv_path:
+        write_csv(rows, csv_path)
     return BenchResult(rows, list(engines), time.perf_counter() - start, options)
 
 
 # -- CSV -------------------------------------------------------------------------------
+def _csv_record(row: dict) -> dict:
+    rec = dict(row)
+    if isinstance(rec["time"], float):
+        rec["time"] = f"{rec['time']:.6f}"
+    return rec
+
+
 def write_csv(rows: list[dict], out: str) -> None:
-    with open(out, "w", newline="", encoding="utf-8") as fh:
+    """All rows at once, replacing ``out`` whole (a stop half-way leaves the old file, not half a new one)."""
+    tmp = f"{out}.tmp{os.getpid()}"
+    with open(tmp, "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
         w.writeheader()
         for r in rows:
-            rec = dict(r)
-            if isinstance(rec["time"], float):
-                rec["time"] = f"{rec['time']:.6f}"
-            w.writerow(rec)
+            w.writerow(_csv_record(r))
+    os.replace(tmp, out)
+
+
+def _typed_row(rec: dict) -> dict:
+    """A CSV row with its numbers and ``valid`` (True/False/"") typed back."""
+    rec = dict(rec)
+    for k in ("n", "alpha", "beta", "rounds", "cuts", "nodes", "islands"):
+        if rec.get(k, "") != "":
+            rec[k] = int(rec[k])
+    if rec.get("time", "") != "":
+        rec["time"] = float(rec["time"])
+    rec["valid"] = {"True": True, "False": False}.get(rec.get("valid", ""), "")
+    return rec
 
 
 def read_csv(path: str) -> list[dict]:
     """Rows of a bench CSV, typed back (numbers, valid as True/False/"")."""
-    rows = []
     with open(path, newline="", encoding="utf-8") as fh:
-        for rec in csv.DictReader(fh):
-            for k in ("n", "alpha", "beta", "rounds", "cuts", "nodes", "islands"):
-                if rec.get(k, "") != "":
-                    rec[k] = int(rec[k])
-            if rec.get("time", "") != "":
-                rec["time"] = float(rec["time"])
-            rec["valid"] = {"True": True, "False": False}.get(rec.get("valid", ""), "")
-            rows.append(rec)
-    return rows
+        return [_typed_row(rec) for rec in csv.DictReader(fh)]
 
 
 # -- tables ----------------------------------------------------------------------------
@@ -664,21 +740,24 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     b.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders")
     b.add_argument("--engine", default="sat", metavar="NAME[,NAME...]",
                    help="engines to compare, comma-separated: sat, milp, cpsat (default: sat)")
-    b.add_argument("--jobs", "-j", type=_positive_int, default=None, metavar="N",
-                   help=f"worker processes (default: the number of cores, {os.cpu_count()})")
-    b.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S",
+    b.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
+                   help=f"worker processes (default: the number of cores, {os.cpu_count()}; 1 runs in this process)")
+    b.add_argument("--time-limit", type=time_limit_arg, default=60.0, metavar="S",
                    help="seconds per instance and engine (default: %(default)s); status 'unknown' past it")
     b.add_argument("--no-time-limit", dest="time_limit", action="store_const", const=None,
-                   help="no time limit (the sat engine then uses CaDiCaL; under a limit it uses Glucose)")
-    b.add_argument("--csv", metavar="OUT.csv", help="write one row per (instance, engine)")
+                   help="no time limit (a limited solve runs in a child process ended at the deadline)")
+    b.add_argument("--csv", metavar="OUT.csv",
+                   help="one row per (instance, engine), written as each finishes")
+    b.add_argument("--resume", action="store_true",
+                   help="with --csv: keep the rows already in OUT.csv and run only the missing pairs")
     b.add_argument("--md", metavar="OUT.md", help="write the tables in Markdown")
     b.add_argument("--plot", metavar="OUT.png", help="plot time against island count (needs matplotlib)")
-    b.add_argument("--sample", type=_positive_int, metavar="K",
+    b.add_argument("--sample", type=positive_int, metavar="K",
                    help="only K instances per Hs group (other files count as one group)")
     b.add_argument("--seed", type=int, default=None, metavar="S", help="random seed for --sample")
     b.add_argument("--engine-option", action="append", default=[], metavar="KEY=VALUE",
                    help="engine keyword option, e.g. weak=False; engine.key=value for one engine only; repeatable")
-    b.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=run)
     return b
 
@@ -688,42 +767,55 @@ def _err(message: str) -> int:
     return EXIT_BAD
 
 
+def _inputs(args) -> tuple[list[str], dict[str, dict], list[str]]:
+    """Engines, their options and the files, checked before any work (BenchError: exit 2)."""
+    engines = list(dict.fromkeys(e.strip() for e in (args.engine or "sat").split(",") if e.strip()))
+    if not engines:
+        raise BenchError("--engine: name at least one engine")
+    check_engines(engines)
+    options = parse_engine_options(getattr(args, "engine_option", None), engines)
+    if getattr(args, "resume", False) and not getattr(args, "csv", None):
+        raise BenchError("--resume needs --csv OUT.csv (the rows to resume from)")
+    for out in (getattr(args, "csv", None), getattr(args, "md", None), getattr(args, "plot", None)):
+        if out:
+            parent = os.path.dirname(os.path.abspath(out))
+            if not os.path.isdir(parent):
+                raise BenchError(f"{out}: folder {parent} does not exist")
+            if os.path.isdir(out):
+                raise BenchError(f"{out}: is a folder")
+    files = find_puzzles(args.paths)
+    if not files:
+        raise BenchError(f"no puzzle files found in {', '.join(args.paths)} "
+                         f"(looked for {' '.join(sorted(puzzle_extensions()))})")
+    if getattr(args, "sample", None):
+        files = sample_files(files, args.sample, getattr(args, "seed", None))
+    return engines, options, files
+
+
 def run(args) -> int:
-    """The ``bench`` command; returns the exit code."""
+    """The ``bench`` command; returns the exit code (KeyboardInterrupt goes to the CLI: exit 130)."""
+    from .batch import BatchError
+
     try:
-        engines = [e.strip() for e in (args.engine or "sat").split(",") if e.strip()]
-        if not engines:
-            raise BenchError("--engine: name at least one engine")
-        engines = list(dict.fromkeys(engines))
-        check_engines(engines)
-        options = parse_engine_options(getattr(args, "engine_option", None), engines)
-        files = find_puzzles(args.paths)
-        if not files:
-            raise BenchError(f"no puzzle files found in {', '.join(args.paths)} "
-                             f"(looked for {' '.join(sorted(puzzle_extensions()))})")
-        if getattr(args, "sample", None):
-            files = sample_files(files, args.sample, getattr(args, "seed", None))
-        for out in (getattr(args, "csv", None), getattr(args, "md", None), getattr(args, "plot", None)):
-            if out:
-                parent = os.path.dirname(os.path.abspath(out))
-                if not os.path.isdir(parent):
-                    raise BenchError(f"{out}: folder {parent} does not exist")
+        engines, options, files = _inputs(args)
     except BenchError as exc:
         return _err(str(exc))
-
     jobs = getattr(args, "jobs", None) or os.cpu_count() or 1
-    quiet = getattr(args, "quiet", False)
-    if not quiet:
-        print(f"bench: {len(files)} file(s) x {len(engines)} engine(s) on {min(jobs, len(files) * len(engines))} "
-              f"worker(s), " + (f"time limit {args.time_limit:g} s" if args.time_limit else "no time limit"),
-              file=sys.stderr)
-    result = run_bench(files, engines, jobs=jobs, time_limit=args.time_limit, options=options,
-                       progress=not quiet)
-    sys.stdout.write(render_text(result))
-    print(f"wall time {result.wall:.1f} s on {max(1, min(jobs, len(result.rows)))} worker(s)")
+    workers = max(1, min(jobs, len(files) * len(engines)))
+    if not getattr(args, "quiet", False):
+        print(f"bench: {len(files)} file(s) x {len(engines)} engine(s) on {workers} worker(s), "
+              + (f"time limit {args.time_limit:g} s" if args.time_limit else "no time limit"), file=sys.stderr)
     try:
-        if args.csv:
-            write_csv(result.rows, args.csv)
+        result = run_bench(files, engines, jobs=jobs, time_limit=args.time_limit, options=options,
+                           progress=not getattr(args, "quiet", False), csv_path=getattr(args, "csv", None),
+                           resume=getattr(args, "resume", False))
+    except BatchError as exc:
+        return _err(str(exc))
+    except OSError as exc:
+        return _err(f"cannot write: {exc}")
+    sys.stdout.write(render_text(result))
+    print(f"wall time {result.wall:.1f} s on {workers} worker(s)")
+    try:
         if args.md:
             Path(args.md).write_text(render_markdown(result), encoding="utf-8")
     except OSError as exc:
@@ -732,10 +824,9 @@ def run(args) -> int:
         plot(result, args.plot)
     for line in problem_lines(result):
         print(f"hashikit bench: {line}", file=sys.stderr)
-    code = result.exit_code()
     if result.wrong():
         print(f"hashikit bench: {len(result.wrong())} WRONG ANSWER(S)", file=sys.stderr)
-    return code
+    return result.exit_code()
 
 
 def main(argv: list[str] | None = None) -> int:

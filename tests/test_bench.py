@@ -7,6 +7,7 @@ infeasible board); no shared data is copied or needed.
 from __future__ import annotations
 
 import argparse
+import re
 
 import pytest
 
@@ -39,7 +40,7 @@ def folder(tmp_path):
 
 def args(paths, **kw):
     ns = dict(paths=[str(p) for p in paths], engine="sat", jobs=2, time_limit=30.0, csv=None, md=None,
-              plot=None, sample=None, seed=None, engine_option=[], quiet=True)
+              plot=None, sample=None, seed=None, engine_option=[], quiet=True, resume=False)
     ns.update(kw)
     return argparse.Namespace(**ns)
 
@@ -152,14 +153,99 @@ def test_infeasible_contradicting_a_checked_solution_is_wrong():
     assert rows[1]["valid"] is False
 
 
-def test_engine_options_parse():
+def _fake_capabilities(monkeypatch):
+    """Engines that declare options, as solvers.capabilities does (used whether or not it has landed)."""
+    import hashikit.solvers as solvers
+    from hashikit.solvers.base import Capabilities
+
+    declared = {"sat": Capabilities(options=(("solver", str), ("implied", bool))),
+                "milp": Capabilities(options=(("weak", bool), ("fractional", bool), ("params", dict))),
+                "cpsat": Capabilities(options=(("num_workers", int),))}
+    monkeypatch.setattr(solvers, "capabilities", lambda name: declared[name], raising=False)
+
+
+def test_engine_options_are_read_as_the_declared_types(monkeypatch):
+    _fake_capabilities(monkeypatch)
+    opts = bench.parse_engine_options(["milp.weak=False", "milp.fractional=no", 'milp.params={"a": 1}',
+                                       "sat.solver=cadical", "cpsat.num_workers=2"], ["milp", "sat", "cpsat"])
+    assert opts == {"milp": {"weak": False, "fractional": False, "params": {"a": 1}},
+                    "sat": {"solver": "cadical"}, "cpsat": {"num_workers": 2}}
+    every = ["milp", "sat", "cpsat"]
+    for bad, engines, message in [("bogus=1", every, "has no option 'bogus'"),
+                                  ("weak=False", every, "engine 'sat' has no option 'weak'"),
+                                  ("milp.weak=maybe", every, "true or false"),
+                                  ("cpsat.num_workers=1.5", every, "whole number"),
+                                  ("milp.params=[1]", every, "JSON object"),
+                                  ("cpsat.num_workers=1", ["sat"], "not benchmarked"),
+                                  ("novalue", every, "expected key=value"),
+                                  ("time_limit=3", every, "set by bench itself")]:
+        with pytest.raises(bench.BenchError, match=re.escape(message)):
+            bench.parse_engine_options([bad], engines)
+
+
+def test_engine_options_without_a_registry_are_guessed(monkeypatch):
+    import hashikit.solvers as solvers
+
+    monkeypatch.delattr(solvers, "capabilities", raising=False)
     opts = bench.parse_engine_options(["weak=False", "milp.fractional=no", "x=1.5", "s=abc"], ["milp", "sat"])
     assert opts["milp"] == {"weak": False, "fractional": False, "x": 1.5, "s": "abc"}
     assert opts["sat"] == {"weak": False, "x": 1.5, "s": "abc"}
-    with pytest.raises(bench.BenchError):
-        bench.parse_engine_options(["cpsat.x=1"], ["sat"])
-    with pytest.raises(bench.BenchError):
-        bench.parse_engine_options(["novalue"], ["sat"])
+
+
+def test_an_undeclared_engine_option_is_bad_input(folder, capsys, monkeypatch):
+    import hashikit.solvers as solvers
+
+    if not hasattr(solvers, "capabilities"):
+        _fake_capabilities(monkeypatch)
+    assert bench.run(args([folder], engine_option=["bogus=1"])) == 2
+    err = capsys.readouterr().err
+    assert "engine 'sat' has no option 'bogus'" in err and err.count("\n") == 1
+
+
+def test_generate_index_and_bench_tables_are_not_puzzles(folder):
+    (folder / "index.csv").write_text("file,grade,score,islands,rows,cols,seed\na.txt,easy,3,4,6,6,1\n")
+    (folder / "index.json").write_text('[{"file": "a.txt", "grade": "easy", "seed": 1}]')
+    (folder / "sub" / "old-run.csv").write_text(",".join(bench.CSV_FIELDS) + "\n")
+    write(folder / "grid.csv", random_puzzle(5, 5, seed=9)[0], "csv")  # a real puzzle in csv format stays
+    found = sorted(p.replace(str(folder) + "/", "") for p in bench.find_puzzles([str(folder)]))
+    assert found == ["a.txt", "b.has", "bad.txt", "grid.csv", "sub/c.json"]
+
+
+def test_resume_runs_only_the_missing_pairs(folder, tmp_path, monkeypatch):
+    import hashikit.solvers as solvers
+
+    real = solvers.solve
+    solved: list[int] = []
+
+    def counting(puzzle, engine="sat", time_limit=None, **options):
+        solved.append(len(puzzle.islands))
+        return real(puzzle, engine=engine, time_limit=time_limit, **options)
+
+    monkeypatch.setattr(solvers, "solve", counting)
+    out = tmp_path / "r.csv"
+    assert bench.run(args([folder / "a.txt", folder / "b.has"], jobs=1, csv=str(out))) == 0
+    assert len(solved) == 2
+    first = {r["file"]: r for r in bench.read_csv(str(out))}
+    code = bench.run(args([folder / "a.txt", folder / "b.has", folder / "bad.txt"], jobs=1, csv=str(out),
+                          resume=True))
+    assert code == 0 and len(solved) == 3  # only bad.txt ran again
+    rows = bench.read_csv(str(out))
+    assert [r["file"].rsplit("/", 1)[1] for r in rows] == ["a.txt", "b.has", "bad.txt"]
+    assert {r["file"]: r for r in rows}[str(folder / "a.txt")] == first[str(folder / "a.txt")]
+
+
+def test_resume_needs_a_csv(folder, capsys):
+    assert bench.run(args([folder], resume=True)) == 2
+    assert "--resume needs --csv" in capsys.readouterr().err
+
+
+def test_a_failed_worker_is_an_error_row():
+    from hashikit.batch import Result
+
+    job = bench.bench_jobs(["x/Hs_16_100_25_05_001.has"], ["sat"], 5.0, {})[0]
+    row = bench.row_of(Result(job.key, 0, False, error="worker process died (killed by SIGKILL)", job=job))
+    assert row["status"] == "error" and "SIGKILL" in row["message"] and row["group"] == "100_25_05"
+    assert bench.BenchResult([row], ["sat"]).exit_code() == 1
 
 
 def test_bad_input_exit_2(tmp_path, capsys, monkeypatch):
@@ -184,17 +270,6 @@ def test_bad_input_exit_2(tmp_path, capsys, monkeypatch):
     assert bench.run(args([p, tmp_path / "broken.has"], jobs=1, csv=str(out))) == 2
     rows = {r["file"].rsplit("/", 1)[1]: r for r in bench.read_csv(str(out))}
     assert rows["p.txt"]["status"] == "solved" and rows["broken.has"]["status"] == "unreadable"
-
-
-def test_progress_lines_when_not_a_tty():
-    import io
-
-    buf = io.StringIO()
-    bar = bench.Progress(20, stream=buf)
-    for _ in range(20):
-        bar.update()
-    lines = buf.getvalue().splitlines()
-    assert len(lines) == 10 and lines[-1].startswith("bench: 20/20 (100%)")
 
 
 def test_plot_without_matplotlib_says_so(folder, tmp_path, capsys):
