@@ -145,6 +145,7 @@ function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", 
   game.level = level;
   game.solution = null;
   const ignored = new Set((puzzle.ignore || []).map(([r, c]) => `${r},${c}`));
+  document.body.dataset.geometry = Array.isArray(parsed.links) ? "server" : "page";
   game.islands = puzzle.islands.filter(([r, c]) => !ignored.has(`${r},${c}`))
     .map(([r, c, n]) => ({ r, c, n }))
     .sort((x, y) => x.r - y.r || x.c - y.c);
@@ -165,16 +166,18 @@ function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", 
   game.solved = false; game.revealed = false;
   const saved = restore ? store.loadProgress(puzzleCode()) : null;
   if (bridges) applyBridgeList(bridges, game.counts);
-  if (progress && progress.length === links.length && /^[0-9]+$/.test(progress)) {
-    game.counts = [...progress].map((d, k) => Math.min(+d, links[k].cap));
-  } else if (saved && saved.counts?.length === links.length) {
+  const fromLink = progress && progress.length === links.length && /^[0-9]+$/.test(progress);
+  if (fromLink) game.counts = [...progress].map((d, k) => Math.min(+d, links[k].cap));
+  // the saved game comes back when the link carries no other progress than the saved one
+  if (saved && saved.counts?.length === links.length && (!fromLink || saved.counts === progress)) {
     game.counts = [...saved.counts].map((d, k) => Math.min(+d || 0, links[k].cap));
     game.marks = [...(saved.marks || "")].map((d) => d === "1");
     while (game.marks.length < links.length) game.marks.push(false);
     game.locked = new Set((saved.locked || []).filter((i) => i < game.islands.length));
     game.elapsed = +saved.elapsed || 0;
     game.level = saved.level || level;
-  }
+    game.restored = true;
+  } else game.restored = false;
   game.undo = []; game.redo = [];
   game.selected = null; game.focus = 0; game.hint = null; game.checked = null;
   $("banner").hidden = true;
@@ -189,7 +192,7 @@ function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", 
     (mb !== 2 ? `, up to ${mb} bridges per pair` : "") + (puzzle.no_loops ? ", no loops" : "") +
     (game.level !== "custom" ? `, ${game.level}` : "") + ".";
   showBest();
-  say(saved && !progress ? "Welcome back: your game is restored." : "Your move: join the islands.");
+  say(game.restored ? "Welcome back: your game is restored." : "Your move: join the islands.");
   afterChange({ save: false });
 }
 
@@ -877,32 +880,37 @@ function solvedNow() {
   paint();
 }
 
-// the marks a hint rules out: its "marks", or the links its changes bring down to no bridge
-function hintMarks(h) {
+// what a hint settles, as one undoable move: links it brings down to no bridge become marks
+// (its "marks" when the server lists them), links it raises get their certain bridges
+function hintChanges(h) {
   const out = [];
-  const listed = h.marks || (h.changes || []).filter((ch) => ch.length >= 6 && ch[5] === 0).map((ch) => ch.slice(0, 4));
-  for (const m of listed) {
+  const marks = h.marks || (h.changes || []).filter((ch) => ch.length >= 6 && ch[5] === 0).map((ch) => ch.slice(0, 4));
+  for (const m of marks) {
     const k = linkAt(m);
-    if (k !== undefined && !game.marks[k] && !game.counts[k]) out.push(k);
+    if (k !== undefined && !game.marks[k] && !game.counts[k]) out.push(["m", k, 0, 1]);
+  }
+  for (const ch of h.changes || []) {
+    const k = linkAt(ch.slice(0, 4)), lo = ch[4];
+    if (k !== undefined && lo > game.counts[k] && !game.marks[k] && lo <= game.links[k].cap) out.push(["b", k, game.counts[k], lo]);
   }
   return out;
 }
 
 async function askHint() {
-  if (!game.puzzle || busy()) return;
+  if (!game.puzzle || busy() || game.solved) return;
   $("hint").disabled = true;
   try {
     const h = await api("/api/hint", { puzzle: game.puzzle, bridges: bridgeList(), marks: markList() });
     const isl = new Set((h.islands || []).map(([r, c]) => islandIndex(r, c)).filter((i) => i !== undefined));
     const lk = new Set((h.links || []).map(linkAt).filter((k) => k !== undefined));
-    const newMarks = h.status === "hint" ? hintMarks(h) : [];
-    if (newMarks.length) {
-      doMove(newMarks.map((k) => ["m", k, 0, 1]));
-    }
+    const changes = h.status === "hint" ? hintChanges(h) : [];
+    const text = (h.level ? `Hint (${h.level}): ` : "") + h.sentence;
+    if (changes.length) doMove(changes, text);
     game.hint = { islands: isl, links: lk };
-    const marked = newMarks.length ? ` (marked "no bridge" with ×${newMarks.length > 1 ? " on " + newMarks.length + " links" : ""})` : "";
+    const nMarks = changes.filter(([kind]) => kind === "m").length;
+    const done = changes.length ? ` Done for you${nMarks ? ` (× marks "no bridge")` : ""}; Undo takes it back.` : "";
     if (h.status === "conflict") say(["Your board has a problem:", h.problems], "error");
-    else say((h.level ? `Hint (${h.level}): ` : "") + h.sentence + marked, h.status === "hint" ? "hinted" : "");
+    else if (!game.solved) say(text + done, h.status === "hint" ? "hinted" : "");
     paint();
   } catch (e) { say(e.message, "error"); }
   finally { $("hint").disabled = false; }
