@@ -161,7 +161,7 @@ def test_play_the_whole_solution_by_clicks(browser, server, artifacts):
     assert list(best) == ["7x7 custom m2"] and best["7x7 custom m2"] >= 0
     assert "Best time" in page.locator("#best").inner_text()
     page.mouse.move(0, 0)  # no hover highlight in the picture
-    page.wait_for_timeout(1000)  # the solved animation is over
+    page.wait_for_timeout(700)  # the solved animation is over
     shot = artifacts / "screenshot-solved.png"
     page.screenshot(path=str(shot))
     assert shot.stat().st_size > 5000
@@ -183,6 +183,7 @@ def test_hint_on_a_fresh_board_applies_its_step(browser, server):
     assert errors == []
 
 
+@pytest.mark.slow
 def test_pressing_hint_repeatedly_solves_the_puzzle(browser, server):
     page, errors = open_puzzle(browser, server)
     for _ in range(40):
@@ -342,7 +343,8 @@ def _board_box(page):
     return page.locator("#board").bounding_box()
 
 
-@pytest.mark.parametrize("width,height", [(390, 844), (768, 1024), (1280, 900)])
+@pytest.mark.parametrize("width,height", [(390, 844), pytest.param(768, 1024, marks=pytest.mark.slow),
+                                          pytest.param(1280, 900, marks=pytest.mark.slow)])
 def test_board_never_moves_while_messages_change(browser, server, width, height):
     page, errors = open_puzzle(browser, server, width=width, height=height)
     before = _board_box(page)
@@ -391,14 +393,17 @@ def test_phone_touch_targets_and_long_press(browser, server, artifacts):
     page.wait_for_timeout(750)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     assert page.locator("#board .mark").count() == 1
-    # zoom control: out to see the whole board, then back
+    page.screenshot(path=str(artifacts / "screenshot-phone.png"))
+    # zoom control: out to see the whole board, then in again
     page.click("#zoom-fit")
     assert float(page.get_attribute("#board", "data-cell")) < 44
-    page.screenshot(path=str(artifacts / "screenshot-phone.png"))
+    page.click("#zoom-in")
+    page.click("#zoom-in")
     assert errors == []
 
 
 # ------------------------------------------------------------------ choosing a puzzle
+@pytest.mark.slow
 def test_generate_any_size_with_a_seed(browser, server):
     page, errors = open_puzzle(browser, server)
     page.fill("#gen-rows", "5")
@@ -421,10 +426,10 @@ def test_generate_any_size_with_a_seed(browser, server):
     assert errors == []
 
 
+@pytest.mark.slow
 def test_a_long_generation_shows_progress_and_can_be_cancelled(browser, server):
     page, errors = open_puzzle(browser, server)
     page.route("**/api/generate", lambda route: None)  # a generation that never ends
-    time.sleep(1.1)
     page.click("#generate")
     page.wait_for_selector("#busy:not([hidden])")
     clock = page.locator("#timer").inner_text()
@@ -440,6 +445,7 @@ def test_a_long_generation_shows_progress_and_can_be_cancelled(browser, server):
     assert errors == []
 
 
+@pytest.mark.slow
 def test_text_follows_the_puzzles_rules(browser, server):
     four = {"rows": 3, "cols": 5, "maxbridges": 4, "islands": [[0, 0, 4], [0, 4, 8], [2, 4, 4]]}
     page, errors = open_page(browser, server, fragment=json_link(four))
@@ -474,6 +480,7 @@ def test_progress_is_saved_and_restored(browser, server):
     assert errors == []
 
 
+@pytest.mark.slow
 def test_print_view(browser, server, artifacts):
     page, errors = open_puzzle(browser, server)
     lay(page, 1, 1, 1, 4)
@@ -529,7 +536,7 @@ CONTRAST_JS = """
 """
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", ["light", pytest.param("dark", marks=pytest.mark.slow)])
 def test_axe_and_contrast(browser, server, artifacts, scheme):
     page, errors = open_puzzle(browser, server, scheme=scheme)
     assert page.evaluate("document.documentElement.dataset.theme") == scheme  # prefers-color-scheme

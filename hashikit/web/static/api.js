@@ -55,12 +55,14 @@ function requestProps(doc, path) {
 }
 
 export async function loadCaps() {
-  let doc;
-  try {
-    const r = await fetch("/api/openapi.json");
-    if (!r.ok) return caps;
-    doc = await r.json();
-  } catch (e) { return caps; }
+  let doc = null;
+  for (const url of ["/api/openapi.json", "/openapi.json"]) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) { doc = await r.json(); break; }
+    } catch (e) { /* try the next place */ }
+  }
+  if (!doc || typeof doc !== "object") return caps;
   caps.paths = new Set(Object.keys(doc.paths || {}));
   const g = requestProps(doc, "/api/generate");
   caps.generate.rows = range(g.rows, [3, 25]) || caps.generate.rows;

@@ -222,7 +222,7 @@ export function createBuilder(ctx) {
   function candidates(out) {
     const found = [], seen = new Set();
     const countIn = (sol, [r1, c1, r2, c2]) => {
-      for (const [a, bb, c, d, k] of sol || []) {
+      for (const [a, bb, c, d, k] of (Array.isArray(sol) ? sol : sol?.bridges) || []) {
         if ((a === r1 && bb === c1 && c === r2 && d === c2) || (a === r2 && bb === c2 && c === r1 && d === c1)) return k;
       }
       return 0;
