@@ -908,7 +908,8 @@ async function askHint() {
     if (changes.length) doMove(changes, text);
     game.hint = { islands: isl, links: lk };
     const nMarks = changes.filter(([kind]) => kind === "m").length;
-    const done = changes.length ? ` Done for you${nMarks ? ` (× marks "no bridge")` : ""}; Undo takes it back.` : "";
+    const done = changes.length ? ` Done for you${nMarks ? ` (× marks "no bridge")` : ""}; Undo takes it back.`
+      : h.status === "hint" ? " (Nothing on the board changes with this step.)" : "";
     if (h.status === "conflict") say(["Your board has a problem:", h.problems], "error");
     else if (!game.solved) say(text + done, h.status === "hint" ? "hinted" : "");
     paint();
