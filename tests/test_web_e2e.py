@@ -558,6 +558,26 @@ def test_axe_and_contrast(browser, server, artifacts, scheme):
     assert errors == []
 
 
+HOSTILE_LINKS = ["j=%%%not-base64", "p=7x7m2:zzzzzzzzzzzzzz9", "j=" + "A" * 5000,
+                 f"p={PUZZLE}&b=99999999999999999999", "p=99999x99999:a"]
+
+
+def test_a_hostile_link_gives_a_message_not_an_error(browser, server):
+    ctx = browser.new_context(bypass_csp=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    for fragment in HOSTILE_LINKS:
+        page.goto("about:blank")
+        page.goto(f"{server}/#{fragment}")
+        page.wait_for_selector("body[data-ready=true]", timeout=15000)
+        # either the link's puzzle is refused with the reason, or (a bad progress part) ignored
+        assert "cannot be read" in status(page) or page.locator("#board .bridge").count() == 0, fragment
+        assert page.locator("#board .island").count() >= 1, fragment  # something playable is on the board
+    assert errors == []
+    ctx.close()
+
+
 def test_page_runs_under_its_csp_with_a_favicon(browser, server):
     page, errors = open_puzzle(browser, server, bypass_csp=False)
     assert page.locator("#board .island").count() == 12
@@ -593,6 +613,8 @@ def test_constructor_finds_several_solutions_and_a_fix(browser, server, artifact
         page.mouse.click(board["x"] + (c + 0.5) * cell, board["y"] + (r + 0.5) * cell)
         page.keyboard.press("3")
     assert page.locator("#board .island").count() == 4
+    page.keyboard.press("9")  # above 4 x MAXBRIDGES: refused with the reason
+    assert "from 1 to 8" in status(page)
     page.wait_for_selector("#verdict[data-status=several]", timeout=15000)
     assert page.locator("#board .difflink").count() == 4
     page.wait_for_selector("#suggest-apply:not([hidden])", timeout=20000)

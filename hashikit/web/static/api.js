@@ -74,7 +74,7 @@ export async function loadCaps() {
   const words = JSON.stringify(doc.info?.description || "") + JSON.stringify(doc.paths?.["/api/generate"] || {});
   const secs = /generate[^0-9]{0,40}?(\d+(?:\.\d+)?) ?s/.exec(words);
   if (secs) caps.generateSeconds = +secs[1];
-  const side = /up to (\d+)x\1/.exec(words);
+  const side = /(\d+)x\1\b/.exec(words);
   if (side) caps.maxSide = +side[1];
   const conv = requestProps(doc, "/api/convert");
   caps.convertFormats = conv.format?.enum || conv.to?.enum || [];
