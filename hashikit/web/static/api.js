@@ -29,7 +29,7 @@ export async function api(path, body, signal = undefined) {
 export const caps = {
   paths: new Set(), levels: ["easy", "medium", "hard", "expert"],
   generate: { rows: [3, 25], maxbridges: null, density: null, no_loops: false },
-  generateSeconds: 20, maxSide: 60, convertFormats: [],
+  generateSeconds: 20, maxSide: 60, convertFormats: [], puzzleNoLoops: false,
 };
 
 function range(schema, fallback) {
@@ -76,6 +76,9 @@ export async function loadCaps() {
   if (secs) caps.generateSeconds = +secs[1];
   const side = /(\d+)x\1\b/.exec(words);
   if (side) caps.maxSide = +side[1];
+  // a puzzle may say "no_loops" only where the server's puzzle schema has the field
+  caps.puzzleNoLoops = Object.entries(doc.components?.schemas || {})
+    .some(([name, schema]) => /^Puzzle/.test(name) && "no_loops" in (schema.properties || {}));
   const conv = requestProps(doc, "/api/convert");
   caps.convertFormats = conv.format?.enum || conv.to?.enum || [];
   return caps;

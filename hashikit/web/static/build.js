@@ -316,6 +316,7 @@ export function createBuilder(ctx) {
     }
     $("blank-rows").value = b.rows; $("blank-cols").value = b.cols; $("blank-mb").value = b.mb;
     $("blank-noloops").checked = b.noLoops;
+    $("blank-noloops").closest("label").hidden = !caps.puzzleNoLoops && !b.noLoops;
     b.cursor = [0, 0];
     fillFormats();
     draw();
