@@ -1146,9 +1146,9 @@ async function generate() {
   game.generating = controller;
   stopTimer();                           // the old puzzle's clock waits
   $("generate").disabled = true;
-  const what = `${body.difficulty} ${body.cols} × ${body.rows}`;
-  say(`Generating a ${what} puzzle… (Esc or Cancel stops)`);
-  const hide = showBusy(`Generating a ${what} puzzle…`);
+  const what = `${/^[aeiou]/i.test(body.difficulty) ? "an" : "a"} ${body.difficulty} ${body.cols} × ${body.rows}`;
+  say(`Generating ${what} puzzle… (Esc or Cancel stops)`);
+  const hide = showBusy(`Generating ${what} puzzle…`);
   let out = null;
   try {
     out = await api("/api/generate", body, controller.signal);
