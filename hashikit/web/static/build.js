@@ -1,0 +1,366 @@
+// hashikit web: constructor mode. Place islands on a blank board and type their numbers; after every
+// edit (debounced) the server's /api/analyze says whether the puzzle has no solution (and why),
+// exactly one (its grade and score) or several (the links where two solutions differ), and the page
+// offers a change that makes it unique, proved by a second analyze before it is offered.
+"use strict";
+
+const DEBOUNCE_MS = 350;
+const MAX_SUGGESTION_TRIES = 4;
+const NUMBER_JOIN_MS = 800;          // two digits typed this quickly make one number (10..16)
+
+export function createBuilder(ctx) {
+  const { board, say, el, drawSea, drawIsland, svgPoint, S, caps, api, $ } = ctx;
+  const b = {
+    active: false, rows: 7, cols: 7, mb: 2, noLoops: false,
+    cells: new Map(),           // "r,c" -> number
+    cursor: [0, 0], history: [],
+    analysis: null, suggestion: null,
+    ticket: 0, timer: null, controller: null, lastDigit: null, down: null,
+  };
+
+  const key = (r, c) => `${r},${c}`;
+  const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
+
+  function puzzle(cells = b.cells) {
+    const islands = [...cells].map(([k, n]) => { const [r, c] = k.split(",").map(Number); return [r, c, n]; })
+      .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    const p = { rows: b.rows, cols: b.cols, maxbridges: b.mb, islands };
+    if (b.noLoops) p.no_loops = true;
+    return p;
+  }
+
+  // ------------------------------------------------------------ drawing
+  function draw() {
+    if (!b.active) return;
+    drawSea(board, b.rows, b.cols);
+    board.classList.add("building");
+    board.setAttribute("tabindex", "0");
+    board.setAttribute("aria-label", `Puzzle under construction, ${b.cols} × ${b.rows}: arrow keys move the ` +
+      `cursor, a digit sets the number there, Delete removes the island`);
+    const gDiff = el("g", { class: "difflinks" }, board);
+    for (const [r1, c1, r2, c2] of (b.analysis?.status === "several" ? b.analysis.differ || [] : [])) {
+      el("line", { x1: c1 * S + S / 2, y1: r1 * S + S / 2, x2: c2 * S + S / 2, y2: r2 * S + S / 2,
+                   class: "difflink", "data-differ": `${r1},${c1},${r2},${c2}` }, gDiff);
+    }
+    const gIsl = el("g", { class: "islands" }, board);
+    for (const [k, n] of b.cells) {
+      const [r, c] = k.split(",").map(Number);
+      const g = drawIsland(gIsl, r, c, n);
+      if (r === b.cursor[0] && c === b.cursor[1]) g.classList.add("cursor");
+    }
+    if (b.suggestion) {
+      const { r, c, n } = b.suggestion;
+      const g = drawIsland(gIsl, r, c, n, { class: "island suggested hint" });
+      g.setAttribute("aria-label", `suggested island ${n} at ${cellName(r, c)}`);
+    }
+    const [r, c] = b.cursor;
+    el("rect", { x: c * S + 2, y: r * S + 2, width: S - 4, height: S - 4, rx: 4, class: "cell-cursor" }, board);
+  }
+
+  // ------------------------------------------------------------ editing
+  function snapshot() { b.history.push(new Map(b.cells)); if (b.history.length > 200) b.history.shift(); }
+
+  function edited(message) {
+    b.suggestion = null;
+    $("suggest-apply").hidden = true;
+    draw();
+    say(message);
+    updateExport();
+    analyzeSoon();
+  }
+
+  function setNumber(r, c, n) {
+    const most = 4 * b.mb;
+    if (n < 1 || n > most) { say(`An island's number runs from 1 to ${most} when up to ${b.mb} bridges join a pair.`, "warn"); return; }
+    snapshot();
+    b.cells.set(key(r, c), n);
+    edited(`The ${n} at ${cellName(r, c)}.`);
+  }
+
+  function removeIsland(r, c) {
+    if (!b.cells.has(key(r, c))) return;
+    snapshot();
+    b.cells.delete(key(r, c));
+    edited(`Removed the island at ${cellName(r, c)}.`);
+  }
+
+  function cellAt(ev) {
+    const p = svgPoint(ev);
+    const r = Math.floor(p.y / S), c = Math.floor(p.x / S);
+    return r >= 0 && r < b.rows && c >= 0 && c < b.cols ? [r, c] : null;
+  }
+
+  function pointerDown(ev) {
+    if (ev.button > 0) return;
+    b.down = cellAt(ev);
+    board.focus({ preventScroll: true });
+  }
+
+  // a click places a 1 (type to change it), picks an island, or removes the island already picked
+  function pointerUp(ev) {
+    const cell = cellAt(ev);
+    if (!cell || !b.down || cell[0] !== b.down[0] || cell[1] !== b.down[1]) { b.down = null; return; }
+    b.down = null;
+    const [r, c] = cell, picked = b.cursor[0] === r && b.cursor[1] === c;
+    b.cursor = [r, c];
+    b.lastDigit = null;
+    if (b.cells.has(key(r, c))) {
+      if (picked) removeIsland(r, c);
+      else { draw(); say(`Picked the ${b.cells.get(key(r, c))} at ${cellName(r, c)}: type a number, or click it again to remove it.`); }
+    } else {
+      setNumber(r, c, 1);
+      say(`A 1 at ${cellName(r, c)}: type its number.`);
+    }
+  }
+
+  const MOVES = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+
+  // keys in constructor mode; true when the key was used here
+  function onKey(ev) {
+    const [r, c] = b.cursor;
+    if (MOVES[ev.key]) {
+      ev.preventDefault();
+      const [dr, dc] = MOVES[ev.key];
+      b.cursor = [Math.min(b.rows - 1, Math.max(0, r + dr)), Math.min(b.cols - 1, Math.max(0, c + dc))];
+      b.lastDigit = null;
+      draw();
+      const n = b.cells.get(key(...b.cursor));
+      say(`${cellName(...b.cursor)}: ${n ? "the " + n : "empty"}.`);
+      return true;
+    }
+    if (/^[0-9]$/.test(ev.key)) {
+      ev.preventDefault();
+      let n = +ev.key;
+      const now = Date.now();
+      if (b.lastDigit && b.lastDigit.cell === key(r, c) && now - b.lastDigit.at < NUMBER_JOIN_MS &&
+          b.lastDigit.n * 10 + n <= 4 * b.mb) {
+        n = b.lastDigit.n * 10 + n;
+        b.history.pop();            // one edit, not two
+      }
+      b.lastDigit = { cell: key(r, c), n, at: now };
+      if (n === 0) removeIsland(r, c); else setNumber(r, c, n);
+      return true;
+    }
+    if (ev.key === "Delete" || ev.key === "Backspace") { ev.preventDefault(); removeIsland(r, c); return true; }
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      if (b.cells.has(key(r, c))) removeIsland(r, c); else setNumber(r, c, 1);
+      return true;
+    }
+    return false;
+  }
+
+  function undo() {
+    const prev = b.history.pop();
+    if (!prev) return;
+    b.cells = prev;
+    edited("Undone.");
+  }
+
+  // ------------------------------------------------------------ analysis
+  // /api/analyze, or (on a server without it) /api/solve: the verdict from the two solutions it sends
+  async function analyze(p, signal) {
+    if (caps.paths.size === 0 || caps.paths.has("/api/analyze")) {
+      try { return await api("/api/analyze", { puzzle: p }, signal); }
+      catch (e) { if (e.status !== 404 && e.status !== 405) throw e; }
+    }
+    const out = await api("/api/solve", { puzzle: p }, signal);
+    if (out.status === "infeasible") return { status: "infeasible", reason: out.reason };
+    if (out.status !== "solved") return { status: "unknown", reason: out.message };
+    if (out.unique !== false) return { status: out.unique ? "unique" : "unknown", solutions: [out.bridges] };
+    const count = (list) => new Map(list.map(([r1, c1, r2, c2, k]) => [`${r1},${c1},${r2},${c2}`, k]));
+    const one = count(out.bridges), two = count(out.second || []);
+    const differ = [...new Set([...one.keys(), ...two.keys()])].filter((k) => (one.get(k) || 0) !== (two.get(k) || 0))
+      .map((k) => k.split(",").map(Number));
+    return { status: "several", differ, solutions: [out.bridges, out.second] };
+  }
+
+  function analyzeSoon() {
+    clearTimeout(b.timer);
+    b.controller?.abort();
+    const ticket = ++b.ticket;
+    if (!b.cells.size) { b.analysis = null; verdict("Place islands: click an empty cell.", ""); return; }
+    verdict("Checking…", "pending");
+    b.timer = setTimeout(() => runAnalysis(ticket), DEBOUNCE_MS);
+  }
+
+  async function runAnalysis(ticket) {
+    const controller = new AbortController();
+    b.controller = controller;
+    let out;
+    try { out = await analyze(puzzle(), controller.signal); }
+    catch (e) {
+      if (e.name === "AbortError" || ticket !== b.ticket) return;
+      b.analysis = null;
+      draw();
+      verdict(`Not a puzzle yet: ${e.message}`, "infeasible");
+      return;
+    }
+    if (ticket !== b.ticket) return;
+    b.analysis = out;
+    draw();
+    if (out.status === "infeasible") verdict(`No solution${out.reason ? ": " + out.reason : "."}`, "infeasible");
+    else if (out.status === "unique") {
+      const grade = out.grade ? `, graded ${out.grade}${out.score !== undefined && out.score !== null ? ` (score ${out.score})` : ""}` : "";
+      verdict(`Exactly one solution${grade}.`, "unique");
+    } else if (out.status === "several") {
+      const n = (out.differ || []).length;
+      verdict(`Several solutions: the ${n} dashed link${n === 1 ? "" : "s"} differ between two of them. Looking for a change that makes it unique…`, "several");
+      suggest(ticket, out);
+    } else verdict(`No answer in time${out.reason ? ": " + out.reason : ""}.`, "unknown");
+  }
+
+  function verdict(text, status) {
+    const v = $("verdict");
+    v.textContent = text;
+    v.dataset.status = status;
+    if (b.active) say(text, status === "infeasible" ? "error" : status === "unique" ? "ok" : status === "several" ? "warn" : "");
+  }
+
+  // candidate changes: an island in the middle of a differing link, numbered so that one of the two
+  // solutions still fits (twice its bridges there); each is proved unique by another analyze
+  function candidates(out) {
+    const found = [], seen = new Set();
+    const countIn = (sol, [r1, c1, r2, c2]) => {
+      for (const [a, bb, c, d, k] of (Array.isArray(sol) ? sol : sol?.bridges) || []) {
+        if ((a === r1 && bb === c1 && c === r2 && d === c2) || (a === r2 && bb === c2 && c === r1 && d === c1)) return k;
+      }
+      return 0;
+    };
+    for (const link of out.differ || []) {
+      const [r1, c1, r2, c2] = link;
+      const len = Math.abs(r2 - r1) + Math.abs(c2 - c1);
+      if (len < 2) continue;
+      const r = Math.round((r1 + r2) / 2), c = Math.round((c1 + c2) / 2);
+      if ((r === r1 && c === c1) || (r === r2 && c === c2) || b.cells.has(key(r, c))) continue;
+      for (const sol of out.solutions || []) {
+        const k = countIn(sol, link);
+        if (k > 0 && !seen.has(`${r},${c},${2 * k}`)) { seen.add(`${r},${c},${2 * k}`); found.push({ r, c, n: 2 * k }); }
+      }
+    }
+    return found.slice(0, MAX_SUGGESTION_TRIES);
+  }
+
+  async function suggest(ticket, out) {
+    for (const cand of candidates(out)) {
+      const cells = new Map(b.cells);
+      cells.set(key(cand.r, cand.c), cand.n);
+      let res;
+      try { res = await analyze(puzzle(cells), b.controller?.signal); } catch (e) { return; }
+      if (ticket !== b.ticket) return;
+      if (res.status === "unique") {
+        b.suggestion = { ...cand, grade: res.grade };
+        draw();
+        $("suggest-apply").hidden = false;
+        verdict(`Several solutions (the dashed links differ). Adding a ${cand.n} at ${cellName(cand.r, cand.c)} ` +
+                `makes it unique${res.grade ? ` (${res.grade})` : ""}: checked, press "Apply the suggested change".`, "several");
+        return;
+      }
+    }
+    if (ticket === b.ticket) {
+      verdict(`Several solutions: the dashed links differ between two of them. Change a number at the end of one, ` +
+              `or add an island on it.`, "several");
+    }
+  }
+
+  function applySuggestion() {
+    const s = b.suggestion;
+    if (!s) return;
+    b.cursor = [s.r, s.c];
+    setNumber(s.r, s.c, s.n);
+  }
+
+  // ------------------------------------------------------------ export
+  const LOCAL_FORMATS = { tatham: "Tatham game ID", link: "link to play it", "build-link": "link to this constructor", json: "JSON" };
+
+  function fillFormats() {
+    const sel = $("export-format");
+    const current = sel.value;
+    sel.textContent = "";
+    const names = [...new Set([...Object.keys(LOCAL_FORMATS), ...caps.convertFormats])];
+    for (const name of names) {
+      const o = document.createElement("option");
+      o.value = name;
+      o.textContent = LOCAL_FORMATS[name] || name;
+      sel.append(o);
+    }
+    if (names.includes(current)) sel.value = current;
+  }
+
+  async function exportAs(format) {
+    const p = puzzle();
+    if (!p.islands.length) return "Place islands first.";
+    if (format === "tatham") return ctx.tathamId(p) || "This puzzle has no Tatham game ID (numbers above 16?); use JSON.";
+    if (format === "link") return ctx.puzzleLink(p);
+    if (format === "build-link") return ctx.puzzleLink(p, "&build=1");
+    if (format === "json") return JSON.stringify({ format: "hashikit-puzzle", ...p });
+    const out = await api("/api/convert", { puzzle: p, format });
+    return out.text ?? out.output ?? JSON.stringify(out);
+  }
+
+  async function updateExport() {
+    try { $("export-text").value = await exportAs($("export-format").value); }
+    catch (e) { $("export-text").value = `Cannot export: ${e.message}`; }
+  }
+
+  // ------------------------------------------------------------ starting and stopping
+  function start(from) {
+    b.active = true;
+    b.history = [];
+    b.analysis = null; b.suggestion = null;
+    $("suggest-apply").hidden = true;
+    if (from) {
+      b.rows = from.rows; b.cols = from.cols; b.mb = from.maxbridges || 2; b.noLoops = !!from.no_loops;
+      const ignored = new Set((from.ignore || []).map(([r, c]) => key(r, c)));
+      b.cells = new Map(from.islands.filter(([r, c]) => !ignored.has(key(r, c))).map(([r, c, n]) => [key(r, c), n]));
+    }
+    $("blank-rows").value = b.rows; $("blank-cols").value = b.cols; $("blank-mb").value = b.mb;
+    $("blank-noloops").checked = b.noLoops;
+    $("blank-noloops").closest("label").hidden = !caps.puzzleNoLoops && !b.noLoops;
+    b.cursor = [0, 0];
+    fillFormats();
+    draw();
+    updateExport();
+    say("Constructor: click an empty cell to place an island, type its number.");
+    analyzeSoon();
+  }
+
+  function blank() {
+    const rows = Number($("blank-rows").value), cols = Number($("blank-cols").value), mb = Number($("blank-mb").value);
+    const side = caps.maxSide;
+    if (![rows, cols].every((v) => Number.isInteger(v) && v >= 3 && v <= side)) { say(`Rows and columns run from 3 to ${side}.`, "warn"); return; }
+    if (!Number.isInteger(mb) || mb < 1 || mb > 4) { say("Bridges per pair run from 1 to 4.", "warn"); return; }
+    Object.assign(b, { rows, cols, mb, noLoops: $("blank-noloops").checked, cells: new Map() });
+    start(null);
+    ctx.layout();
+  }
+
+  function stop() {
+    b.active = false;
+    clearTimeout(b.timer);
+    b.controller?.abort();
+    b.ticket++;
+    board.classList.remove("building");
+    board.removeAttribute("tabindex");
+    board.setAttribute("aria-label", "Hashi board");
+  }
+
+  $("blank-form").addEventListener("submit", (ev) => { ev.preventDefault(); blank(); });
+  $("suggest-apply").addEventListener("click", applySuggestion);
+  $("build-play").addEventListener("click", async () => {
+    const p = puzzle();
+    if (!p.islands.length) { say("Place islands first.", "warn"); return; }
+    try { await ctx.play(p); } catch (e) { say(e.message, "error"); }
+  });
+  $("export-format").addEventListener("change", updateExport);
+  $("export").addEventListener("click", async () => {
+    await updateExport();
+    const t = $("export-text");
+    t.select();
+    try { await navigator.clipboard.writeText(t.value); say("Exported and copied.", "ok"); }
+    catch (e) { say("Exported: select the text and copy it.", ""); }
+  });
+
+  return { start, stop, undo, pointerDown, pointerUp, key: onKey, puzzle: () => puzzle(),
+           size: () => ({ rows: b.rows, cols: b.cols }), state: b };
+}
