@@ -30,6 +30,7 @@ the first occupied cell or the board's edge; a *slot* is one entry of a drawn li
 
 from __future__ import annotations
 
+import operator
 import random
 from bisect import bisect_left, bisect_right, insort
 
@@ -333,18 +334,34 @@ def _between(p: Pos, q: Pos) -> list[Pos]:
     return [(r, c1) for r in range(min(r1, r2) + 1, max(r1, r2))]
 
 
-def _check_arguments(n, rows, cols, alpha, beta, maxbridges) -> None:
-    for name, value in (("n", n), ("rows", rows), ("cols", cols), ("maxbridges", maxbridges)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{name} must be a whole number, got {value!r}")
+def _whole(name: str, value) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be a whole number, got {value!r}") from None
+
+
+def _check_arguments(n, rows, cols, alpha, beta, maxbridges) -> tuple[int, int, int, int]:
+    """The arguments as whole numbers, or a ValueError that says which one is wrong."""
+    n, rows, cols, maxbridges = (_whole(k, v) for k, v in
+                                 (("n", n), ("rows", rows), ("cols", cols), ("maxbridges", maxbridges)))
     if n < 1:
         raise ValueError("n must be at least 1")
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise ValueError(f"the board is {rows}x{cols}; sides run from 1 to {MAX_SIDE}")
+    if min(n, rows * cols) < 2:
+        raise ValueError(f"a puzzle needs at least 2 islands (n={n} on a {rows}x{cols} board)")
     if maxbridges < 1:
         raise ValueError(f"MAXBRIDGES must be at least 1, got {maxbridges}")
-    if not (0 <= alpha <= 100 and 0 <= beta <= 100):
-        raise ValueError("alpha and beta are percentages from 0 to 100")
+    try:
+        ok = 0 <= alpha <= 100 and 0 <= beta <= 100
+    except TypeError:
+        ok = False
+    if not ok:
+        raise ValueError(f"alpha and beta are percentages from 0 to 100, got {alpha!r} and {beta!r}")
+    return n, rows, cols, maxbridges
 
 
 def coelho_with_solution(n: int, rows: int, cols: int, alpha: float, beta: float, seed=None,
@@ -364,7 +381,7 @@ def coelho_with_solution(n: int, rows: int, cols: int, alpha: float, beta: float
     before ``n`` islands is started again (up to 20 times); on a board too small for
     ``n`` the puzzle keeps the largest growth and has fewer islands.
     """
-    _check_arguments(n, rows, cols, alpha, beta, maxbridges)
+    n, rows, cols, maxbridges = _check_arguments(n, rows, cols, alpha, beta, maxbridges)
     rng = random.Random(seed)
     target = min(n, rows * cols)
     layout = None
@@ -375,6 +392,9 @@ def coelho_with_solution(n: int, rows: int, cols: int, alpha: float, beta: float
             layout = attempt
         if len(layout.islands) >= n:
             break
+    if len(layout.islands) < 2:  # adjacent=False on a board like 2x2: no second island fits
+        raise ValueError(f"no room for a second island on a {rows}x{cols} board "
+                         f"(adjacent={adjacent}): a puzzle needs at least 2 islands")
     layout.add_cycles(rng, int((100 - alpha) * (len(layout.islands) - 1) / 100), maxbridges)
     if maxbridges >= 2:
         edges = layout.edges
