@@ -189,7 +189,7 @@ class _Layout:
     def _touched_slots(self, cells: list[Pos]) -> set[int]:
         """The growth slots whose choices may have changed when ``cells`` changed."""
         out = set()
-        occ, cols = self.occ, self.cols
+        occ = self.occ
         for r, c in cells:
             for e in range(4):
                 key = self._nearest(r, c, e)
@@ -199,8 +199,12 @@ class _Layout:
                         out.add(4 * j + _OPPOSITE[e])
         return out
 
-    def _settle(self, i: int, src: int | None, filled: list[Pos]) -> None:
-        """Update the open slots after island ``i`` (joined to ``src``) and ``filled`` cells appeared."""
+    def _settle(self, i: int, filled: list[Pos]) -> None:
+        """Update the open slots after island ``i`` appeared and ``filled`` cells (it and its bridge) filled.
+
+        With ``adjacent`` only islands next to a filled cell lose a slot; without, every island whose
+        run passes a filled cell or a cell that is now next to an island is looked at again.
+        """
         slots = self.open
         if self.adjacent:  # a slot is open while the cell next to its island is free
             occ, rows, cols = self.occ, self.rows, self.cols
@@ -230,7 +234,7 @@ class _Layout:
         """Add islands, each joined by one bridge to an existing one, until ``target`` (or boxed in)."""
         if not self.islands:
             i = self._add_island(rng.randrange(self.rows), rng.randrange(self.cols))
-            self._settle(i, None, [self.islands[i]])
+            self._settle(i, [self.islands[i]])
         slots = self.open
         misses = 0
         while len(self.islands) < target:
@@ -250,9 +254,10 @@ class _Layout:
                 step = rng.randrange(choices) + 1
             else:
                 step = choices[rng.randrange(len(choices))]
-            self._join_new(rng, i, d, step)
+            self._join_new(i, d, step)
 
-    def _join_new(self, rng: random.Random, i: int, d: int, step: int) -> None:
+    def _join_new(self, i: int, d: int, step: int) -> None:
+        """A new island ``step`` cells from island ``i`` along ``d``, joined to it by one bridge."""
         r, c = self.islands[i]
         dr, dc = _DIRS[d]
         q = self._add_island(r + step * dr, c + step * dc)
@@ -262,13 +267,12 @@ class _Layout:
         p, qpos = (r, c), self.islands[q]
         key = (p, qpos) if p < qpos else (qpos, p)
         self.edges[key] = self.edges.get(key, 0) + 1
-        self._settle(q, i, [qpos] + bridge)
+        self._settle(q, [qpos] + bridge)
 
     # ------------------------------------------------------------------ cycles
     def add_cycles(self, rng: random.Random, count: int, maxbridges: int) -> int:
         """``count`` times one more bridge on a random candidate (the old list's order:
         per island its pair to the right and below, then the joined pairs by creation)."""
-        index = {p: i for i, p in enumerate(self.islands)}
         occ, cols = self.occ, self.cols
         seen = _Slots(2 * len(self.islands))  # slot 2 * island + (0 right, 1 below)
         for i, (r, c) in enumerate(self.islands):
@@ -297,7 +301,7 @@ class _Layout:
                 joined.set(len(keys), 1 < maxbridges)
                 keys.append(key)
                 self.edges[key] = 1
-                self._block_sights(seen, index, (r, c), (qr, qc), d)
+                self._block_sights(seen, (r, c), (qr, qc), d)
             else:
                 e = joined.kth(k - seen.total)
                 key = keys[e]
@@ -307,7 +311,7 @@ class _Layout:
             added += 1
         return added
 
-    def _block_sights(self, seen: _Slots, index: dict[Pos, int], p: Pos, q: Pos, d: int) -> None:
+    def _block_sights(self, seen: _Slots, p: Pos, q: Pos, d: int) -> None:
         """Fill the cells of a new bridge ``p - q``; the sights across them are gone."""
         across = 1 - d  # a bridge along a row blocks the sights down its columns, and back
         look_back = 3 if d == 0 else 2  # from a bridge cell: up (for a row), left (for a column)

@@ -240,7 +240,7 @@ def test_options_pass_the_checker(maxbridges, adjacent, exact):
         assert max(solution.bridges.values()) <= maxbridges
         if not adjacent:
             pos = {i.pos for i in puzzle.islands}
-            # the first island may get a neighbour only through no rule: no two islands touch
+            # every island after the first goes on a cell with no island next to it
             assert not any((r, c + 1) in pos or (r + 1, c) in pos for r, c in pos)
 
 
