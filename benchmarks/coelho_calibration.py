@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Does ``hashikit.generate.coelho`` make puzzles like the published Coelho et al. (2019) ones?
+"""Does ``hashikit.coelho`` make puzzles like the published Coelho et al. (2019) ones?
 
-    python benchmarks/coelho_calibration.py [--k 10] [--jobs 2] [--data PATH] [--out PATH]
+    python benchmarks/coelho_calibration.py [--k 10] [--jobs 2] [--data PATH] [--out PATH] [--old COMMIT]
 
 For each of the 48 groups (n = 100, 200, 300, 400 islands on square boards of side
 16, 24, 29, 34; alpha = 25, 50, 75; beta = 0, 5, 10, 15) the 30 published instances,
@@ -22,6 +22,12 @@ beside K puzzles from ``coelho_with_solution`` with fixed seeds (seed =
   only the solver-vs-solver pair compares like with like;
 - length: mean length (cells from island to island) of the candidate links;
 - adjacent: share of candidate links that join islands in neighbouring cells.
+
+Before/after: every generated instance is also made by the old quadratic generator
+(``coelho_with_solution`` of hashikit/generate.py at ``--old``, default c89cf40, read
+from git) and the two puzzles and construction solutions are compared; the new
+module draws the same random numbers, so they must be identical and every number of
+the generated columns equals the old run's.
 
 Writes benchmarks/results/coelho_calibration.md; prints the same tables.
 """
@@ -44,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from hashikit import check, solve  # noqa: E402
 from hashikit.formats import read_file  # noqa: E402
-from hashikit.generate import coelho_with_solution  # noqa: E402
+from hashikit.coelho import coelho_with_solution  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "benchmarks" / "coelho2019"
 OUT = Path(__file__).resolve().parent / "results" / "coelho_calibration.md"
@@ -103,10 +109,15 @@ def published_task(path: str) -> dict:
 
 
 def generated_task(args: tuple) -> dict:
-    n, alpha, beta, k = args
+    n, alpha, beta, k, old_commit = args
     seed = 100000 * n + 1000 * alpha + 10 * beta + k
     puzzle, construction = coelho_with_solution(n, SIDES[n], SIDES[n], alpha, beta, seed)
     out = stats_of(puzzle, construction)  # doubled here: of the construction's solution
+    if old_commit:
+        from coelho_speed import load_old_generator
+
+        old_puzzle, old_construction = load_old_generator(old_commit)(n, SIDES[n], SIDES[n], alpha, beta, seed)
+        out["same_as_old"] = old_puzzle == puzzle and old_construction.bridges == construction.bridges
     sol = _solved(puzzle, f"generated n={n} alpha={alpha} beta={beta} seed={seed}")
     out["doubled_solver"] = stats_of(puzzle, sol)["doubled"]
     return out
@@ -136,6 +147,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--old", default="c89cf40", help="the commit whose generate.py is the old generator "
+                    "(before/after comparison; '' to skip)")
     args = ap.parse_args()
 
     if not args.data.is_dir():
@@ -149,7 +162,7 @@ def main() -> int:
         return 2
 
     t0 = time.perf_counter()
-    gen_tasks = [(n, a, b, k) for n, a, b in GROUPS for k in range(args.k)]
+    gen_tasks = [(n, a, b, k, args.old) for n, a, b in GROUPS for k in range(args.k)]
     with Pool(args.jobs) as pool:
         pub_res = pool.map(published_task, files, chunksize=8)
         gen_res = pool.map(generated_task, gen_tasks, chunksize=4)
@@ -159,7 +172,7 @@ def main() -> int:
     for f, s in zip(files, pub_res):
         pub.setdefault(_group_of(Path(f).name), []).append(s)
     gen: dict[tuple, list[dict]] = {g: [] for g in GROUPS}
-    for (n, a, b, _), s in zip(gen_tasks, gen_res):
+    for (n, a, b, _, _), s in zip(gen_tasks, gen_res):
         gen[(n, a, b)].append(s)
 
     keys = ("islands", "side", "bridges", "links", "crossings", "length", "adjacent", "doubled", "doubled_solver")
@@ -173,7 +186,7 @@ def main() -> int:
         f"- command: `python benchmarks/coelho_calibration.py --k {args.k} --jobs {args.jobs}`",
         f"- published: {len(files)} instances read in place from `../shared/benchmarks/coelho2019` "
         f"({min(len(v) for v in pub.values())}-{max(len(v) for v in pub.values())} per group); "
-        f"generated: {args.k} per group, `coelho_with_solution(n, side, side, alpha, beta, seed)` with the "
+        f"generated: {args.k} per group, `hashikit.coelho.coelho_with_solution(n, side, side, alpha, beta, seed)` with the "
         "defaults (maxbridges=2, adjacent=True, exact=True), seed = 100000 n + 1000 alpha + 10 beta + k",
         f"- every published and generated puzzle was solved by `hashikit.solve` and the solution checked; "
         f"wall time {wall:.0f} s with {args.jobs} worker processes ({os.cpu_count()} cores); "
@@ -290,7 +303,11 @@ def main() -> int:
             p1 = hist(v for b in BETAS[1:] for v in cyc(pub[(n, a, b)], n, b))
             lines.append(f"| {n} | {a} | {', '.join(map(str, ours))} | {p0} | {p1} |")
 
-    lines += ["", "## Verdict", "",
+    same = [r.get("same_as_old") for r in gen_res]
+    before_after = (f"- before/after: {sum(1 for x in same if x)} of {len(same)} generated instances identical "
+                    f"(puzzle and construction) to the old generator's (generate.py at {args.old}) for the "
+                    "same seed" if args.old else "- before/after: not compared (--old '')")
+    lines += ["", "## Verdict", "", before_after,
               f"- **{n_within} of 48 groups within the primary tolerance** (islands and side exact, bridges 5%, "
               f"links 10%); {n_all} of 48 within every tolerance, secondary ones included.",
               "- groups within each tolerance: " + ", ".join(
