@@ -351,21 +351,16 @@ def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random)
     return out
 
 
-def _carry_state(engine, old: Puzzle, new: Puzzle, cells):
-    """A deduction state for ``new``: ``old`` changed at the islands on ``cells``.
-
-    Links far from ``cell`` keep the intervals found on ``old``; the links of the
-    islands next to the change start afresh.  The construction is a solution of
-    both puzzles and lies inside every carried interval, but carried deductions
-    are only a guide: the finished puzzle is always solved again from scratch.
-    """
-    return _carry(engine, old, new, cells).st
-
-
 def _carry(engine, old: Puzzle, new: Puzzle, cells):
-    """A deducer for ``new`` (see :func:`_carry_state`) that also keeps what ``engine`` knows
-    about where its rules cannot fire (:class:`hashikit.logic.rules.Deducer`)."""
-    from .logic.rules import Deducer
+    """A deducer for ``new``: ``old`` changed at the islands on ``cells``.
+
+    Links far from the change keep the intervals found on ``old``; the links of the
+    islands near it start afresh.  The construction is a solution of both puzzles and
+    lies inside every carried interval, but carried deductions are only a guide: the
+    finished puzzle is always solved again from scratch.  The new deducer also keeps
+    what ``engine`` knows about where its rules cannot fire
+    (:class:`hashikit.logic.engine.Deducer`)."""
+    from .logic.engine import Deducer
     from .logic.state import Geometry, State
 
     if [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
@@ -433,7 +428,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     was found within ``max_attempts`` layouts (or ``time_limit`` seconds).
     """
     from .logic import LEVELS, Grade, WEIGHTS
-    from .logic.rules import Deducer
+    from .logic.engine import Deducer
     from .logic.state import State
 
     if difficulty not in LEVELS:
