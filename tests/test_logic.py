@@ -374,7 +374,7 @@ def test_carried_deducer_takes_the_steps_of_a_fresh_one():
         taken: list = []
         runs.append((d, d.st.copy(), taken))
         run = d.run
-        d.run = lambda level, max_steps=None, steps=None: run(level, max_steps, taken)
+        d.run = lambda level, max_steps=None, steps=None, deadline=None: run(level, max_steps, taken, deadline)
         return d
 
     G._carry = checked

@@ -14,6 +14,7 @@ wakes it again.  Board rules run whenever every rule before them is stuck.
 from __future__ import annotations
 
 import heapq
+import time
 from typing import Iterator
 
 from ..model import Puzzle
@@ -70,11 +71,18 @@ class Deducer:
         inherit = parent is not None and not parent.bad
         self.heaps: list[list[int]] = []
         self.flags: list[bytearray] = []
+        #: per rule: True while every element is still waiting (nothing to wake; a rule above the
+        #: levels in use stays so and costs nothing)
+        self.full: list[bool] = []
+        #: per rule that reads beyond an island's own links: islands changed since it last looked
+        #: (its wider wake is worked out when it is next consulted, once per island)
+        self.pending: list[set[int]] = [set() for _ in self.rules]
         for r, rule in enumerate(self.rules):
             size = sizes[rule.scope]
             asleep = inherit and r < len(parent.heaps) and not parent.heaps[r] and rule.scope != BOARD
             self.heaps.append([] if asleep else list(range(size)))  # a sorted list is a heap
             self.flags.append(bytearray(size) if asleep else bytearray(b"\x01" * size))
+            self.full.append(not asleep)
         if inherit:
             if changed is None:
                 changed = _changed_islands(self, parent, island_map, link_map)
@@ -134,14 +142,25 @@ class Deducer:
 
     def _wake_near(self, r: int, rule: Rule, i: int) -> None:
         """Wake rule ``r`` where a change at island ``i`` can matter to it."""
+        if self.full[r]:
+            return
         geo = self.st.geo
         if rule.scope == ISLAND:
-            where = geo.reach(i, rule.reach, rule.crossing) if (rule.reach or rule.crossing) else (i,)
-            for x in where:
-                self._wake(r, x)
+            if rule.reach or rule.crossing:
+                self.pending[r].add(i)
+            else:
+                self._wake(r, i)
         elif rule.scope == LINK:
             for k in geo.region(i):
                 self._wake(r, k)
+
+    def _flush(self, r: int, rule: Rule) -> None:
+        """Wake rule ``r`` as far as it reads around the islands changed since it last looked."""
+        reach = self.st.geo.reach
+        for i in self.pending[r]:
+            for x in reach(i, rule.reach, rule.crossing):
+                self._wake(r, x)
+        self.pending[r].clear()
 
     def _wake_group(self, root: int) -> None:
         """The group of ``root`` changed: wake the group rules near its unfinished islands."""
@@ -150,16 +169,34 @@ class Deducer:
             return
         num, dlo = self.st.geo.num, self.dlo
         unfinished = [z for z in self.members[root] if dlo[z] != num[z]]
+        geo = self.st.geo
         for r, rule in enumerate(self.rules):
-            if rule.groups:
+            if rule.groups and not self.full[r]:
                 for z in unfinished:
-                    self._wake_near(r, rule, z)
+                    for x in (geo.near(z) if rule.scope == ISLAND else geo.region(z)):
+                        self._wake(r, x)
+
+    def _wake_merge(self, small: list[int], root: int) -> None:
+        """Two groups merged (``small`` joined the group of ``root``): wake the merge rules at
+        both ends of every link between them."""
+        geo, find = self.st.geo, self.find
+        for r, rule in enumerate(self.rules):
+            if not rule.merge or self.full[r]:
+                continue
+            for z in small:
+                self._wake(r, z)
+                for k in geo.inc[z]:
+                    a, b = geo.ends[k]
+                    o = b if a == z else a
+                    if find(o) == root:
+                        self._wake(r, o)
 
     def touch(self, links) -> None:
         """Links whose intervals changed: wake everything that reads them."""
         geo = self.st.geo
+        full = self.full
         for r, rule in enumerate(self.rules):
-            if rule.scope == BOARD:
+            if rule.scope == BOARD or full[r]:
                 continue
             if rule.scope == CROSSING:
                 for k in links:
@@ -185,6 +222,10 @@ class Deducer:
                     return step
                 continue
             heap, flag, test = self.heaps[r], self.flags[r], rule.test
+            if self.pending[r]:
+                self._flush(r, rule)
+            if heap:
+                self.full[r] = False
             while heap:
                 x = heap[0]
                 step = test(self, x)
@@ -251,10 +292,7 @@ class Deducer:
                     small = self._union(a, b)
                     if small is not None:
                         changed_groups.add(a)
-                        for r, rule in enumerate(self.rules):
-                            if rule.merge:
-                                for z in small:
-                                    self._wake(r, z)
+                        self._wake_merge(small, find(a))
             find = self.find
             for root in {find(e) for e in changed_groups}:
                 self._wake_group(root)
@@ -268,11 +306,16 @@ class Deducer:
         return state_contradiction(self.st)
 
     def run(self, max_level: str = "expert", max_steps: int | None = None,
-            steps: list[Step] | None = None) -> bool:
-        """Take steps until complete or stuck; True when stuck (see :func:`solve_logically`)."""
+            steps: list[Step] | None = None, deadline: float | None = None) -> bool:
+        """Take steps until complete or stuck; True when stuck (see :func:`solve_logically`).
+
+        ``deadline``: a ``time.perf_counter()`` value; past it the run raises ``TimeoutError``.
+        """
         top = level_rank(max_level)
         taken = 0
         while self.open:
+            if deadline is not None and taken % 32 == 0 and time.perf_counter() > deadline:
+                raise TimeoutError("the deduction run passed its deadline")
             if max_steps is not None and taken >= max_steps:
                 break
             if self.bad:
