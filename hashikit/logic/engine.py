@@ -69,20 +69,24 @@ class Deducer:
                 self._union(a, b)
         sizes = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
         inherit = parent is not None and not parent.bad
+        # per element rule: the elements still to look at are those from ``cursor`` on (the first
+        # sweep, in index order) and those in ``heaps`` (woken again after the sweep passed them,
+        # marked in ``flags``).  A rule whose cursor is 0 has everything waiting: waking it costs
+        # nothing (rules above the levels in use stay so).
+        self.sizes: list[int] = []
+        self.cursor: list[int] = []
         self.heaps: list[list[int]] = []
         self.flags: list[bytearray] = []
-        #: per rule: True while every element is still waiting (nothing to wake; a rule above the
-        #: levels in use stays so and costs nothing)
-        self.full: list[bool] = []
         #: per rule that reads beyond an island's own links: islands changed since it last looked
         #: (its wider wake is worked out when it is next consulted, once per island)
         self.pending: list[set[int]] = [set() for _ in self.rules]
         for r, rule in enumerate(self.rules):
             size = sizes[rule.scope]
-            asleep = inherit and r < len(parent.heaps) and not parent.heaps[r] and rule.scope != BOARD
-            self.heaps.append([] if asleep else list(range(size)))  # a sorted list is a heap
-            self.flags.append(bytearray(size) if asleep else bytearray(b"\x01" * size))
-            self.full.append(not asleep)
+            asleep = inherit and r < len(parent.heaps) and parent.asleep(r) and rule.scope != BOARD
+            self.sizes.append(size)
+            self.cursor.append(size if asleep else 0)
+            self.heaps.append([])
+            self.flags.append(bytearray(size))
         if inherit:
             if changed is None:
                 changed = _changed_islands(self, parent, island_map, link_map)
@@ -134,7 +138,13 @@ class Deducer:
         return out
 
     # -- waking rules ------------------------------------------------------------------
+    def asleep(self, r: int) -> bool:
+        """True when element rule ``r`` has nothing left to look at."""
+        return self.cursor[r] >= self.sizes[r] and not self.heaps[r]
+
     def _wake(self, r: int, index: int) -> None:
+        if index >= self.cursor[r]:
+            return  # the first sweep has not reached it yet
         flag = self.flags[r]
         if not flag[index]:
             flag[index] = 1
@@ -142,7 +152,7 @@ class Deducer:
 
     def _wake_near(self, r: int, rule: Rule, i: int) -> None:
         """Wake rule ``r`` where a change at island ``i`` can matter to it."""
-        if self.full[r]:
+        if not self.cursor[r]:
             return
         geo = self.st.geo
         if rule.scope == ISLAND:
@@ -171,7 +181,7 @@ class Deducer:
         unfinished = [z for z in self.members[root] if dlo[z] != num[z]]
         geo = self.st.geo
         for r, rule in enumerate(self.rules):
-            if rule.groups and not self.full[r]:
+            if rule.groups and self.cursor[r]:
                 for z in unfinished:
                     for x in (geo.near(z) if rule.scope == ISLAND else geo.region(z)):
                         self._wake(r, x)
@@ -181,7 +191,7 @@ class Deducer:
         both ends of every link between them."""
         geo, find = self.st.geo, self.find
         for r, rule in enumerate(self.rules):
-            if not rule.merge or self.full[r]:
+            if not rule.merge or not self.cursor[r]:
                 continue
             for z in small:
                 self._wake(r, z)
@@ -194,9 +204,9 @@ class Deducer:
     def touch(self, links) -> None:
         """Links whose intervals changed: wake everything that reads them."""
         geo = self.st.geo
-        full = self.full
+        cursor = self.cursor
         for r, rule in enumerate(self.rules):
-            if rule.scope == BOARD or full[r]:
+            if rule.scope == BOARD or not cursor[r]:
                 continue
             if rule.scope == CROSSING:
                 for k in links:
@@ -224,15 +234,21 @@ class Deducer:
             heap, flag, test = self.heaps[r], self.flags[r], rule.test
             if self.pending[r]:
                 self._flush(r, rule)
-            if heap:
-                self.full[r] = False
-            while heap:
+            while heap:  # woken elements: all before the cursor
                 x = heap[0]
                 step = test(self, x)
                 if step is not None:
                     return step
                 pop(heap)
                 flag[x] = 0
+            x, size = self.cursor[r], self.sizes[r]
+            while x < size:
+                step = test(self, x)
+                if step is not None:
+                    self.cursor[r] = x
+                    return step
+                x += 1
+            self.cursor[r] = size
         return None
 
     def all_steps(self, level: str) -> Iterator[Step]:

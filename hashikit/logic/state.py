@@ -46,6 +46,11 @@ class Step:
         return f"[{self.level}/{self.rule}] {self.sentence}"
 
 
+#: above this many islands the per-island neighbourhoods are worked out each time instead of
+#: kept (they would take gigabytes on the largest boards)
+_CACHED_ISLANDS = 50_000
+
+
 class Geometry:
     """Per-puzzle arrays the rules read often (shared by every copy of a state)."""
 
@@ -131,7 +136,9 @@ class Geometry:
                     for k in self.inc[x]:
                         for c in cross[k]:
                             found.update(self.ends[c])
-            out = self._reach[key] = sorted(found)
+            out = sorted(found)
+            if self.n <= _CACHED_ISLANDS:
+                self._reach[key] = out
         return out
 
     def region(self, i: int) -> list[int]:
@@ -146,7 +153,9 @@ class Geometry:
             for k in inc[i]:
                 a, b = ends[k]
                 seen.update(inc[b if a == i else a])
-            out = reg[i] = sorted(seen)
+            out = sorted(seen)
+            if self.n <= _CACHED_ISLANDS:
+                reg[i] = out
         return out
 
 
