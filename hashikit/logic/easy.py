@@ -72,7 +72,8 @@ def fill(d, i: int) -> Step | None:
         sentence = (f"{name} has only {word(n)} {what} it can still reach, "
                     f"so it needs {bridges(hi[reachable[0]])} to {each}.")
     else:
-        parts = [f"{bridges(r)} more to {st.island_name(other(geo, k, i))}" for k, r in room]
+        parts = [f"{bridges(r)}{' more' if lo[k] else ''} to {st.island_name(other(geo, k, i))}"
+                 for k, r in room]
         sentence = (f"{name} still needs {bridges(need)}, exactly as many as its links can still take, "
                     f"so it needs {join(parts)}.")
     return Step("fill", "easy", (i,), tuple(k for k, _r in room), changes, sentence)

@@ -42,9 +42,9 @@ def at_least_one(d, i: int) -> Step | None:
     forced = [k for k in geo.inc[i] if lo[k] == 0 and hi[k] > 0 and avail - hi[k] < num]
     if not forced:
         return None
-    k = forced[0]
-    clauses = [f"without {st.island_name(other(geo, j, i))} its other links carry at most "
-               f"{bridges(avail - hi[j])}, fewer than its {num}" for j in forced]
+    name = st.island_name(i)
+    clauses = [f"without {st.island_name(other(geo, j, i))}, {name} could get at most "
+               f"{bridges(avail - hi[j])} from its other links, fewer than its {num}" for j in forced]
     names = join([st.island_name(other(geo, j, i)) for j in forced])
     return Step("at-least-one", "medium", (i,), tuple(forced), tuple((j, 1, hi[j]) for j in forced),
-                f"{cap(st.island_name(i))}: {'; '.join(clauses)}; so it needs at least one bridge to {names}.")
+                f"{cap('; '.join(clauses))}; so it needs at least one bridge to {names}.")
