@@ -204,18 +204,29 @@ class Deducer:
     def touch(self, links) -> None:
         """Links whose intervals changed: wake everything that reads them."""
         geo = self.st.geo
-        cursor = self.cursor
+        ends = geo.ends
+        cursor, pending, flags, heaps = self.cursor, self.pending, self.flags, self.heaps
+        push = heapq.heappush
         for r, rule in enumerate(self.rules):
-            if rule.scope == BOARD or not cursor[r]:
+            top = cursor[r]
+            if rule.scope == BOARD or not top:
                 continue
+            flag, heap = flags[r], heaps[r]
             if rule.scope == CROSSING:
+                where = [c for k in links for c in self.cross_of[k]]
+            elif rule.scope == ISLAND and (rule.reach or rule.crossing):
                 for k in links:
-                    for c in self.cross_of[k]:
-                        self._wake(r, c)
+                    pending[r].update(ends[k])
                 continue
-            for k in links:
-                for i in geo.ends[k]:
-                    self._wake_near(r, rule, i)
+            elif rule.scope == ISLAND:
+                where = [i for k in links for i in ends[k]]
+            else:
+                region = geo.region
+                where = [j for k in links for i in ends[k] for j in region(i)]
+            for x in where:
+                if x < top and not flag[x]:
+                    flag[x] = 1
+                    push(heap, x)
 
     # -- steps ---------------------------------------------------------------------------
     def complete(self) -> bool:
