@@ -53,7 +53,7 @@ def at_least(d, i: int) -> Step | None:
 def _deficits(st: State, members: list[list[int]], dlo: list[int] | None = None) -> list[int]:
     num = st.geo.num
     if dlo is None:
-        dlo = _degrees(st)
+        dlo = [st.degree_lo(i) for i in range(st.geo.n)]
     return [sum(num[i] - dlo[i] for i in group) for group in members]
 
 
@@ -298,16 +298,6 @@ class _Groups:
                 c = comp[x]
                 delta[c] = delta.get(c, 0) + change
         return new_edges, delta
-
-    @staticmethod
-    def base_complete(st: State, x: int, undo: list) -> int:
-        """1 when ``x`` is complete in the base state (before the trial's changes)."""
-        geo, lo = st.geo, st.lo
-        old = {}
-        for j, old_lo, _old_hi in undo:
-            if j not in old:
-                old[j] = old_lo
-        return int(sum(old.get(k, lo[k]) for k in geo.inc[x]) == geo.num[x])
 
 
 def _lookahead_reason(st: State, k: int, full: bool, groups: _Groups | None = None) -> str | None:
