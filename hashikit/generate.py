@@ -556,7 +556,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
             if hi[j] < shi[k]:
                 shi[k] = hi[j]
     # only the links of ``near`` were not copied (and far numbers did not change)
-    return Deducer(st, engine, island_map, link_map, sorted(near))
+    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False)
 
 
 #: with this many links open, repairs mostly change counts (one insertion for two count changes):
@@ -578,7 +578,10 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     (:func:`tatham_layout`, defaults 30 and 10).  ``maxbridges``: 1 to 4;
     ``no_loops``: the variant whose bridges form no cycle (the construction is a tree).
 
-    Tatham-style grading: run the deduction engine up to ``difficulty``; while it
+    Tatham-style grading: run the deduction engine up to ``difficulty`` (without the
+    ``contradiction`` rule, the slowest by far: an expert puzzle made here needs no
+    supposition; the engine with it takes the same steps, since it is the last rule
+    tried); while it
     gets stuck, change the construction where it is stuck (insert an island on a
     construction bridge, or change one count: the construction stays a solution)
     and continue from the stuck state (only the links near the change start
@@ -691,12 +694,12 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         return None
 
     def from_scratch(puzzle):
-        engine = Deducer(State(puzzle))
+        engine = Deducer(State(puzzle), suppose=False)
         steps: list = []
         stuck = engine.run(difficulty, steps=steps, deadline=deadline)
         return engine, steps, stuck
 
-    engine = Deducer(State(puzzle))
+    engine = Deducer(State(puzzle), suppose=False)
     stuck = engine.run(difficulty, deadline=deadline)
     last_stuck = None  # (puzzle, solution, cells not tried yet) of the last stuck version
     for _repair in range(max_repairs + 1):

@@ -69,6 +69,7 @@ class Deducer:
                 self._union(a, b)
         sizes = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
         inherit = parent is not None and not parent.bad
+        parent_index = {rule: r for r, rule in enumerate(parent.rules)} if inherit else {}
         # per element rule: the elements still to look at are those from ``cursor`` on (the first
         # sweep, in index order) and those in ``heaps`` (woken again after the sweep passed them,
         # marked in ``flags``).  A rule whose cursor is 0 has everything waiting: waking it costs
@@ -82,7 +83,8 @@ class Deducer:
         self.pending: list[set[int]] = [set() for _ in self.rules]
         for r, rule in enumerate(self.rules):
             size = sizes[rule.scope]
-            asleep = inherit and r < len(parent.heaps) and parent.asleep(r) and rule.scope != BOARD
+            asleep = (inherit and rule.scope != BOARD and rule in parent_index
+                      and parent.asleep(parent_index[rule]))
             self.sizes.append(size)
             self.cursor.append(size if asleep else 0)
             self.heaps.append([])

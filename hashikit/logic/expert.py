@@ -358,6 +358,7 @@ def contradiction(d) -> Iterator[Step]:
     geo = st.geo
     # try links near decided ones first: they are the ones a player would look at
     order = sorted(st.undecided(), key=lambda k: -(d.dlo[geo.ends[k][0]] + d.dlo[geo.ends[k][1]]))
+    identity, links = list(range(geo.n)), list(range(geo.nlinks))
     for k in order:
         lo, hi = st.lo[k], st.hi[k]
         if lo >= hi:
@@ -368,7 +369,8 @@ def contradiction(d) -> Iterator[Step]:
                 trial.lo[k] = hi
             else:
                 trial.hi[k] = lo
-            engine = Deducer(trial, suppose=False)
+            # the rules before this one are stuck on ``st``: only what link k wakes needs a look
+            engine = Deducer(trial, d, identity, links, list(geo.ends[k]), suppose=False)
             steps: list[Step] = []
             engine.run("expert", steps=steps)
             reason = engine.contradiction()
