@@ -605,6 +605,10 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
         raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
     if not (isinstance(maxbridges, int) and 1 <= maxbridges <= 4):
         raise ValueError(f"maxbridges must be 1, 2, 3 or 4 (got {maxbridges!r})")
+    if maxbridges == 1 and difficulty == "medium" and not no_loops:
+        raise ValueError("with maxbridges 1 no puzzle is medium: Tatham's medium rule (a first bridge where "
+                         "the other links cannot carry the number) then finds only what his easy rule "
+                         "finds; choose easy or hard, or the no-loops variant")
     if rows < 2 or cols < 2:
         raise ValueError(f"a board needs at least 2 rows and 2 columns (got {rows}x{cols})")
     tatham = islands_percent is not None or expansion is not None
