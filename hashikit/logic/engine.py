@@ -5,10 +5,11 @@ the table, then the lowest island (link, crossing) index, so a run with more
 levels follows a run with fewer exactly until that one gets stuck: the hardest
 level used is the puzzle's grade.
 
-The engine is incremental: each element rule keeps a heap of the elements it
-must (re-)examine; an element whose rule found nothing is dropped until a change
-it can read (the rule's ``reach``, ``crossing``, ``groups`` and ``merge`` entries)
-wakes it again.  Board rules run whenever every rule before them is stuck.
+The engine is incremental: each element rule sweeps its elements once in index
+order, and an element whose rule found nothing is dropped until a change it can
+read (the rule's ``reach``, ``crossing``, ``groups`` and ``merge`` entries in the
+table) wakes it again (into a heap, so the lowest index still comes first).
+Board rules run whenever every rule before them is stuck.
 """
 
 from __future__ import annotations
@@ -57,7 +58,6 @@ class Deducer:
         self.bad = any(lo[k] > hi[k] for k in range(nl))
         #: the index of the hardest level used
         self.hardest = -1
-        self._version = 0
         self._cache: dict = {}
         # certain groups: degrees, union-find, members and unfinished members per root
         self.dlo = dlo = [sum(lo[k] for k in inc[i]) for i in range(n)]
@@ -302,7 +302,6 @@ class Deducer:
                     self.bad = True
         if not changed:
             return False
-        self._version += 1
         self._cache.clear()
         changed_groups = set()
         if raised:

@@ -4,9 +4,11 @@ A fresh state has ``lo = 0`` and ``hi = puzzle.link_capacity(k)``.  Rules (see
 :mod:`hashikit.logic.rules`) only ever raise ``lo`` or lower ``hi``; a state is
 *complete* when ``lo == hi`` on every link.
 
-A player's board (the bridges they drew so far) becomes a state through
-:meth:`State.from_solution`: each drawn count is a lower bound, the upper bounds
-stay the puzzle's capacities, and :func:`contradiction` names what is wrong.
+A player's board (the bridges they drew so far, and the marks they hold: "no
+bridge here", or at most n bridges on a link) becomes a state through
+:meth:`State.from_board` (:meth:`State.from_solution` without marks): each drawn
+count is a lower bound, each mark an upper bound, and :func:`contradiction` names
+what is wrong.
 """
 
 from __future__ import annotations
