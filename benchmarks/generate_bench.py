@@ -9,14 +9,25 @@ for the published puzzles under ``shared/puzzles/real`` (read in place).
 
     python benchmarks/generate_bench.py                 # the full table
     python benchmarks/generate_bench.py --sizes 7 15 --levels hard --seeds 5
+    python benchmarks/generate_bench.py --cells 15:hard 40:hard --tatham --before c89cf40
+
+``--cells SIZE:LEVEL ...`` picks cells; ``--tatham`` adds the same cells at Tatham's preset
+parameters (30% islands, 10% expansion, MAXBRIDGES 2); ``--before REV`` also runs the
+default-layout cells with the package of git revision REV (extracted to a temporary
+folder, run in a subprocess, cell by cell alternating with this one, so that both see
+the same load) and reports the ratio of medians.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -51,8 +62,18 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float) -> dict:
-    times, grades, scores, dens, lens, fails, attempts = [], {}, [], [], [], 0, []
+#: Tatham's C generator on this machine, median seconds per puzzle and islands (issue 10)
+TATHAM = {(15, "easy"): "0.001", (15, "medium"): "0.003", (15, "hard"): "0.006", (25, "hard"): "0.018",
+          (40, "hard"): "0.28", (60, "hard"): "9.5 (about 180 islands)"}
+#: the targets of issue 10, median (p90) seconds
+TARGET = {(15, "easy"): "0.05", (15, "medium"): "0.05", (15, "hard"): "0.05", (25, "hard"): "0.1",
+          (40, "hard"): "0.3", (60, "hard"): "1 (p90 3)", (15, "expert"): "0.5", (40, "expert"): "3"}
+PRESET = {"islands_percent": 30, "expansion": 10, "maxbridges": 2}
+
+
+def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float, options=None) -> dict:
+    options = options or {}
+    times, grades, scores, dens, lens, fails, attempts, islands = [], {}, [], [], [], 0, [], []
     start = time.perf_counter()
     for seed in range(seeds):
         if time.perf_counter() - start > budget:
@@ -60,7 +81,8 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
         stats = GenerateStats()
         t = time.perf_counter()
         try:
-            puzzle, solution, g = generate_unique(size, size, level, seed=seed, time_limit=time_limit, stats=stats)
+            puzzle, solution, g = generate_unique(size, size, level, seed=seed, time_limit=time_limit, stats=stats,
+                                                  **options)
         except RuntimeError:
             fails += 1
             times.append(time.perf_counter() - t)
@@ -70,19 +92,48 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
         grades[g.level] = grades.get(g.level, 0) + 1
         scores.append(g.score)
         dens.append(len(puzzle.islands) / (size * size))
+        islands.append(len(puzzle.islands))
         lens.extend(bridge_lengths(solution))
     return {"size": size, "level": level, "runs": len(times), "fails": fails,
             "median": statistics.median(times) if times else float("nan"),
             "p90": pct(times, 0.9) if times else float("nan"),
             "grades": grades, "score": statistics.mean(scores) if scores else 0,
             "attempts": statistics.mean(attempts) if attempts else 0,
-            "density": statistics.mean(dens) if dens else 0, "length": statistics.mean(lens) if lens else 0}
+            "density": statistics.mean(dens) if dens else 0, "length": statistics.mean(lens) if lens else 0,
+            "islands": statistics.mean(islands) if islands else 0, "layout": "tatham" if options else "default"}
+
+
+def _before_cell(src: Path, size: int, level: str, args) -> dict:
+    """The cell run by the package in ``src`` (an older revision), in a subprocess."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    code = ("import json, sys; sys.path.insert(0, %r); import generate_bench as b; "
+            "print(json.dumps(b.run_cell(%d, %r, %d, %r, %r)))" % (str(HERE), size, level, args.seeds,
+                                                                  args.time_limit, args.budget))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=src)
+    if out.returncode:
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _extract(rev: str, into: Path) -> Path:
+    """The ``hashikit`` package of git revision ``rev``, extracted under ``into``."""
+    tar = into / "src.tar"
+    subprocess.run(["git", "archive", "-o", str(tar), rev, "hashikit"], cwd=HERE.parent, check=True)
+    with tarfile.open(tar) as t:
+        t.extractall(into / "src")
+    return into / "src"
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[7, 10, 15, 25, 40, 60])
     ap.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS)
+    ap.add_argument("--cells", nargs="*", help="SIZE:LEVEL cells to run instead of sizes x levels")
+    ap.add_argument("--tatham", action="store_true", help="also run the cells at Tatham's preset parameters")
+    ap.add_argument("--before", metavar="REV", help="also run the default cells with git revision REV")
+    ap.add_argument("--before-skip", nargs="*", default=["expert:40"],
+                    help="LEVEL:SIZE cells not run with --before (default expert:40: the old package does "
+                         "not keep the time limit there and took 584 s for one puzzle)")
     ap.add_argument("--seeds", type=int, default=10, help="puzzles per size and level (default 10)")
     ap.add_argument("--time-limit", type=float, default=60.0, help="generate_unique's time_limit per puzzle")
     ap.add_argument("--budget", type=float, default=120.0,
@@ -91,31 +142,55 @@ def main(argv=None) -> int:
                     help="LEVEL:SIZE cells left out (too slow); default expert at 40 and 60")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "generate.md")
     args = ap.parse_args(argv)
-    rows = []
-    for size in args.sizes:
-        for level in args.levels:
-            if f"{level}:{size}" in args.skip:
-                continue
-            r = run_cell(size, level, args.seeds, args.time_limit, args.budget)
-            rows.append(r)
-            print(f"{size}x{size} {level}: median {r['median']:.2f}s p90 {r['p90']:.2f}s "
-                  f"{r['runs'] - r['fails']}/{r['runs']} made, density {r['density']:.3f}, "
-                  f"bridge length {r['length']:.2f}", flush=True)
+    if args.cells:
+        cells = [(int(c.split(":")[0]), c.split(":")[1]) for c in args.cells]
+    else:
+        cells = [(size, level) for size in args.sizes for level in args.levels
+                 if f"{level}:{size}" not in args.skip]
+    rows, before = [], {}
+    with tempfile.TemporaryDirectory() as tmp:
+        src = _extract(args.before, Path(tmp)) if args.before else None
+        for size, level in cells:
+            for options in ([None, PRESET] if args.tatham else [None]):
+                if options and level == "expert":
+                    continue
+                r = run_cell(size, level, args.seeds, args.time_limit, args.budget, options)
+                rows.append(r)
+                print(f"{size}x{size} {level} {r['layout']}: median {r['median']:.3f}s p90 {r['p90']:.3f}s "
+                      f"{r['runs'] - r['fails']}/{r['runs']} made, {r['islands']:.0f} islands", flush=True)
+                if src is not None and options is None and f"{level}:{size}" not in args.before_skip:
+                    b = before[(size, level)] = _before_cell(src, size, level, args)
+                    print(f"   before ({args.before}): median {b['median']:.3f}s p90 {b['p90']:.3f}s", flush=True)
+    cmd = " ".join(argv if argv is not None else sys.argv[1:])
     lines = ["# Unique graded generation (`generate_unique`)", "",
-             f"`python benchmarks/generate_bench.py {' '.join(argv if argv is not None else sys.argv[1:])}`".replace(" `", "`"),
+             f"`python benchmarks/generate_bench.py {cmd}`".replace(" `", "`"),
              "", f"Seeds 0..{args.seeds - 1} per cell (fewer where the cell's {args.budget:.0f} s budget ran out), "
              f"time limit {args.time_limit:.0f} s per puzzle, one process on this machine "
-             "(2 cores). Every puzzle made is proved unique by the SAT engine and graded at exactly the "
-             "requested level (`grade(p).level == difficulty`). Time: wall seconds per puzzle, failures "
-             "(time limit reached) included. Density: islands per cell. Bridge length: cells from island "
-             "to island along each bridge of the solution (2 = one empty cell between).", "",
-             "| size | level | puzzles | failed | median s | p90 s | grades | mean score | layouts tried | density | bridge length |",
-             "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |"]
+             "(2 cores, shared: read times as ratios within one run). Every puzzle made is proved unique "
+             "(deductions, then the SAT engine) and graded at exactly the requested level. Levels easy, medium "
+             "and hard are Tatham's solver stages 1-3. Layout `default`: published-looking (no neighbouring "
+             "islands, density 0.25); `tatham`: his preset parameters (30% islands, 10% expansion, MAXBRIDGES 2). "
+             "Time: wall seconds per puzzle, failures (time limit reached) included. Density: islands per cell. "
+             "Bridge length: cells from island to island along each bridge of the solution.", "",
+             "| size | level | layout | puzzles | failed | median s | p90 s | target s | Tatham's C s | "
+             "islands | density | bridge length | mean score |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
-        grades = ", ".join(f"{k} {v}" for k, v in r["grades"].items()) or "-"
-        lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['runs']} | {r['fails']} | {r['median']:.2f} | "
-                     f"{r['p90']:.2f} | {grades} | {r['score']:.0f} | {r['attempts']:.1f} | {r['density']:.3f} | "
-                     f"{r['length']:.2f} |")
+        key = (r["size"], r["level"])
+        lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {r['runs']} | {r['fails']} | "
+                     f"{r['median']:.3f} | {r['p90']:.3f} | {TARGET.get(key, '-')} | {TATHAM.get(key, '-')} | "
+                     f"{r['islands']:.0f} | {r['density']:.3f} | {r['length']:.2f} | {r['score']:.0f} |")
+    if before:
+        lines += ["", f"Before (git revision {args.before}, its own levels), same cells, run alternately with "
+                      "the ones above:", "",
+                  "| size | level | median s before | p90 s before | median s now | ratio now/before |",
+                  "| --- | --- | ---: | ---: | ---: | ---: |"]
+        for r in rows:
+            b = before.get((r["size"], r["level"]))
+            if b is None or r["layout"] != "default":
+                continue
+            lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {b['median']:.3f} | {b['p90']:.3f} | "
+                         f"{r['median']:.3f} | {r['median'] / b['median']:.2f} |")
     pub = published()
     if pub:
         lines += ["", "Published puzzles (`shared/puzzles/real`), for comparison:", "",

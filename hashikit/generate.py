@@ -223,18 +223,30 @@ class GenerateStats:
     time: float = 0.0
 
 
+class _OutOfTime(TimeoutError):
+    """The generator's deadline passed (raised from deep inside a layout or a deduction run)."""
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _OutOfTime
+
+
 def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0.25,
                     cycles: float = 0.25, doubles: float = 0.35, maxbridges: int = DEFAULT_MAXBRIDGES,
-                    max_len: int | None = None) -> tuple[Puzzle, Solution]:
+                    max_len: int | None = None, allow_adjacent: bool = False,
+                    deadline: float | None = None) -> tuple[Puzzle, Solution]:
     """A random connected construction looking like published puzzles.
 
     ``density``: share of cells that are islands; ``cycles``: extra links per
-    island; ``doubles``: share of links given a second bridge.  Islands are never
-    next to each other (as in published puzzles).  ``max_len``: the longest new
-    bridge of the growth, by default half the board's side up to 17x17 and 5 on
-    larger boards (longer ones box the growth in well below ``density``: about
-    0.18 islands per cell and bridges 4 cells long at 60x60, where published
-    puzzles have 0.2-0.35 and 2.3-3.1).
+    island (0: a tree, as the no-loops variant needs); ``doubles``: share of links
+    given a second bridge (up to MAXBRIDGES).  Islands are never next to each other
+    (as in published puzzles and Tatham's) unless ``allow_adjacent``.  ``max_len``:
+    the longest new bridge of the growth, by default half the board's side up to
+    17x17 and 5 on larger boards (longer ones box the growth in well below
+    ``density``: about 0.18 islands per cell and bridges 4 cells long at 60x60,
+    where published puzzles have 0.2-0.35 and 2.3-3.1).  ``deadline``: a
+    ``time.perf_counter()`` value past which the drawing stops (``_OutOfTime``).
     """
     target = max(2, round(density * rows * cols))
     board = _Board(rows, cols)
@@ -242,13 +254,151 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
         max_len = max(3, max(rows, cols) // 2)
         if max_len > 8:
             max_len = 5
-    board.grow(rng, target, adjacent=False, min_len=2, max_len=max_len)
-    board.add_cycles(rng, round(cycles * len(board.islands)))
+    _grow(board, rng, target, 2, max_len, allow_adjacent, deadline)
+    _add_cycles(board, rng, round(cycles * len(board.islands)), deadline)
     if maxbridges >= 2:
         for key in board.edges:
             if rng.random() < doubles:
                 board.edges[key] = min(maxbridges, board.edges[key] + 1)
     return board.result(maxbridges)
+
+
+def _run(board: _Board, p: Pos, d: tuple[int, int], most: int) -> list[Pos]:
+    """Up to ``most`` empty cells from ``p`` along ``d`` (stops at the first occupied cell or the edge)."""
+    out = []
+    r, c = p[0] + d[0], p[1] + d[1]
+    cell, rows, cols = board.cell, board.rows, board.cols
+    while len(out) < most and 0 <= r < rows and 0 <= c < cols and (r, c) not in cell:
+        out.append((r, c))
+        r, c = r + d[0], c + d[1]
+    return out
+
+
+def _grow(board: _Board, rng: random.Random, target: int, min_len: int, max_len: int,
+          allow_adjacent: bool, deadline: float | None) -> None:
+    """Add islands, each joined by one new bridge (``min_len``..``max_len`` cells away) to an
+    island that still has room, until ``target`` islands or none has room (linear time)."""
+    if not board.islands:
+        board.add_island((rng.randrange(board.rows), rng.randrange(board.cols)))
+    growing = list(board.islands)
+    dirs = list(_DIRS)
+    tick = 0
+    while len(board.islands) < target and growing:
+        tick += 1
+        if tick % 256 == 0:
+            _check(deadline)
+        j = rng.randrange(len(growing))
+        src = growing[j]
+        rng.shuffle(dirs)
+        for d in dirs:
+            run = _run(board, src, d, max_len)[min_len - 1:]
+            choices = [q for q in run if allow_adjacent or not board.has_adjacent_island(q)]
+            if choices:
+                q = rng.choice(choices)
+                board.add_island(q)
+                board.add_edge(src, q)
+                growing.append(q)
+                break
+        else:
+            growing[j] = growing[-1]
+            growing.pop()
+
+
+def _add_cycles(board: _Board, rng: random.Random, count: int, deadline: float | None) -> int:
+    """Join up to ``count`` random pairs of islands that see each other over empty cells."""
+    if count <= 0:
+        return 0
+    pairs = []
+    for n, p in enumerate(board.islands):
+        if n % 256 == 0:
+            _check(deadline)
+        for d in ((0, 1), (1, 0)):
+            q = board.sight(p, d)
+            if q is not None and (p, q) not in board.edges:
+                pairs.append((p, q))
+    rng.shuffle(pairs)
+    added = 0
+    for p, q in pairs:
+        if added >= count:
+            break
+        if all(cell not in board.cell for cell in _between(p, q)):  # no bridge added across it since
+            board.add_edge(p, q)
+            added += 1
+    return added
+
+
+def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int = 30, expansion: int = 10,
+                  maxbridges: int = DEFAULT_MAXBRIDGES, no_loops: bool = False,
+                  deadline: float | None = None) -> tuple[Puzzle, Solution]:
+    """A construction drawn the way Simon Tatham's *Bridges* draws one (facts of bridges.c).
+
+    Islands are wanted on ``islands_percent`` of the cells (at least 3).  From a
+    random island and direction, a new island goes at least two cells away and at
+    most up to the edge, the cell before a bridge, or two cells before an island;
+    with ``expansion`` percent chance it goes at that farthest cell (else at a
+    random one in the range), and (loops allowed) with the same chance the island
+    is joined to the island it sees instead.  A new island next to another one
+    across the line is refused; each join gets 1..MAXBRIDGES bridges.  After 50
+    refusals in a row the board is taken as it is; it is drawn again when it has
+    one island or does not touch all four edges.
+    """
+    target = max(islands_percent * rows * cols // 100, 3)
+    while True:
+        _check(deadline)
+        board = _Board(rows, cols)
+        board.add_island((rng.randrange(rows), rng.randrange(cols)))
+        bad = 0
+        while len(board.islands) < target and bad <= 50:
+            src = rng.choice(board.islands)
+            d = rng.choice([d for d in _DIRS if board.inside(src[0] + d[0], src[1] + d[1])])
+            placed = _tatham_extend(board, rng, src, d, expansion, maxbridges, no_loops)
+            bad = 0 if placed else bad + 1
+        rs = {r for r, _c in board.islands}
+        cs = {c for _r, c in board.islands}
+        if len(board.islands) > 1 and {0, rows - 1} <= rs and {0, cols - 1} <= cs:
+            return board.result(maxbridges)
+
+
+def _tatham_extend(board: _Board, rng: random.Random, src: Pos, d: tuple[int, int], expansion: int,
+                   maxbridges: int, no_loops: bool) -> bool:
+    """One step of :func:`tatham_layout`: True when an island was added or two were joined."""
+    first = (src[0] + d[0], src[1] + d[1])
+    if board.cell.get(first) in ("H", "V"):
+        return False  # a bridge already leaves the island this way
+    join = None
+    r, c = first
+    while True:
+        if not board.inside(r, c):
+            far = (r - d[0], c - d[1])
+            break
+        what = board.cell.get((r, c))
+        if what == "I":
+            join = (r, c)
+            far = (r - 2 * d[0], c - 2 * d[1])
+            break
+        if what is not None:
+            far = (r - d[0], c - d[1])
+            break
+        r, c = r + d[0], c + d[1]
+    count = rng.randrange(maxbridges) + 1
+    if not no_loops and join is not None and rng.randrange(100) < expansion:
+        board.add_edge(src, join, count)
+        return True
+    near = (src[0] + 2 * d[0], src[1] + 2 * d[1])
+    span = (far[0] - near[0]) * d[0] + (far[1] - near[1]) * d[1]
+    if span < 0:
+        return False
+    if rng.randrange(100) < expansion:
+        new = far
+    else:
+        t = rng.randrange(span + 1)
+        new = (near[0] + t * d[0], near[1] + t * d[1])
+    for side in ((d[1], d[0]), (-d[1], -d[0])):
+        if board.cell.get((new[0] + side[0], new[1] + side[1])) == "I":
+            return False
+    board.add_island(new)
+    board.add_edge(src, new, count)
+    return True
 
 
 def _insert_island(puzzle: Puzzle, solution: Solution, cell: Pos) -> tuple[Puzzle, Solution] | None:
@@ -266,7 +416,8 @@ def _insert_island(puzzle: Puzzle, solution: Solution, cell: Pos) -> tuple[Puzzl
             bridges[(p, cell)] = c
             bridges[(cell, q)] = c
             islands = list(puzzle.islands) + [Island(cell[0], cell[1], 2 * c)]
-            return Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.maxbridges), Solution(bridges)
+            return (Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
+                    Solution(bridges))
     return None
 
 
@@ -282,8 +433,9 @@ def _modify_link(puzzle: Puzzle, solution: Solution, k: int, counts: list[int],
     isl = puzzle.islands
     c = counts[k]
     moves = []
-    if c < puzzle.maxbridges and (c >= 1 or not any(counts[j] for j in puzzle.crossing_partners[k])):
-        moves.append(1)
+    if c < puzzle.maxbridges and (c >= 1 or (not puzzle.no_loops and
+                                             not any(counts[j] for j in puzzle.crossing_partners[k]))):
+        moves.append(1)  # (a new link would close a loop in a no-loops tree)
     if c >= 1 and isl[ln.a].number > 1 and isl[ln.b].number > 1:
         if c >= 2 or _connected_without(puzzle, counts, k):
             moves.append(-1)
@@ -294,7 +446,8 @@ def _modify_link(puzzle: Puzzle, solution: Solution, k: int, counts: list[int],
     bridges = dict(solution.bridges)
     bridges[(pa, pb)] = c + delta
     islands = [Island(i.row, i.col, i.number + delta) if j in (ln.a, ln.b) else i for j, i in enumerate(isl)]
-    return Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.maxbridges), Solution(bridges), [pa, pb]
+    return (Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
+            Solution(bridges), [pa, pb])
 
 
 def _connected_without(puzzle: Puzzle, counts: list[int], skip: int) -> bool:
@@ -313,12 +466,14 @@ def _connected_without(puzzle: Puzzle, counts: list[int], skip: int) -> bool:
     return len(seen) == len(adj)
 
 
-def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random) -> list[Pos]:
+def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random,
+                  allow_adjacent: bool = False) -> list[Pos]:
     """Cells where a new island would add information where the engine is stuck.
 
     First the cells where an open link that the construction leaves empty crosses
     a built bridge (an island there blocks that link), then the bridge cells next
-    to the islands of open links.
+    to the islands of open links; cells next to an island only with ``allow_adjacent``
+    (and then last).
     """
     covered: dict[Pos, tuple[Pos, Pos]] = {}
     for (p, q), _c in solution.bridges.items():
@@ -346,26 +501,24 @@ def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random)
     for group in (blocking, near):
         group = sorted(set(group))
         rng.shuffle(group)
-        group.sort(key=lambda cell: not lonely(cell))  # cells away from islands first
+        if allow_adjacent:
+            group.sort(key=lambda cell: not lonely(cell))  # cells away from islands first
+        else:
+            group = [cell for cell in group if lonely(cell)]
         out.extend(c for c in group if c not in out)
     return out
 
 
-def _carry_state(engine, old: Puzzle, new: Puzzle, cells):
-    """A deduction state for ``new``: ``old`` changed at the islands on ``cells``.
-
-    Links far from ``cell`` keep the intervals found on ``old``; the links of the
-    islands next to the change start afresh.  The construction is a solution of
-    both puzzles and lies inside every carried interval, but carried deductions
-    are only a guide: the finished puzzle is always solved again from scratch.
-    """
-    return _carry(engine, old, new, cells).st
-
-
 def _carry(engine, old: Puzzle, new: Puzzle, cells):
-    """A deducer for ``new`` (see :func:`_carry_state`) that also keeps what ``engine`` knows
-    about where its rules cannot fire (:class:`hashikit.logic.rules.Deducer`)."""
-    from .logic.rules import Deducer
+    """A deducer for ``new``: ``old`` changed at the islands on ``cells``.
+
+    Links far from the change keep the intervals found on ``old``; the links of the
+    islands near it start afresh.  The construction is a solution of both puzzles and
+    lies inside every carried interval, but carried deductions are only a guide: the
+    finished puzzle is always solved again from scratch.  The new deducer also keeps
+    what ``engine`` knows about where its rules cannot fire
+    (:class:`hashikit.logic.engine.Deducer`)."""
+    from .logic.engine import Deducer
     from .logic.state import Geometry, State
 
     if [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
@@ -403,7 +556,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
             if hi[j] < shi[k]:
                 shi[k] = hi[j]
     # only the links of ``near`` were not copied (and far numbers did not change)
-    return Deducer(st, engine, island_map, link_map, sorted(near))
+    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False)
 
 
 #: with this many links open, repairs mostly change counts (one insertion for two count changes):
@@ -412,39 +565,129 @@ _MANY_OPEN = 60
 
 
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
-                    density: float = 0.25, maxbridges: int = DEFAULT_MAXBRIDGES,
+                    density: float = 0.25, maxbridges: int = DEFAULT_MAXBRIDGES, allow_adjacent: bool = False,
+                    no_loops: bool = False, islands_percent: int | None = None, expansion: int | None = None,
                     max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | None = None,
                     verify: bool = True, stats: GenerateStats | None = None
                     ) -> tuple[Puzzle, Solution, "Grade"]:
     """A puzzle with one solution that the rules of ``difficulty`` finish and the lower levels do not.
 
-    Tatham-style: draw a random connected construction (:func:`random_solution`),
-    run the deduction engine up to ``difficulty``; while it gets stuck, insert an
-    island on a construction bridge where it is stuck (the construction stays a
-    solution) and continue from the stuck state (only the links near the new
-    island start afresh).  When the engine finishes, the puzzle is solved again
-    from scratch: if that run gets stuck, the repairs go on from there; if its
-    hardest step is of level ``difficulty`` the puzzle is kept; if it is too easy,
-    another repair cell of the last stuck point is tried, or a new layout drawn.
-    Finishing by sound deductions proves uniqueness; with ``verify`` the SAT
-    engine proves it once more.
+    The layout: by default published-looking (:func:`random_solution`: ``density``
+    islands per cell, no islands in neighbouring cells unless ``allow_adjacent``);
+    with ``islands_percent`` or ``expansion`` Tatham's own drawing
+    (:func:`tatham_layout`, defaults 30 and 10).  ``maxbridges``: 1 to 4;
+    ``no_loops``: the variant whose bridges form no cycle (the construction is a tree).
 
-    Returns ``(puzzle, solution, grade)``; raises ``RuntimeError`` when no puzzle
-    was found within ``max_attempts`` layouts (or ``time_limit`` seconds).
+    Tatham-style grading: run the deduction engine up to ``difficulty`` (without the
+    ``contradiction`` rule, the slowest by far: an expert puzzle made here needs no
+    supposition; the engine with it takes the same steps, since it is the last rule
+    tried); while it
+    gets stuck, change the construction where it is stuck (insert an island on a
+    construction bridge, or change one count: the construction stays a solution)
+    and continue from the stuck state (only the links near the change start
+    afresh).  When the engine finishes, the puzzle is solved again from scratch:
+    if that run gets stuck, the repairs go on from there; if its hardest step is
+    of level ``difficulty`` the puzzle is kept; if it is too easy, another repair of
+    the last stuck point is tried, or a new layout drawn.  Finishing by sound
+    deductions proves uniqueness; with ``verify`` the SAT engine proves it once more
+    (not for no-loops puzzles, which the SAT engine may not know) and the checker
+    checks the solution.
+
+    Returns ``(puzzle, solution, grade)``; raises ``ValueError`` for a bad argument and
+    ``RuntimeError`` when no puzzle was found within ``max_attempts`` layouts or
+    ``time_limit`` seconds (checked everywhere, the layout drawing included).
     """
-    from .logic import LEVELS, Grade, WEIGHTS
-    from .logic.rules import Deducer
+    from .logic import LEVELS, WEIGHTS, Grade
+    from .logic.engine import Deducer
     from .logic.state import State
 
     if difficulty not in LEVELS:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
+    if not (isinstance(maxbridges, int) and 1 <= maxbridges <= 4):
+        raise ValueError(f"maxbridges must be 1, 2, 3 or 4 (got {maxbridges!r})")
+    if maxbridges == 1 and difficulty == "medium" and not no_loops:
+        raise ValueError("with maxbridges 1 no puzzle is medium: Tatham's medium rule (a first bridge where "
+                         "the other links cannot carry the number) then finds only what his easy rule "
+                         "finds; choose easy or hard, or the no-loops variant")
+    if rows < 2 or cols < 2:
+        raise ValueError(f"a board needs at least 2 rows and 2 columns (got {rows}x{cols})")
+    tatham = islands_percent is not None or expansion is not None
+    if tatham:
+        islands_percent = 30 if islands_percent is None else islands_percent
+        expansion = 10 if expansion is None else expansion
+        if not 1 <= islands_percent <= 30:
+            raise ValueError(f"islands_percent must be from 1 to 30, as Tatham's (got {islands_percent})")
+        if not 0 <= expansion <= 100:
+            raise ValueError(f"expansion must be from 0 to 100 (got {expansion})")
+        if allow_adjacent:
+            raise ValueError("Tatham's layout never has neighbouring islands: allow_adjacent does not apply")
+    elif not 0 < density <= 0.5:
+        raise ValueError(f"density must be above 0 and at most 0.5 (got {density})")
     rng = random.Random(seed)
     stats = stats if stats is not None else GenerateStats()
     start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
     target = LEVELS.index(difficulty)
-    tries = 4
     if max_repairs is None:
         max_repairs = 40 + rows * cols // 4
+
+    def layout() -> tuple[Puzzle, Solution]:
+        if tatham:
+            puzzle, solution = tatham_layout(rows, cols, rng, islands_percent, expansion, maxbridges,
+                                             no_loops, deadline)
+        else:
+            puzzle, solution = random_solution(rows, cols, rng, density=density, maxbridges=maxbridges,
+                                               cycles=0 if no_loops else 0.25, allow_adjacent=allow_adjacent,
+                                               deadline=deadline)
+        if no_loops:
+            puzzle = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=True)
+        return puzzle, solution
+
+    try:
+        for _attempt in range(max_attempts):
+            _check(deadline)
+            stats.attempts += 1
+            found = _repair_until_graded(layout(), difficulty, target, max_repairs, rng, allow_adjacent,
+                                         deadline, stats, Deducer, State)
+            if found is None:
+                continue
+            puzzle, solution, steps = found
+            per = {level: 0 for level in LEVELS}
+            for step in steps:
+                per[step.level] += 1
+            graded = Grade(difficulty, sum(WEIGHTS[s.level] for s in steps), per, 0)
+            if verify:
+                _verify(puzzle, solution, deadline)
+            stats.time = time.perf_counter() - start
+            return puzzle, solution, graded
+    except TimeoutError:
+        stats.time = time.perf_counter() - start
+        raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found within the time limit "
+                           f"of {time_limit:g} s ({stats.attempts} layouts)") from None
+    stats.time = time.perf_counter() - start
+    raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found in {stats.attempts} layouts")
+
+
+def _verify(puzzle: Puzzle, solution: Solution, deadline: float | None) -> None:
+    """The checker accepts the construction; the SAT engine finds no second solution."""
+    from .checker import check
+    from .solvers import solve
+
+    if not check(puzzle, solution).ok:
+        raise AssertionError("the generator's construction breaks the rules")
+    if puzzle.no_loops:
+        return
+    left = None if deadline is None else max(0.5, deadline - time.perf_counter())
+    result = solve(puzzle, max_solutions=2, time_limit=left)
+    if result.unique is False:
+        raise AssertionError("the SAT engine found a second solution of a logically finished puzzle")
+
+
+def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,
+                         allow_adjacent: bool, deadline: float | None, stats: GenerateStats, Deducer, State):
+    """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, steps) or None."""
+    puzzle, solution = drawn
+    tries = 4
 
     def insert_first(puzzle, solution, cells):
         while cells:
@@ -455,84 +698,63 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
         return None
 
     def from_scratch(puzzle):
-        engine = Deducer(State(puzzle))
+        engine = Deducer(State(puzzle), suppose=False)
         steps: list = []
-        stuck = engine.run(difficulty, steps=steps)
+        stuck = engine.run(difficulty, steps=steps, deadline=deadline)
         return engine, steps, stuck
 
-    def out_of_time():
-        return time_limit is not None and time.perf_counter() - start > time_limit
+    engine = Deducer(State(puzzle), suppose=False)
+    stuck = engine.run(difficulty, deadline=deadline)
+    last_stuck = None  # (puzzle, solution, cells not tried yet) of the last stuck version
+    for _repair in range(max_repairs + 1):
+        _check(deadline)
+        if not stuck:
+            engine, steps, stuck = from_scratch(puzzle)
+            if not stuck and engine.hardest == target:
+                return puzzle, solution, steps
+        if not stuck:
+            # too easy: the last insertion gave away too much; try another cell there
+            if last_stuck is None:
+                return None
+            changed = insert_first(last_stuck[0], last_stuck[1], last_stuck[2])
+            if changed is None:
+                return None
+            puzzle, solution = changed[:2]
+            stats.insertions += 1
+            engine, _steps, stuck = from_scratch(puzzle)
+            continue
+        cells = _repair_cells(puzzle, solution, engine.st, rng, allow_adjacent)[:9]
+        last_stuck = (puzzle, solution, cells)
+        open_links = engine.st.undecided()
+        rng.shuffle(open_links)
+        counts = solution.counts(puzzle)
 
-    for _attempt in range(max_attempts):
-        if out_of_time():
-            break
-        stats.attempts += 1
-        puzzle, solution = random_solution(rows, cols, rng, density=density, maxbridges=maxbridges)
-        engine = Deducer(State(puzzle))
-        stuck = engine.run(difficulty)
-        last_stuck = None  # (puzzle, solution, cells not tried yet) of the last stuck version
-        for _repair in range(max_repairs + 1):
-            if out_of_time():
+        def candidates():
+            # alternate: change a count on an open link, insert an island where it is stuck
+            # (on a large stuck area, an island after every two count changes)
+            cells_left = list(cells)
+            for j in range(max(len(open_links), len(cells_left))):
+                if j < len(open_links):
+                    changed = _modify_link(puzzle, solution, open_links[j], counts, rng)
+                    if changed:
+                        yield changed
+                if cells_left and (len(open_links) < _MANY_OPEN or j % 3 == 2):
+                    changed = insert_first(puzzle, solution, cells_left)
+                    if changed:
+                        yield changed[0], changed[1], [changed[2]]
+
+        # greedy: of a few repairs, keep the first that leaves fewer links open
+        before = engine.open
+        best = None
+        for _try, (new_puzzle, new_solution, where) in zip(range(tries), candidates()):
+            stats.insertions += 1
+            trial = _carry(engine, puzzle, new_puzzle, where)
+            trial_stuck = trial.run(difficulty, deadline=deadline)
+            if best is None or trial.open < best[2].open:
+                best = (new_puzzle, new_solution, trial, trial_stuck)
+            if trial.open < before:
                 break
-            if not stuck:
-                engine, steps, stuck = from_scratch(puzzle)
-                if not stuck and engine.hardest == target:
-                    # the run up to ``difficulty`` finished: the full-level run takes the same steps
-                    per = {level: 0 for level in LEVELS}
-                    for step in steps:
-                        per[step.level] += 1
-                    found = Grade(difficulty, sum(WEIGHTS[s.level] for s in steps), per, 0)
-                    if verify:
-                        from .solvers import solve
-                        result = solve(puzzle, max_solutions=2)
-                        if result.unique is not True:
-                            raise AssertionError("the SAT engine did not prove a logically finished puzzle unique")
-                    stats.time = time.perf_counter() - start
-                    return puzzle, solution, found
-            if not stuck:
-                # too easy: the last insertion gave away too much; try another cell there
-                if last_stuck is None:
-                    break
-                changed = insert_first(last_stuck[0], last_stuck[1], last_stuck[2])
-                if changed is None:
-                    break
-                puzzle, solution = changed[:2]
-                stats.insertions += 1
-                engine, _steps, stuck = from_scratch(puzzle)
-                continue
-            cells = _repair_cells(puzzle, solution, engine.st, rng)[:9]
-            last_stuck = (puzzle, solution, cells)
-            open_links = engine.st.undecided()
-            rng.shuffle(open_links)
-            counts = solution.counts(puzzle)
-
-            def candidates():
-                # alternate: change a count on an open link, insert an island where it is stuck
-                # (on a large stuck area, an island after every two count changes)
-                cells_left = list(cells)
-                for j in range(max(len(open_links), len(cells_left))):
-                    if j < len(open_links):
-                        changed = _modify_link(puzzle, solution, open_links[j], counts, rng)
-                        if changed:
-                            yield changed
-                    if cells_left and (len(open_links) < _MANY_OPEN or j % 3 == 2):
-                        changed = insert_first(puzzle, solution, cells_left)
-                        if changed:
-                            yield changed[0], changed[1], [changed[2]]
-
-            # greedy: of a few repairs, keep the first that leaves fewer links open
-            before = engine.open
-            best = None
-            for _try, (new_puzzle, new_solution, where) in zip(range(tries), candidates()):
-                stats.insertions += 1
-                trial = _carry(engine, puzzle, new_puzzle, where)
-                trial_stuck = trial.run(difficulty)
-                if best is None or trial.open < best[2].open:
-                    best = (new_puzzle, new_solution, trial, trial_stuck)
-                if trial.open < before:
-                    break
-            if best is None:
-                break
-            puzzle, solution, engine, stuck = best
-    stats.time = time.perf_counter() - start
-    raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found in {stats.attempts} layouts")
+        if best is None:
+            return None
+        puzzle, solution, engine, stuck = best
+    return None

@@ -1,13 +1,18 @@
 """Human-style deduction for Hashiwokakero: states, rules in levels, hints and grades.
 
+The levels easy, medium and hard are the solver stages of Simon Tatham's *Bridges*;
+expert adds hashikit's own techniques (see :mod:`hashikit.logic.rules`).
+
 >>> from hashikit.logic import solve_logically, grade
 >>> state, steps, stuck = solve_logically(puzzle, max_level="medium")   # doctest: +SKIP
 >>> print(steps[0].sentence)                                              # doctest: +SKIP
 """
 
+from .engine import Deducer, hint, hint_bridges, hint_marks, next_step, solve_logically
 from .grade import WEIGHTS, Grade, grade
-from .rules import RULES, next_step, solve_logically
+from .rules import RULES, Rule
 from .state import LEVELS, State, Step, apply, components, contradiction, contradictions
 
-__all__ = ["LEVELS", "RULES", "WEIGHTS", "Grade", "State", "Step", "apply", "components", "contradiction",
-           "contradictions", "grade", "next_step", "solve_logically"]
+__all__ = ["LEVELS", "RULES", "WEIGHTS", "Deducer", "Grade", "Rule", "State", "Step", "apply", "components",
+           "contradiction", "contradictions", "grade", "hint", "hint_bridges", "hint_marks", "next_step",
+           "solve_logically"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model import Puzzle
-from .rules import solve_logically
+from .engine import solve_logically
 from .state import LEVELS
 
 #: weight of one step of each level in the score

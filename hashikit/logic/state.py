@@ -4,15 +4,18 @@ A fresh state has ``lo = 0`` and ``hi = puzzle.link_capacity(k)``.  Rules (see
 :mod:`hashikit.logic.rules`) only ever raise ``lo`` or lower ``hi``; a state is
 *complete* when ``lo == hi`` on every link.
 
-A player's board (the bridges they drew so far) becomes a state through
-:meth:`State.from_solution`: each drawn count is a lower bound, the upper bounds
-stay the puzzle's capacities, and :func:`contradiction` names what is wrong.
+A player's board (the bridges they drew so far, and the marks they hold: "no
+bridge here", or at most n bridges on a link) becomes a state through
+:meth:`State.from_board` (:meth:`State.from_solution` without marks): each drawn
+count is a lower bound, each mark an upper bound, and :func:`contradiction` names
+what is wrong.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import PuzzleError
 from ..model import Puzzle, Solution, describe_cell
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
@@ -45,11 +48,16 @@ class Step:
         return f"[{self.level}/{self.rule}] {self.sentence}"
 
 
+#: above this many islands the per-island neighbourhoods are worked out each time instead of
+#: kept (they would take gigabytes on the largest boards)
+_CACHED_ISLANDS = 50_000
+
+
 class Geometry:
     """Per-puzzle arrays the rules read often (shared by every copy of a state)."""
 
     __slots__ = ("puzzle", "n", "nlinks", "num", "inc", "ends", "cap", "partners", "crossings", "_region",
-                 "_cross_of")
+                 "_cross_of", "_near", "_reach")
 
     def __init__(self, puzzle: Puzzle, like: "Geometry | None" = None):
         """``like``: the geometry of a puzzle with islands on the same cells (only numbers differ),
@@ -58,10 +66,13 @@ class Geometry:
         self.n = len(puzzle.islands)
         self.num = num = [isl.number for isl in puzzle.islands]
         self._cross_of: list | None = None
+        self._near: list | None = None
+        self._reach: dict = {}
         if like is not None:
             self.nlinks, self.ends, self.inc = like.nlinks, like.ends, like.inc
             self.crossings, self.partners = like.crossings, like.partners
             self._region, self._cross_of = like._region, like._cross_of
+            self._near, self._reach = like._near, like._reach
             mb = puzzle.maxbridges
             self.cap = [min(mb, num[a], num[b]) for a, b in self.ends]
             return
@@ -90,6 +101,48 @@ class Geometry:
                 out[v].append(c)
         return out
 
+    def near(self, i: int) -> list[int]:
+        """Island ``i`` and the islands it can see (computed once)."""
+        near = self._near
+        if near is None:
+            ends, inc = self.ends, self.inc
+            near = self._near = [[i] + [a if b == i else b for a, b in (ends[k] for k in inc[i])]
+                                 for i in range(self.n)]
+        return near[i]
+
+    def ball(self, i: int, radius: int) -> list[int]:
+        """The islands at most ``radius`` links away from island ``i``."""
+        seen = {i}
+        frontier = [i]
+        for _ in range(radius):
+            nxt = []
+            for x in frontier:
+                for y in self.near(x):
+                    if y not in seen:
+                        seen.add(y)
+                        nxt.append(y)
+            frontier = nxt
+        return list(seen)
+
+    def reach(self, i: int, radius: int, crossing: bool) -> list[int]:
+        """The islands whose rule (reading up to ``radius`` links away) may change when a link of
+        island ``i`` changes (cached); with ``crossing``, also the ends of links that cross a link
+        next to ``i`` (a trial on them blocks those links)."""
+        key = (i, radius, crossing)
+        out = self._reach.get(key)
+        if out is None:
+            found = set(self.ball(i, radius))
+            if crossing:
+                cross = self.partners
+                for x in self.near(i):
+                    for k in self.inc[x]:
+                        for c in cross[k]:
+                            found.update(self.ends[c])
+            out = sorted(found)
+            if self.n <= _CACHED_ISLANDS:
+                self._reach[key] = out
+        return out
+
     def region(self, i: int) -> list[int]:
         """The links that touch island ``i`` or one of its neighbours (computed once, on demand)."""
         reg = self._region
@@ -102,14 +155,16 @@ class Geometry:
             for k in inc[i]:
                 a, b = ends[k]
                 seen.update(inc[b if a == i else a])
-            out = reg[i] = sorted(seen)
+            out = sorted(seen)
+            if self.n <= _CACHED_ISLANDS:
+                reg[i] = out
         return out
 
 
 class State:
     """Bridge-count intervals ``lo[k] <= count <= hi[k]`` for every link of ``puzzle``."""
 
-    __slots__ = ("puzzle", "geo", "lo", "hi", "drawn")
+    __slots__ = ("puzzle", "geo", "lo", "hi", "drawn", "marked")
 
     def __init__(self, puzzle: Puzzle, lo=None, hi=None, geo: Geometry | None = None):
         """``geo``: the puzzle's geometry when the caller has it (see :class:`Geometry`)."""
@@ -117,8 +172,10 @@ class State:
         self.geo = geo if geo is not None else Geometry(puzzle)
         self.lo = list(lo) if lo is not None else [0] * self.geo.nlinks
         self.hi = list(hi) if hi is not None else list(self.geo.cap)
-        #: the player's drawn counts when built by ``from_solution`` (else None)
+        #: the player's drawn counts when built by ``from_solution`` / ``from_board`` (else None)
         self.drawn: list[int] | None = None
+        #: the player's maximum per link ("no bridge" marks are 0) when built by ``from_board``
+        self.marked: dict[int, int] | None = None
 
     @classmethod
     def from_solution(cls, puzzle: Puzzle, partial: Solution) -> "State":
@@ -131,9 +188,35 @@ class State:
         st.drawn = list(counts)
         return st
 
+    @classmethod
+    def from_board(cls, puzzle: Puzzle, bridges: Solution | None = None, marks=()) -> "State":
+        """A player's board: the bridges drawn so far and the marks they hold.
+
+        ``bridges``: the drawn bridges (each count is a lower bound); ``marks``: pairs
+        ``(link, most)`` or ``((cell, cell), most)`` saying at most ``most`` bridges may
+        join that link (0 is a "no bridge here" mark), as the hints hand them out
+        (:func:`hashikit.logic.hint_marks`).  Raises ``PuzzleError`` for a bridge or
+        mark between islands that cannot be linked.
+        """
+        st = cls.from_solution(puzzle, bridges) if bridges is not None else cls(puzzle)
+        if bridges is None:
+            st.drawn = [0] * st.geo.nlinks
+        st.marked = {}
+        for where, most in (marks.items() if isinstance(marks, dict) else marks):
+            k = where if isinstance(where, int) else _link_of(puzzle, where)
+            if not 0 <= k < st.geo.nlinks:
+                raise PuzzleError(f"a mark names link {k}, but the puzzle has {st.geo.nlinks} links")
+            most = int(most)
+            if most < 0:
+                raise PuzzleError(f"a mark on {st.link_name(k)} allows {most} bridges (at least 0)")
+            st.marked[k] = min(most, st.marked.get(k, most))
+            if most < st.hi[k]:
+                st.hi[k] = most
+        return st
+
     def copy(self) -> "State":
         new = State.__new__(State)
-        new.puzzle, new.geo, new.drawn = self.puzzle, self.geo, self.drawn
+        new.puzzle, new.geo, new.drawn, new.marked = self.puzzle, self.geo, self.drawn, self.marked
         new.lo, new.hi = self.lo[:], self.hi[:]
         return new
 
@@ -193,6 +276,15 @@ class State:
         return f"the bridge from {describe_cell(pa.row, pa.col)} to {describe_cell(pb.row, pb.col)}"
 
 
+def _link_of(puzzle: Puzzle, cells) -> int:
+    """The link between two island cells ``((r, c), (r, c))``."""
+    try:
+        a, b = (puzzle.index[tuple(cell)] for cell in cells)
+        return puzzle.link_index[(min(a, b), max(a, b))]
+    except (KeyError, TypeError, ValueError):
+        raise PuzzleError(f"a mark names {cells!r}, which is not a pair of islands that see each other") from None
+
+
 def apply(state: State, step: Step) -> bool:
     """Narrow ``state`` by ``step`` (intersecting intervals); True if anything changed."""
     changed = False
@@ -226,6 +318,26 @@ def components(state: State) -> tuple[list[int], list[list[int]]]:
             if ra != rb:
                 parent[ra] = rb
     return number_groups(geo.n, find)
+
+
+def certain_cycle(state: State) -> int | None:
+    """A link whose certain bridge closes a cycle of certain bridges (no-loops puzzles), or None."""
+    parent = list(range(state.geo.n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    lo = state.lo
+    for k, (a, b) in enumerate(state.geo.ends):
+        if lo[k] >= 1:
+            ra, rb = find(a), find(b)
+            if ra == rb:
+                return k
+            parent[ra] = rb
+    return None
 
 
 def number_groups(n: int, find) -> tuple[list[int], list[list[int]]]:
@@ -286,9 +398,13 @@ def contradictions(state: State) -> list[str]:
     out: list[str] = []
     for k in range(geo.nlinks):
         if lo[k] > hi[k]:
+            marked = state.marked.get(k) if state.marked else None
             if drawn is not None and drawn[k] == lo[k] and lo[k] > geo.cap[k]:
                 out.append(f"{state.bridge_name(k)} has {bridges(lo[k])}, but at most {word(geo.cap[k])} "
                            f"can join {state.link_name(k)}")
+            elif drawn is not None and marked is not None and drawn[k] == lo[k] and lo[k] > marked:
+                out.append(f"{state.bridge_name(k)} has {bridges(lo[k])}, but your mark there allows "
+                           f"at most {word(marked)}")
             else:
                 out.append(f"no bridge count is left for the link between {state.link_name(k)} "
                            f"(it would need at least {lo[k]} and at most {hi[k]})")
@@ -301,6 +417,10 @@ def contradictions(state: State) -> list[str]:
             out.append(f"{state.island_name(i)} has {bridges(dlo)}, more than its number")
         elif dhi < num:
             out.append(f"{state.island_name(i)} can get at most {bridges(dhi)}, fewer than its number")
+    if state.puzzle.no_loops:
+        cycle = certain_cycle(state)
+        if cycle is not None:
+            out.append(f"{state.bridge_name(cycle)} closes a loop of bridges, which this puzzle forbids")
     if geo.n > 1:
         comp, members = components(state)
         if len(members) > 1:

@@ -1,0 +1,105 @@
+"""Easy rules: the deductions of stage 1 of Simon Tatham's *Bridges* solver.
+
+His stage 1 looks at one island at a time, with what its links can still carry
+(a link's possible count is the smaller number of its ends, capped by MAXBRIDGES
+and any maximum found before; a link crossed by a built bridge, or ending at a
+finished island, can carry nothing more):
+
+``finished``  an island with all its bridges takes no more;
+``blocked``   a link crossed by a built bridge cannot be used;
+``fill``      an island whose missing bridges equal the room its links still have
+              fills them all (the room of one link is capped by what the island misses);
+``one-each``  an island whose number is above MAXBRIDGES times (its usable directions
+              minus one) needs at least one bridge in every usable direction.
+
+Each rule reads one island's links (``blocked``: one crossing) and returns a
+:class:`~hashikit.logic.state.Step` or None; the engine
+(:mod:`hashikit.logic.engine`) decides where to look.
+"""
+
+from __future__ import annotations
+
+from .state import Step, bridges, word
+from .words import cap, join
+
+
+def finished(d, i: int) -> Step | None:
+    st, geo = d.st, d.st.geo
+    if d.dlo[i] != geo.num[i]:
+        return None
+    lo, hi = st.lo, st.hi
+    open_links = [k for k in geo.inc[i] if hi[k] > lo[k]]
+    if not open_links:
+        return None
+    num = geo.num[i]
+    others = " or ".join(st.island_name(other(geo, k, i)) for k in open_links)
+    has = "its bridge" if num == 1 else f"all {word(num)} of its bridges"
+    return Step("finished", "easy", (i,), tuple(open_links), tuple((k, lo[k], lo[k]) for k in open_links),
+                f"{cap(st.island_name(i))} already has {has}, so no more bridges can go to {others}.")
+
+
+def blocked(d, c: int) -> Step | None:
+    """The step of crossing pair ``c`` (at most one: both cannot be built)."""
+    st = d.st
+    h, v = st.geo.crossings[c]
+    lo, hi = st.lo, st.hi
+    for built, other_link in ((h, v), (v, h)):
+        if lo[built] >= 1 and hi[other_link] > 0 and lo[other_link] == 0:
+            a, b = st.geo.ends[other_link]
+            return Step("blocked", "easy", (a, b), (other_link, built), ((other_link, 0, 0),),
+                        f"A bridge between {st.link_name(other_link)} would cross {st.bridge_name(built)}, "
+                        f"so they cannot be joined.")
+    return None
+
+
+def fill(d, i: int) -> Step | None:
+    st, geo = d.st, d.st.geo
+    lo, hi = st.lo, st.hi
+    need = geo.num[i] - d.dlo[i]
+    if need <= 0:
+        return None
+    room = [(k, min(hi[k] - lo[k], need)) for k in geo.inc[i] if hi[k] > lo[k]]
+    if not room or sum(r for _k, r in room) != need:
+        return None
+    changes = tuple((k, lo[k] + r, hi[k]) for k, r in room)
+    reachable = [k for k in geo.inc[i] if hi[k] > 0]
+    name = cap(st.island_name(i))
+    if all(lo[k] == 0 and hi[k] == r for k, r in room) and len(room) == len(reachable) \
+            and len({hi[k] for k in reachable}) == 1:
+        n = len(reachable)
+        what = "neighbour" if n == 1 else "neighbours"
+        each = "it" if n == 1 else "each"
+        sentence = (f"{name} has only {word(n)} {what} it can still reach, "
+                    f"so it needs {bridges(hi[reachable[0]])} to {each}.")
+    else:
+        parts = [f"{bridges(r)}{' more' if lo[k] else ''} to {st.island_name(other(geo, k, i))}"
+                 for k, r in room]
+        sentence = (f"{name} still needs {bridges(need)}, exactly as many as its links can still take, "
+                    f"so it needs {join(parts)}.")
+    return Step("fill", "easy", (i,), tuple(k for k, _r in room), changes, sentence)
+
+
+def one_each(d, i: int) -> Step | None:
+    st, geo = d.st, d.st.geo
+    lo, hi = st.lo, st.hi
+    num = geo.num[i]
+    if d.dlo[i] >= num:
+        return None
+    usable = [k for k in geo.inc[i] if hi[k] > 0]
+    most = st.puzzle.maxbridges
+    if num <= (len(usable) - 1) * most:
+        return None
+    empty = [k for k in usable if lo[k] == 0]
+    if not empty:
+        return None
+    n = len(usable)
+    names = join([st.island_name(other(geo, k, i)) for k in empty])
+    sentence = (f"{cap(st.island_name(i))} can use {word(n)} direction{'s' if n != 1 else ''}, "
+                f"and {word(n - 1)} of them carry at most {bridges((n - 1) * most)}, fewer than its "
+                f"{num}, so it needs at least one bridge to {names}.")
+    return Step("one-each", "easy", (i,), tuple(empty), tuple((k, 1, hi[k]) for k in empty), sentence)
+
+
+def other(geo, k: int, i: int) -> int:
+    a, b = geo.ends[k]
+    return b if a == i else a

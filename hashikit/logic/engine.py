@@ -1,0 +1,422 @@
+"""The deduction engine: applies the rules of :data:`hashikit.logic.rules.RULES` step by step.
+
+It always takes the step of the lowest level that has one, then the first rule of
+the table, then the lowest island (link, crossing) index, so a run with more
+levels follows a run with fewer exactly until that one gets stuck: the hardest
+level used is the puzzle's grade.
+
+The engine is incremental: each element rule sweeps its elements once in index
+order, and an element whose rule found nothing is dropped until a change it can
+read (the rule's ``reach``, ``crossing``, ``groups`` and ``merge`` entries in the
+table) wakes it again (into a heap, so the lowest index still comes first).
+Board rules run whenever every rule before them is stuck.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from typing import Iterator
+
+from ..model import Puzzle
+from .rules import BOARD, CROSSING, ISLAND, LINK, RULES, Rule
+from .state import LEVEL_RANK, LEVELS, State, Step, contradiction as state_contradiction, number_groups
+
+#: a changed group wakes group rules near its unfinished islands when it has at most this many
+#: (a trial's closed group has all its unfinished islands next to the trial's link)
+_GROUP_WAKE = 8
+
+
+def level_rank(max_level: str) -> int:
+    if max_level not in LEVEL_RANK:
+        raise ValueError(f"unknown level {max_level!r}; choose from {', '.join(LEVELS)}")
+    return LEVEL_RANK[max_level]
+
+
+class Deducer:
+    """A state and what the rules still have to look at.
+
+    ``parent``: the deducer of a slightly changed puzzle that got stuck, with
+    ``island_map`` / ``link_map`` from this puzzle's islands and links to the
+    parent's (-1 for new ones) and ``changed``, the islands outside which numbers,
+    links and intervals are the parent's: what the parent's rules found nothing
+    for stays asleep unless a change near it wakes it.
+    ``suppose``: False leaves out the ``contradiction`` rule (used inside it).
+    """
+
+    def __init__(self, state: State, parent: "Deducer | None" = None,
+                 island_map: list[int] | None = None, link_map: list[int] | None = None,
+                 changed: list[int] | None = None, suppose: bool = True):
+        self.st = st = state
+        geo = st.geo
+        n, nl = geo.n, geo.nlinks
+        lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
+        self.rules: list[Rule] = [r for r in RULES if suppose or r.name != "contradiction"]
+        self.ranks = [LEVEL_RANK[r.level] for r in self.rules]
+        self.cross_of = geo.cross_of()
+        self.open = sum(1 for k in range(nl) if lo[k] != hi[k])
+        self.bad = any(lo[k] > hi[k] for k in range(nl))
+        #: the index of the hardest level used
+        self.hardest = -1
+        self._cache: dict = {}
+        # certain groups: degrees, union-find, members and unfinished members per root
+        self.dlo = dlo = [sum(lo[k] for k in inc[i]) for i in range(n)]
+        self.uf = list(range(n))
+        self.members: list = [[i] for i in range(n)]
+        self.incomplete = [int(dlo[i] != num[i]) for i in range(n)]
+        for k, (a, b) in enumerate(geo.ends):
+            if lo[k] >= 1:
+                self._union(a, b)
+        sizes = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
+        inherit = parent is not None and not parent.bad
+        parent_index = {rule: r for r, rule in enumerate(parent.rules)} if inherit else {}
+        # per element rule: the elements still to look at are those from ``cursor`` on (the first
+        # sweep, in index order) and those in ``heaps`` (woken again after the sweep passed them,
+        # marked in ``flags``).  A rule whose cursor is 0 has everything waiting: waking it costs
+        # nothing (rules above the levels in use stay so).
+        self.sizes: list[int] = []
+        self.cursor: list[int] = []
+        self.heaps: list[list[int]] = []
+        self.flags: list[bytearray] = []
+        #: per rule that reads beyond an island's own links: islands changed since it last looked
+        #: (its wider wake is worked out when it is next consulted, once per island)
+        self.pending: list[set[int]] = [set() for _ in self.rules]
+        for r, rule in enumerate(self.rules):
+            size = sizes[rule.scope]
+            asleep = (inherit and rule.scope != BOARD and rule in parent_index
+                      and parent.asleep(parent_index[rule]))
+            self.sizes.append(size)
+            self.cursor.append(size if asleep else 0)
+            self.heaps.append([])
+            self.flags.append(bytearray(size))
+        if inherit:
+            if changed is None:
+                changed = _changed_islands(self, parent, island_map, link_map)
+            self.touch([k for x in changed for k in inc[x]])
+            find = self.find
+            for root in {find(x) for x in changed}:
+                self._wake_group(root)
+
+    # -- certain groups ------------------------------------------------------------
+    def find(self, x: int) -> int:
+        uf = self.uf
+        while uf[x] != x:
+            uf[x] = uf[uf[x]]
+            x = uf[x]
+        return x
+
+    def _union(self, a: int, b: int) -> list[int] | None:
+        """Join the groups of ``a`` and ``b``; returns the smaller group's islands (None if joined)."""
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return None
+        members = self.members
+        if len(members[ra]) < len(members[rb]):
+            ra, rb = rb, ra
+        self.uf[rb] = ra
+        small = members[rb]
+        members[ra].extend(small)
+        members[rb] = None
+        self.incomplete[ra] += self.incomplete[rb]
+        return small
+
+    def components(self) -> tuple[list[int], list[list[int]]]:
+        """(group of each island, members of each group), groups numbered in island order."""
+        out = self._cache.get("components")
+        if out is None:
+            out = self._cache["components"] = number_groups(self.st.geo.n, self.find)
+        return out
+
+    def lookahead_groups(self):
+        """The certain groups in the form the lookahead trials read (see :class:`expert._Groups`)."""
+        from .expert import _Groups
+
+        out = self._cache.get("lookahead")
+        if out is None:
+            find = self.find
+            out = self._cache["lookahead"] = _Groups.of([find(i) for i in range(self.st.geo.n)],
+                                                        self.members, self.incomplete)
+        out.whole = False
+        return out
+
+    # -- waking rules ------------------------------------------------------------------
+    def asleep(self, r: int) -> bool:
+        """True when element rule ``r`` has nothing left to look at."""
+        return self.cursor[r] >= self.sizes[r] and not self.heaps[r]
+
+    def _wake(self, r: int, index: int) -> None:
+        if index >= self.cursor[r]:
+            return  # the first sweep has not reached it yet
+        flag = self.flags[r]
+        if not flag[index]:
+            flag[index] = 1
+            heapq.heappush(self.heaps[r], index)
+
+    def _wake_near(self, r: int, rule: Rule, i: int) -> None:
+        """Wake rule ``r`` where a change at island ``i`` can matter to it."""
+        if not self.cursor[r]:
+            return
+        geo = self.st.geo
+        if rule.scope == ISLAND:
+            if rule.reach or rule.crossing:
+                self.pending[r].add(i)
+            else:
+                self._wake(r, i)
+        elif rule.scope == LINK:
+            for k in geo.region(i):
+                self._wake(r, k)
+
+    def _flush(self, r: int, rule: Rule) -> None:
+        """Wake rule ``r`` as far as it reads around the islands changed since it last looked."""
+        reach = self.st.geo.reach
+        for i in self.pending[r]:
+            for x in reach(i, rule.reach, rule.crossing):
+                self._wake(r, x)
+        self.pending[r].clear()
+
+    def _wake_group(self, root: int) -> None:
+        """The group of ``root`` changed: wake the group rules near its unfinished islands."""
+        count = self.incomplete[root]
+        if not 0 < count <= _GROUP_WAKE:
+            return
+        num, dlo = self.st.geo.num, self.dlo
+        unfinished = [z for z in self.members[root] if dlo[z] != num[z]]
+        geo = self.st.geo
+        for r, rule in enumerate(self.rules):
+            if rule.groups and self.cursor[r]:
+                for z in unfinished:
+                    for x in (geo.near(z) if rule.scope == ISLAND else geo.region(z)):
+                        self._wake(r, x)
+
+    def _wake_merge(self, small: list[int], root: int) -> None:
+        """Two groups merged (``small`` joined the group of ``root``): wake the merge rules at
+        both ends of every link between them."""
+        geo, find = self.st.geo, self.find
+        for r, rule in enumerate(self.rules):
+            if not rule.merge or not self.cursor[r]:
+                continue
+            for z in small:
+                self._wake(r, z)
+                for k in geo.inc[z]:
+                    a, b = geo.ends[k]
+                    o = b if a == z else a
+                    if find(o) == root:
+                        self._wake(r, o)
+
+    def touch(self, links) -> None:
+        """Links whose intervals changed: wake everything that reads them."""
+        geo = self.st.geo
+        ends = geo.ends
+        cursor, pending, flags, heaps = self.cursor, self.pending, self.flags, self.heaps
+        push = heapq.heappush
+        for r, rule in enumerate(self.rules):
+            top = cursor[r]
+            if rule.scope == BOARD or not top:
+                continue
+            flag, heap = flags[r], heaps[r]
+            if rule.scope == CROSSING:
+                where = [c for k in links for c in self.cross_of[k]]
+            elif rule.scope == ISLAND and (rule.reach or rule.crossing):
+                for k in links:
+                    pending[r].update(ends[k])
+                continue
+            elif rule.scope == ISLAND:
+                where = [i for k in links for i in ends[k]]
+            else:
+                region = geo.region
+                where = [j for k in links for i in ends[k] for j in region(i)]
+            for x in where:
+                if x < top and not flag[x]:
+                    flag[x] = 1
+                    push(heap, x)
+
+    # -- steps ---------------------------------------------------------------------------
+    def complete(self) -> bool:
+        return self.open == 0
+
+    def next_step(self, top: int) -> Step | None:
+        """The engine's next step using rules up to level index ``top`` (None when stuck)."""
+        pop = heapq.heappop
+        for r, rule in enumerate(self.rules):
+            if self.ranks[r] > top:
+                break
+            if rule.scope == BOARD:
+                for step in rule.test(self):
+                    return step
+                continue
+            heap, flag, test = self.heaps[r], self.flags[r], rule.test
+            if self.pending[r]:
+                self._flush(r, rule)
+            while heap:  # woken elements: all before the cursor
+                x = heap[0]
+                step = test(self, x)
+                if step is not None:
+                    return step
+                pop(heap)
+                flag[x] = 0
+            x, size = self.cursor[r], self.sizes[r]
+            while x < size:
+                step = test(self, x)
+                if step is not None:
+                    self.cursor[r] = x
+                    return step
+                x += 1
+            self.cursor[r] = size
+        return None
+
+    def all_steps(self, level: str) -> Iterator[Step]:
+        """Every step the rules of ``level`` find now (each element looked at, in table order)."""
+        geo = self.st.geo
+        sizes = {ISLAND: geo.n, LINK: geo.nlinks, CROSSING: len(geo.crossings)}
+        for rule in self.rules:
+            if rule.level != level:
+                continue
+            if rule.scope == BOARD:
+                yield from rule.test(self)
+                continue
+            for x in range(sizes[rule.scope]):
+                step = rule.test(self, x)
+                if step is not None:
+                    yield step
+
+    def apply(self, step: Step) -> bool:
+        """Narrow the state by ``step``; True if anything changed."""
+        st = self.st
+        lo, hi = st.lo, st.hi
+        changed, raised = [], []
+        for k, new_lo, new_hi in step.changes:
+            was_open = lo[k] != hi[k]
+            moved = False
+            if new_lo > lo[k]:
+                raised.append((k, lo[k], new_lo))
+                lo[k] = new_lo
+                moved = True
+            if new_hi < hi[k]:
+                hi[k] = new_hi
+                moved = True
+            if moved:
+                changed.append(k)
+                if was_open and lo[k] >= hi[k]:
+                    self.open -= 1
+                if lo[k] > hi[k]:
+                    self.bad = True
+        if not changed:
+            return False
+        self._cache.clear()
+        changed_groups = set()
+        if raised:
+            geo = st.geo
+            num, dlo, find = geo.num, self.dlo, self.find
+            for k, old, new in raised:
+                a, b = geo.ends[k]
+                for e in (a, b):
+                    before = dlo[e] != num[e]
+                    dlo[e] += new - old
+                    after = dlo[e] != num[e]
+                    if before != after:
+                        self.incomplete[find(e)] += 1 if after else -1
+                        changed_groups.add(e)
+                if old == 0:
+                    small = self._union(a, b)
+                    if small is not None:
+                        changed_groups.add(a)
+                        self._wake_merge(small, find(a))
+            find = self.find
+            for root in {find(e) for e in changed_groups}:
+                self._wake_group(root)
+        self._cache.clear()
+        self.touch(changed)
+        self.hardest = max(self.hardest, LEVEL_RANK[step.level])
+        return True
+
+    def contradiction(self) -> str | None:
+        """Why the state cannot lead to a solution, or None when nothing is seen."""
+        return state_contradiction(self.st)
+
+    def run(self, max_level: str = "expert", max_steps: int | None = None,
+            steps: list[Step] | None = None, deadline: float | None = None) -> bool:
+        """Take steps until complete or stuck; True when stuck (see :func:`solve_logically`).
+
+        ``deadline``: a ``time.perf_counter()`` value; past it the run raises ``TimeoutError``.
+        """
+        top = level_rank(max_level)
+        taken = 0
+        while self.open:
+            if deadline is not None and taken % 32 == 0 and time.perf_counter() > deadline:
+                raise TimeoutError("the deduction run passed its deadline")
+            if max_steps is not None and taken >= max_steps:
+                break
+            if self.bad:
+                break
+            step = self.next_step(top)
+            if step is None:
+                break
+            if not self.apply(step):  # a rule must narrow the state; guard against loops
+                raise RuntimeError(f"rule {step.rule} made no progress: {step.sentence}")
+            taken += 1
+            if steps is not None:
+                steps.append(step)
+        return bool(self.open) or self.bad or self.contradiction() is not None
+
+
+def _changed_islands(engine: Deducer, parent: Deducer, island_map: list[int], link_map: list[int]) -> list[int]:
+    """The islands whose number, links or intervals differ from the parent's."""
+    st, pst = engine.st, parent.st
+    geo, pgeo = st.geo, pst.geo
+    lo, hi, plo, phi = st.lo, st.hi, pst.lo, pst.hi
+    out = []
+    for x in range(geo.n):
+        px = island_map[x]
+        if px < 0 or pgeo.num[px] != geo.num[x] or len(pgeo.inc[px]) != len(geo.inc[x]):
+            out.append(x)
+            continue
+        for k in geo.inc[x]:
+            pk = link_map[k]
+            if pk < 0 or plo[pk] != lo[k] or phi[pk] != hi[k]:
+                out.append(x)
+                break
+    return out
+
+
+def next_step(state: State, max_level: str = "expert") -> Step | None:
+    """The first deduction of the lowest level that has one, or None when stuck (``state`` unchanged)."""
+    return Deducer(state.copy()).next_step(level_rank(max_level))
+
+
+def hint(state: State, max_level: str = "expert") -> Step | None:
+    """A step a player can act on: of the steps at the lowest level that has one, the first that
+    places a bridge, else the first (its ruled-out counts are marks the board can hold:
+    see :func:`hint_marks`).  None when stuck.  ``state`` is unchanged."""
+    engine = Deducer(state.copy())
+    first = engine.next_step(level_rank(max_level))
+    if first is None or any(new_lo > state.lo[k] for k, new_lo, _hi in first.changes):
+        return first
+    for step in engine.all_steps(first.level):
+        if any(new_lo > state.lo[k] for k, new_lo, _hi in step.changes):
+            return step
+    return first
+
+
+def hint_bridges(state: State, step: Step) -> list[tuple[int, int]]:
+    """The bridges ``step`` places on ``state``'s board: ``(link, count)`` for each raised count."""
+    return [(k, new_lo) for k, new_lo, _hi in step.changes if new_lo > state.lo[k]]
+
+
+def hint_marks(state: State, step: Step) -> list[tuple[int, int]]:
+    """The marks ``step`` puts on ``state``'s board: ``(link, most)`` for each lowered maximum
+    (0: a "no bridge here" mark); :meth:`State.from_board` reads them back."""
+    return [(k, new_hi) for k, _lo, new_hi in step.changes if new_hi < state.hi[k]]
+
+
+def solve_logically(puzzle: Puzzle | State, max_level: str = "expert",
+                    max_steps: int | None = None) -> tuple[State, list[Step], bool]:
+    """Apply steps until the puzzle is complete or no rule up to ``max_level`` applies.
+
+    Returns ``(state, steps, stuck)``; ``stuck`` is False only when every link is
+    decided and no contradiction is seen.  Accepts a puzzle or a state to continue.
+    """
+    state = puzzle.copy() if isinstance(puzzle, State) else State(puzzle)
+    level_rank(max_level)
+    steps: list[Step] = []
+    stuck = Deducer(state).run(max_level, max_steps, steps)
+    return state, steps, stuck

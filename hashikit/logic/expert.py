@@ -1,0 +1,411 @@
+"""Expert rules: hashikit's techniques beyond Tatham's three stages.
+
+``at-least``       an island that cannot reach its number without some bridges on a link
+                   needs them (his medium rule adds only a first bridge to an empty link);
+``single-exit``    a built group with only one way out left must use it;
+``group-need``     a built group's missing bridges against what can still leave it;
+``cut-link``       a link every route between two parts of the board runs over;
+``lookahead``      not building (or filling) a link would force its ends to finish in a way
+                   that closes a group off;
+``contradiction``  suppose a bound on one link, follow the rules up to hard, and exclude
+                   it when that leads to a contradiction (one supposition deep).
+
+Every rule is sound for any puzzle that has a solution; none assumes uniqueness.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from .state import State, Step, bridges, components, group_words, word
+from .words import cap as _cap
+
+
+def at_least(d, i: int) -> Step | None:
+    st = d.st
+    geo, lo, hi = st.geo, st.lo, st.hi
+    num = geo.num[i]
+    total_hi = st.degree_hi(i)
+    changes, parts = [], []
+    for k in geo.inc[i]:
+        others = total_hi - hi[k]
+        new_lo = num - others
+        if new_lo > lo[k] and new_lo <= hi[k]:
+            changes.append((k, new_lo, hi[k]))
+            parts.append((k, others, new_lo))
+    if not changes:
+        return None
+    name = _cap(st.island_name(i))
+    clauses = []
+    for k, others, new_lo in parts:
+        other = st.island_name(st.puzzle.other_end(k, i))
+        if others == 0:
+            clauses.append(f"{name} can reach no other neighbour than {other}, "
+                           f"so it needs {bridges(new_lo)} to it")
+        else:
+            clauses.append(f"{name} can get at most {bridges(others)} from its other neighbours, "
+                           f"so it needs at least {bridges(new_lo)} to {other}")
+    return Step("at-least", "expert", (i,), tuple(c[0] for c in changes), tuple(changes),
+                "; ".join(clauses) + ".")
+
+
+
+def _deficits(st: State, members: list[list[int]], dlo: list[int] | None = None) -> list[int]:
+    num = st.geo.num
+    if dlo is None:
+        dlo = [st.degree_lo(i) for i in range(st.geo.n)]
+    return [sum(num[i] - dlo[i] for i in group) for group in members]
+
+
+
+def _exits(st: State, comp: list[int], ngroups: int) -> list[list[int]]:
+    exits: list[list[int]] = [[] for _ in range(ngroups)]
+    for k, (a, b) in enumerate(st.geo.ends):
+        if st.hi[k] >= 1 and comp[a] != comp[b]:
+            exits[comp[a]].append(k)
+            exits[comp[b]].append(k)
+    return exits
+
+
+def rule_single_exit(st: State, groups=None) -> Iterator[Step]:
+    geo = st.geo
+    comp, members = groups[0] if groups is not None else components(st)
+    if len(members) < 2:
+        return
+    exits = _exits(st, comp, len(members))
+    for c, group in enumerate(members):
+        if len(group) < 2 or len(exits[c]) != 1:
+            continue
+        k = exits[c][0]
+        if st.lo[k] >= 1:
+            continue
+        a, b = geo.ends[k]
+        yield Step("single-exit", "expert", tuple(group), (k,), ((k, 1, st.hi[k]),),
+                   f"The group of {len(group)} islands joined to {st.island_name(group[0])} must reach "
+                   f"the other islands, and its only way out left is between {st.link_name(k)}, "
+                   f"so there must be a bridge there.")
+
+
+
+def rule_group_need(st: State, groups=None) -> Iterator[Step]:
+    geo, lo, hi = st.geo, st.lo, st.hi
+    (comp, members), dlo = groups if groups is not None else (components(st), None)
+    deficit = _deficits(st, members, dlo)
+    internal = [0] * len(members)
+    for k, (a, b) in enumerate(geo.ends):
+        if comp[a] == comp[b] and hi[k] > lo[k]:
+            internal[comp[a]] += hi[k] - lo[k]
+    exits = _exits(st, comp, len(members))
+    for c, group in enumerate(members):
+        if len(group) < 2 or deficit[c] <= 0:
+            continue
+        out_room = sum(hi[k] - lo[k] for k in exits[c])
+        for k in exits[c]:
+            # every bridge inside the group uses two of its missing bridges, one leaving it uses one
+            others = 2 * internal[c] + out_room - (hi[k] - lo[k])
+            new_lo = lo[k] + deficit[c] - others
+            if lo[k] < new_lo <= hi[k]:
+                yield Step("group-need", "expert", tuple(group), (k,), ((k, new_lo, hi[k]),),
+                           f"The group of {len(group)} islands joined to {st.island_name(group[0])} still needs "
+                           f"{bridges(deficit[c])}, and without the link between {st.link_name(k)} it can "
+                           f"get at most {bridges(others)}, so that link needs at least {bridges(new_lo)}.")
+
+
+
+def rule_cut_link(st: State) -> Iterator[Step]:
+    """Links that are bridges (cut edges) of the graph of links still possible."""
+    geo, lo, hi = st.geo, st.lo, st.hi
+    n = geo.n
+    if n < 2:
+        return
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for k, (a, b) in enumerate(geo.ends):
+        if hi[k] >= 1:
+            adj[a].append((b, k))
+            adj[b].append((a, k))
+    order = [-1] * n
+    low = [0] * n
+    size = [1] * n
+    counter = 0
+    cuts: list[tuple[int, int]] = []  # (link, child island whose subtree is cut off)
+    for root in range(n):
+        if order[root] != -1:
+            continue
+        if root != 0:
+            return  # already disconnected: that is a contradiction, not a deduction
+        order[root] = low[root] = counter
+        counter += 1
+        stack = [(root, -1, iter(adj[root]))]
+        while stack:
+            v, via, it = stack[-1]
+            advanced = False
+            for w, k in it:
+                if k == via:
+                    continue
+                if order[w] == -1:
+                    order[w] = low[w] = counter
+                    counter += 1
+                    stack.append((w, k, iter(adj[w])))
+                    advanced = True
+                    break
+                low[v] = min(low[v], order[w])
+            if advanced:
+                continue
+            stack.pop()
+            if stack:
+                p = stack[-1][0]
+                low[p] = min(low[p], low[v])
+                size[p] += size[v]
+                if low[v] > order[p]:
+                    cuts.append((via, v))
+    for k, child in cuts:
+        if lo[k] >= 1:
+            continue
+        a, b = geo.ends[k]
+        part = size[child]
+        rest = n - part
+        yield Step("cut-link", "expert", (a, b), (k,), ((k, 1, hi[k]),),
+                   f"Every route between {word(min(part, rest)) if min(part, rest) < 9 else min(part, rest)} "
+                   f"island{'s' if min(part, rest) != 1 else ''} on one side and the other "
+                   f"{max(part, rest)} runs between {st.link_name(k)}, so there must be a bridge there.")
+
+
+def _local_force(st: State, islands, undo: list) -> None:
+    """Fill or close the links of ``islands`` where their numbers force it (one round)."""
+    geo, lo, hi = st.geo, st.lo, st.hi
+    for i in islands:
+        need = geo.num[i] - st.degree_lo(i)
+        room = sum(hi[k] - lo[k] for k in geo.inc[i])
+        if need == 0:
+            for k in geo.inc[i]:
+                if hi[k] != lo[k]:
+                    undo.append((k, lo[k], hi[k]))
+                    hi[k] = lo[k]
+        elif need == room:
+            for k in geo.inc[i]:
+                if hi[k] != lo[k]:
+                    undo.append((k, lo[k], hi[k]))
+                    lo[k] = hi[k]
+
+
+def _closed_group(st: State, start: int) -> list[int] | None:
+    """The certain group containing ``start`` if it is complete and not every island."""
+    geo, lo = st.geo, st.lo
+    seen = {start}
+    stack = [start]
+    while stack:
+        x = stack.pop()
+        if st.degree_lo(x) != geo.num[x]:
+            return None
+        for k in geo.inc[x]:
+            if lo[k] >= 1:
+                y = geo.ends[k][0] if geo.ends[k][1] == x else geo.ends[k][1]
+                if y not in seen:
+                    seen.add(y)
+                    stack.append(y)
+    if len(seen) >= geo.n:
+        return None
+    return sorted(seen)
+
+
+class _Groups:
+    """The certain groups of a state, to tell fast whether a trial closes one off.
+
+    Built once per :func:`rule_lookahead` call; a trial only raises ``lo`` on the
+    links in its undo list, so its group of ``x`` is the union of base groups
+    joined through those links, and an island is complete in the trial exactly
+    when its degree (recomputed for the ends of changed links) equals its number.
+    """
+
+    def __init__(self, st: State):
+        self.comp, self.members = components(st)
+        geo = st.geo
+        self.incomplete = [0] * len(self.members)
+        for i in range(geo.n):
+            if st.degree_lo(i) != geo.num[i]:
+                self.incomplete[self.comp[i]] += 1
+        #: set when a trial completed every island (no closed group since it is the whole puzzle)
+        self.whole = False
+
+    @classmethod
+    def of(cls, comp: list[int], members: list, incomplete: list[int]) -> "_Groups":
+        """Groups given directly (group ids need not be consecutive: unused ids are never looked up)."""
+        self = cls.__new__(cls)
+        self.comp, self.members, self.incomplete, self.whole = comp, members, incomplete, False
+        return self
+
+    def closed(self, st: State, start: int, undo: list, trial: list | None = None) -> list[int] | None:
+        """As :func:`_closed_group` on the trial state (``undo`` lists its changed links).
+
+        ``trial``: a list the caller keeps for one trial (empty at first), where what
+        depends only on ``undo`` is kept between calls.
+        """
+        geo = st.geo
+        comp = self.comp
+        if st.degree_lo(start) != geo.num[start]:
+            return None
+        if trial:
+            new_edges, delta = trial
+        else:
+            new_edges, delta = self._trial(st, undo)
+            if trial is not None:
+                trial += [new_edges, delta]
+        seen = {comp[start]}
+        stack = [comp[start]]
+        while stack:
+            c = stack.pop()
+            for d in new_edges.get(c, ()):
+                if d not in seen:
+                    seen.add(d)
+                    stack.append(d)
+        incomplete = self.incomplete
+        missing = 0
+        for c in seen:
+            missing += incomplete[c] + delta.get(c, 0)
+        if missing:
+            return None
+        size = sum(len(self.members[c]) for c in seen)
+        if size >= geo.n:
+            self.whole = True
+            return None
+        return sorted(i for c in seen for i in self.members[c])
+
+    def _trial(self, st: State, undo: list) -> tuple[dict, dict]:
+        """The trial's new joins between groups, and per group the change in incomplete islands."""
+        geo, lo, num, inc = st.geo, st.lo, st.geo.num, st.geo.inc
+        comp = self.comp
+        ends = set()
+        old: dict[int, int] = {}
+        new_edges: dict[int, list[int]] = {}
+        for j, old_lo, _old_hi in undo:
+            if j not in old:
+                old[j] = old_lo
+            a, b = geo.ends[j]
+            ends.add(a)
+            ends.add(b)
+            if lo[j] >= 1 and old_lo == 0 and comp[a] != comp[b]:
+                new_edges.setdefault(comp[a], []).append(comp[b])
+                new_edges.setdefault(comp[b], []).append(comp[a])
+        delta: dict[int, int] = {}
+        for x in ends:  # the islands whose degree the trial changed
+            now = 0
+            was = 0
+            for k in inc[x]:
+                now += lo[k]
+                was += old.get(k, lo[k])
+            change = (was == num[x]) - (now == num[x])
+            if change:
+                c = comp[x]
+                delta[c] = delta.get(c, 0) + change
+        return new_edges, delta
+
+
+def _lookahead_reason(st: State, k: int, full: bool, groups: _Groups | None = None) -> str | None:
+    geo = st.geo
+    a, b = geo.ends[k]
+    undo = [(k, st.lo[k], st.hi[k])]
+    if full:
+        st.lo[k] = st.hi[k]
+    else:
+        st.hi[k] = st.lo[k]
+    try:
+        _local_force(st, (a, b), undo)
+        touched = {a, b}
+        for j, _lo, _hi in undo:
+            touched.update(geo.ends[j])
+        trial: list = []
+        num, inc, lo, hi = geo.num, geo.inc, st.lo, st.hi
+        for x in sorted(touched):
+            dlo = dhi = 0
+            for j in inc[x]:
+                dlo += lo[j]
+                dhi += hi[j]
+            if dlo > num[x] or dhi < num[x]:
+                return f"{st.island_name(x)} could not get exactly {bridges(geo.num[x])}"
+            if dlo != num[x]:
+                continue  # an incomplete island is in no closed group
+            group = _closed_group(st, x) if groups is None else groups.closed(st, x, undo, trial)
+            if group:
+                return f"the group of {group_words(st, group)} would be complete and cut off from the other islands"
+        return None
+    finally:
+        for j, old_lo, old_hi in reversed(undo):
+            st.lo[j], st.hi[j] = old_lo, old_hi
+
+
+def _hypothesis(st: State, k: int, full: bool) -> tuple[str, tuple[int, int, int], str]:
+    """Trying link ``k`` at its top (``full``) or bottom count: the supposition in words, the
+    interval change that follows when it fails, and that conclusion in words."""
+    lo, hi = st.lo[k], st.hi[k]
+    if full:
+        return (f"{bridges(hi)} joined {st.link_name(k)}", (k, lo, hi - 1), f"at most {bridges(hi - 1)}")
+    hyp = f"no bridge joined {st.link_name(k)}" if lo == 0 else f"only {bridges(lo)} joined {st.link_name(k)}"
+    return hyp, (k, lo + 1, hi), f"at least {bridges(lo + 1)}"
+
+
+def _lookahead_step(st: State, k: int, full: bool, reason: str) -> Step:
+    hyp, change, concl = _hypothesis(st, k, full)
+    return Step("lookahead", "expert", st.geo.ends[k], (k,), (change,),
+                f"If {hyp}, both ends would be forced and {reason}; so they share {concl}.")
+
+
+def contradiction(d) -> Iterator[Step]:
+    """Suppose each undecided link at its bottom (then top) count and follow every other rule;
+    a supposition that ends in a contradiction is excluded."""
+    from .engine import Deducer
+
+    st = d.st
+    geo = st.geo
+    # try links near decided ones first: they are the ones a player would look at
+    order = sorted(st.undecided(), key=lambda k: -(d.dlo[geo.ends[k][0]] + d.dlo[geo.ends[k][1]]))
+    identity, links = list(range(geo.n)), list(range(geo.nlinks))
+    for k in order:
+        lo, hi = st.lo[k], st.hi[k]
+        if lo >= hi:
+            continue
+        for full in (False, True):
+            trial = st.copy()
+            if full:
+                trial.lo[k] = hi
+            else:
+                trial.hi[k] = lo
+            # the rules before this one are stuck on ``st``: only what link k wakes needs a look
+            engine = Deducer(trial, d, identity, links, list(geo.ends[k]), suppose=False)
+            steps: list[Step] = []
+            engine.run("expert", steps=steps)
+            reason = engine.contradiction()
+            if reason is None:
+                continue
+            hyp, change, concl = _hypothesis(st, k, full)
+            a, b = geo.ends[k]
+            n = len(steps)
+            yield Step("contradiction", "expert", (a, b), (k,), (change,),
+                       f"Suppose {hyp}: following the other rules for {n} more step"
+                       f"{'s' if n != 1 else ''} leads to a contradiction ({reason}). "
+                       f"So they share {concl}.")
+            break
+
+
+def single_exit(d) -> Iterator[Step]:
+    return rule_single_exit(d.st, (d.components(), d.dlo))
+
+
+def group_need(d) -> Iterator[Step]:
+    return rule_group_need(d.st, (d.components(), d.dlo))
+
+
+def cut_link(d) -> Iterator[Step]:
+    return rule_cut_link(d.st)
+
+
+def lookahead(d, k: int) -> Step | None:
+    """:func:`rule_lookahead` on one link, with the engine's certain groups."""
+    st = d.st
+    if st.geo.n < 3 or st.lo[k] >= st.hi[k]:
+        return None
+    groups = d.lookahead_groups()
+    for full in (False, True):
+        reason = _lookahead_reason(st, k, full, groups)
+        if reason is not None:
+            return _lookahead_step(st, k, full, reason)
+    return None

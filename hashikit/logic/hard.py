@@ -1,0 +1,143 @@
+"""Hard rules: the deductions of stage 3 of Simon Tatham's *Bridges* solver.
+
+His stage 3 tries things out on one unfinished island at a time:
+
+``what-if``    for each link with room, suppose it carried one bridge more than it
+               has, then two, ...: the first count that overfills the other end
+               (step ``room``), completes both ends into a group cut off from the
+               other islands (step ``isolation``), or leaves some island nearby
+               unable to reach its number because the trial took its partner's
+               room or crossed its link (step ``starve``) is impossible, so the link
+               gets that count minus one as its maximum;
+``must-exit``  suppose the island sent every bridge it can to its other neighbours:
+               if that completes a group cut off from the other islands, it needs at
+               least one bridge on this (still empty) link.
+
+"Unable to reach its number" is his check: an island misses more bridges than
+its open links can take, each link counting at most what the island at its other
+end still misses.  The trials read the state only (nothing is propagated).
+"""
+
+from __future__ import annotations
+
+from .easy import other
+from .state import Step, bridges, word
+from .words import cap, join
+
+
+def what_if(d, x: int) -> Step | None:
+    st, geo = d.st, d.st.geo
+    lo, hi = st.lo, st.hi
+    missing = geo.num[x] - d.dlo[x]
+    if missing <= 0:
+        return None
+    for k in geo.inc[x]:
+        if hi[k] <= lo[k]:
+            continue
+        for n in range(lo[k] + 1, lo[k] + min(hi[k] - lo[k], missing) + 1):
+            found = _trial(d, x, k, n)
+            if found is not None:
+                return _what_if_step(st, x, k, n, *found)
+    return None
+
+
+def _trial(d, x: int, k: int, n: int) -> tuple[str, int] | None:
+    """Why ``n`` bridges on link ``k`` of island ``x`` are impossible: (step name, island), or None."""
+    st, geo = d.st, d.st.geo
+    lo, hi, num, dlo = st.lo, st.hi, geo.num, d.dlo
+    o = other(geo, k, x)
+    add = n - lo[k]
+    deg_o = dlo[o] + add
+    if deg_o > num[o]:
+        return "room", o
+    deg_x = dlo[x] + add
+    if deg_x == num[x] and deg_o == num[o]:
+        rx, ro = d.find(x), d.find(o)
+        incomplete = d.incomplete[rx] + (d.incomplete[ro] if ro != rx else 0)
+        if incomplete == 2:
+            size = len(d.members[rx]) + (len(d.members[ro]) if ro != rx else 0)
+            if size < geo.n:
+                return "isolation", o
+    blocked = [c for c in geo.partners[k] if lo[c] == 0 and hi[c] > 0] if lo[k] == 0 else []
+    degree = {x: deg_x, o: deg_o}
+    check = dict.fromkeys(geo.near(x))
+    check.update(dict.fromkeys(geo.near(o)))
+    for c in blocked:
+        check.update(dict.fromkeys(geo.ends[c]))
+    inc, ends = geo.inc, geo.ends
+    for y in check:
+        need = num[y] - degree.get(y, dlo[y])
+        if need <= 0:
+            continue
+        supply = 0
+        for j in inc[y]:
+            if j == k:
+                top, bottom = hi[j], n
+            else:
+                top, bottom = (0 if j in blocked else hi[j]), lo[j]
+            if top <= bottom:
+                continue
+            a, b = ends[j]
+            z = b if a == y else a
+            free = num[z] - degree.get(z, dlo[z])
+            if free > 0:
+                supply += min(top - bottom, free)
+                if supply >= need:
+                    break
+        if supply < need:
+            return "starve", y
+    return None
+
+
+def _what_if_step(st, x: int, k: int, n: int, name: str, y: int) -> Step:
+    lo = st.lo[k]
+    o = other(st.geo, k, x)
+    between = f"{bridges(n)} between {st.link_name(k)}" if lo == 0 else \
+        f"{bridges(n)} (one more than drawn) between {st.link_name(k)}"
+    if name == "room":
+        free = st.geo.num[o] - sum(st.lo[j] for j in st.geo.inc[o])
+        why = (f"{cap(st.island_name(o))} can take only {bridges(free)} more, so {between} "
+               f"would be too many")
+    elif name == "isolation":
+        why = (f"{cap(between)} would complete both of them and leave their group cut off "
+               f"from the other islands")
+    else:
+        why = (f"With {between}, {st.island_name(y)} could no longer get all {word(st.geo.num[y])} of "
+               f"its bridges from the links it has left")
+    if n - 1 == 0:
+        end = "so there is no bridge between them"
+    else:
+        end = f"so they share at most {bridges(n - 1)}"
+    return Step(name, "hard", (x, o), (k,), ((k, lo, n - 1),), f"{why}; {end}.")
+
+
+def must_exit(d, x: int) -> Step | None:
+    st, geo = d.st, d.st.geo
+    lo, hi, num, dlo = st.lo, st.hi, geo.num, d.dlo
+    missing = num[x] - dlo[x]
+    if missing <= 0:
+        return None
+    room = {k: min(hi[k] - lo[k], missing) for k in geo.inc[x] if hi[k] > lo[k]}
+    total = sum(room.values())
+    find = d.find
+    for k in geo.inc[x]:
+        if k not in room or lo[k] != 0:
+            continue
+        others = [(j, r) for j, r in room.items() if j != k]
+        if not others or total - room[k] != missing:
+            continue
+        ends = [other(geo, j, x) for j, _r in others]
+        if any(dlo[o] + r != num[o] for o, (_j, r) in zip(ends, others)):
+            continue
+        roots = {find(x)} | {find(o) for o in ends}
+        if sum(d.incomplete[r] for r in roots) != 1 + len(ends):
+            continue
+        size = sum(len(d.members[r]) for r in roots)
+        if size >= geo.n:
+            continue
+        names = join([st.island_name(o) for o in ends])
+        return Step("must-exit", "hard", (x,), (k,), ((k, 1, hi[k]),),
+                    f"If {st.island_name(x)} sent all the bridges it can to {names}, they would all be "
+                    f"complete and cut off from the other islands, so it needs at least one bridge to "
+                    f"{st.island_name(other(geo, k, x))}.")
+    return None

@@ -1,0 +1,230 @@
+"""An independent model of the three solver stages of Simon Tatham's *Bridges* (bridges.c),
+written from the facts of his solver for the tests: per island passes, his quantities
+(a link's *possible* count from the islands' numbers and its *maximum*, "marked" links
+next to full islands, a union-find of joined islands), stage 1 before 2 before 3, and
+back to stage 1 after any change.  It shares no code with :mod:`hashikit.logic`.
+
+``tatham_level(puzzle)`` is 0 (easy), 1 (medium) or 2 (hard): the lowest difficulty his
+solver finishes the puzzle at, or None when his hard stage gets stuck.
+"""
+
+from __future__ import annotations
+
+
+class _Board:
+    def __init__(self, puzzle):
+        self.p = puzzle
+        self.n = len(puzzle.islands)
+        self.num = [isl.number for isl in puzzle.islands]
+        self.ends = [(ln.a, ln.b) for ln in puzzle.links]
+        self.inc = [[] for _ in range(self.n)]
+        for k, (a, b) in enumerate(self.ends):
+            self.inc[a].append(k)
+            self.inc[b].append(k)
+        self.crossing = [[] for _ in self.ends]
+        for h, v in puzzle.crossings:
+            self.crossing[h].append(v)
+            self.crossing[v].append(h)
+        self.maxb = puzzle.maxbridges
+        self.cur = [0] * len(self.ends)
+        self.most = [self.maxb] * len(self.ends)
+        self.noline = [False] * len(self.ends)
+        self.marked = [False] * self.n
+        self.dsf = list(range(self.n))
+
+    # union-find of islands joined by bridges
+    def root(self, x):
+        while self.dsf[x] != x:
+            x = self.dsf[x]
+        return x
+
+    def merge(self, a, b):
+        ra, rb = self.root(a), self.root(b)
+        if ra != rb:
+            self.dsf[ra] = rb
+
+    def other(self, k, i):
+        a, b = self.ends[k]
+        return b if a == i else a
+
+    def possible(self, k):
+        if self.noline[k] or any(self.cur[c] > 0 for c in self.crossing[k]):
+            return 0
+        a, b = self.ends[k]
+        return min(self.num[a], self.num[b], self.most[k])
+
+    def is_marked_link(self, k):
+        a, b = self.ends[k]
+        return self.marked[a] or self.marked[b]
+
+    def bridges(self, i):
+        return sum(self.cur[k] for k in self.inc[i])
+
+    def adjspace(self, i, k, marks, missing):
+        if marks and self.is_marked_link(k):
+            return 0
+        return max(0, min(self.possible(k), missing, self.most[k] - self.cur[k]))
+
+    def isadj(self, i, k):
+        return self.cur[k] if self.is_marked_link(k) else self.possible(k)
+
+    def join(self, k, n):
+        self.cur[k] = n
+        if n > 0:
+            self.merge(*self.ends[k])
+
+    # -- checks ------------------------------------------------------------------------
+    def group_full(self, i):
+        r = self.root(i)
+        group = [x for x in range(self.n) if self.root(x) == r]
+        return all(self.bridges(x) == self.num[x] for x in group), len(group)
+
+    def subgroup(self, i, k):
+        if self.bridges(i) < self.num[i]:
+            return False
+        if k is not None:
+            j = self.other(k, i)
+            if self.bridges(j) < self.num[j]:
+                return False
+        full, size = self.group_full(i)
+        return full and size < self.n
+
+    def impossible(self, i):
+        curr = self.bridges(i)
+        nspc = self.num[i] - curr
+        if nspc < 0:
+            return True
+        if curr + sum(self.adjspace(i, k, False, nspc) for k in self.inc[i]) < self.num[i]:
+            return True
+        surr = 0
+        for k in self.inc[i]:
+            if self.possible(k) == 0:
+                continue
+            o = self.other(k, i)
+            free = self.num[o] - self.bridges(o)
+            if free > 0:
+                surr += min(free, self.most[k] - self.cur[k])
+        return surr < nspc
+
+    # -- stages ------------------------------------------------------------------------
+    def stage1(self, i):
+        b, num = self.bridges(i), self.num[i]
+        missing = num - b
+        if b > num:
+            return None
+        if b == num:
+            if not self.marked[i]:
+                self.marked[i] = True
+                return True
+            return False
+        if self.marked[i]:
+            return None
+        spaces = [self.adjspace(i, k, True, missing) for k in self.inc[i]]
+        nadj = sum(1 for k in self.inc[i] if self.isadj(i, k) > 0)
+        did = False
+        if num == b + sum(spaces):
+            for k, s in zip(self.inc[i], spaces):
+                if s:
+                    self.join(k, self.cur[k] + s)
+                    did = True
+        elif num > (nadj - 1) * self.maxb:
+            for k in self.inc[i]:
+                if self.isadj(i, k) and self.cur[k] == 0:
+                    self.join(k, 1)
+                    did = True
+        return did
+
+    def stage2(self, i):
+        did = False
+        avail = 0
+        for k in self.inc[i]:
+            o = self.other(k, i)
+            if (self.p.no_loops and self.cur[k] == 0 and self.isadj(i, k) and self.root(i) == self.root(o)):
+                self.noline[k] = True
+                did = True
+            else:
+                avail += self.isadj(i, k)
+        for k in self.inc[i]:
+            if self.cur[k] == 0:
+                adj = self.isadj(i, k)
+                if adj > 0 and avail - adj < self.num[i]:
+                    self.join(k, 1)
+                    did = True
+        return did
+
+    def stage3(self, i):
+        missing = self.num[i] - self.bridges(i)
+        if missing <= 0:
+            return False
+        did = False
+        for k in self.inc[i]:
+            spc = self.adjspace(i, k, True, missing)
+            if spc == 0:
+                continue
+            curr = self.cur[k]
+            saved = self.dsf[:]
+            found = None
+            for n in range(curr + 1, curr + spc + 1):
+                self.join(k, n)
+                if self.subgroup(i, k) or any(self.impossible(x) for x in range(self.n)):
+                    found = n - 1
+                    break
+            self.cur[k] = curr
+            self.dsf = saved
+            if found is not None:
+                if found == 0:
+                    self.noline[k] = True
+                else:
+                    self.most[k] = found
+                did = True
+        for k in self.inc[i]:
+            if self.adjspace(i, k, True, missing) == 0 or self.cur[k] != 0:
+                continue
+            before = self.cur[:]
+            saved = self.dsf[:]
+            for j in self.inc[i]:
+                spc = self.adjspace(i, j, True, missing)
+                if spc and j != k:
+                    self.join(j, before[j] + spc)
+            got = self.subgroup(i, None)
+            self.cur = before
+            self.dsf = saved
+            if got:
+                self.join(k, 1)
+                did = True
+        return did
+
+    def solve(self, difficulty):
+        while True:
+            did = False
+            for stage, level in ((self.stage1, 0), (self.stage2, 1), (self.stage3, 2)):
+                if level > difficulty:
+                    break
+                for i in range(self.n):
+                    if level == 1 and self.marked[i]:
+                        continue
+                    r = stage(i)
+                    if r is None:
+                        return False
+                    did = did or r
+                if did:
+                    break
+            if not did:
+                break
+        if any(self.bridges(i) != self.num[i] for i in range(self.n)):
+            return False
+        if len({self.root(i) for i in range(self.n)}) != 1:
+            return False
+        if self.p.no_loops:
+            edges = sum(1 for c in self.cur if c > 0)
+            if edges != self.n - 1:
+                return False
+        return True
+
+
+def tatham_level(puzzle) -> int | None:
+    """0, 1 or 2: the lowest of Tatham's difficulties whose stages finish ``puzzle`` (None: none)."""
+    for level in range(3):
+        if _Board(puzzle).solve(level):
+            return level
+    return None
