@@ -231,7 +231,10 @@ def test_tatham_parameters():
     short = read_text("7x7m2:4d2b1b4a26b3m1c3c3c2d3", "tatham").puzzle
     bare = read_text("7x7:4d2b1b4a26b3m1c3c3c2d3", "tatham").puzzle
     loops = read_text("7x7m2L:4d2b1b4a26b3m1c3c3c2d3", "tatham").puzzle
-    assert full == short == bare == loops
+    assert full == short == bare
+    assert not full.no_loops and loops.no_loops  # the L flag is the no-loops variant
+    assert (loops.rows, loops.cols, loops.islands) == (full.rows, full.cols, full.islands)
+    assert write_text(loops, "tatham") == "7x7m2L:4d2b1b4a26b3m1c3c3c2d3\n"
     wide = read_text("4x2m3:CbC3c", "tatham").puzzle  # W is columns, H rows; C = 12
     assert (wide.rows, wide.cols, wide.maxbridges) == (2, 4, 3)
     assert [i.number for i in wide.islands] == [12, 12, 3]
