@@ -495,3 +495,40 @@ def test_solved_spaced_layout_for_neighbouring_islands():
     with pytest.raises(FormatError) as exc:  # an island between cells is refused with its place
         read_text("# spaced\n1-2\n 1\n", "solved", "s.sol")
     assert exc.value.line == 3 and exc.value.column == 2
+
+
+# -- one list of formats, one list of limits ------------------------------------------------
+
+def _readme() -> str:
+    from pathlib import Path
+
+    return (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_formats_table_is_the_registry():
+    from hashikit.formats import formats, readme_table
+
+    table = readme_table()
+    assert table in _readme()
+    for name in formats():
+        assert f"| `{name}` |" in table
+
+
+def test_help_table_lists_every_format_once():
+    from hashikit.formats import formats, help_table
+
+    text = help_table()
+    names = [line.split()[0] for line in text.splitlines()[1:]]
+    assert names == list(formats())
+    assert "(write only)" in text and "prob" in text
+
+
+def test_readme_limits_table_is_limits_py():
+    from hashikit import limits
+
+    readme = _readme()
+    assert limits.readme_table() in readme
+    section = readme.split("## Limits", 1)[1].split("\n## ", 1)[0]
+    for value in (limits.CLI.max_side, limits.WEB.max_side, limits.CLI.max_cells, limits.WEB.max_cells,
+                  limits.CLI.max_maxbridges, limits.WEB.max_maxbridges, limits.WEB_GENERATE_MAX_SIDE):
+        assert f"{value:,}" in section

@@ -95,6 +95,7 @@ def get(name: str) -> Format:
 _TATHAM = re.compile(r"^\s*\d+x\d+(i\d+)?(e\d+)?(m\d+)?L?(d\d+)?[:#]", re.ASCII)
 _OHMEC = re.compile(r"^\s*\d+x\d+:", re.ASCII)
 _SOLVED_MARKS = set("-=|\"─═│║$")
+_SPACED = re.compile(r"\s*#\s*spaced\b", re.IGNORECASE)
 
 
 def sniff(text: str) -> str:
@@ -110,12 +111,14 @@ def sniff(text: str) -> str:
     if len(body) == 1 and _TATHAM.match(first):
         desc = first.split(":", 1)[1] if ":" in first else ""
         return "ohmec" if _OHMEC.match(first) and any(ch in "._=|#-0" for ch in desc) else "tatham"
-    if body and len(first.split()) == 3 and all(t.isdigit() for t in first.split()):
-        return "has"
+    if any(_SPACED.match(ln) for ln in text.splitlines()):
+        return "solved"
     if any("," in ln for ln in body):
         return "csv"
     if any(ch in _SOLVED_MARKS for ln in body for ch in ln):
         return "solved"
+    if body and len(first.split()) == 3 and all(t.isascii() and t.isdigit() for t in first.split()):
+        return "has"
     return "grid"
 
 
@@ -238,8 +241,8 @@ def help_table() -> str:
     _load_all()
     rows = []
     for f in FORMATS.values():
-        mode = "read/write" if f.read and f.write else "read only" if f.read else "write only"
-        rows.append((f.name, " ".join(f.extensions), f"{f.description} ({mode})"))
+        mode = "" if f.read and f.write else " (read only)" if f.read else " (write only)"
+        rows.append((f.name, " ".join(f.extensions), f.description + mode))
     wn = max(len(r[0]) for r in rows)
     we = max(len(r[1]) for r in rows)
     head = "formats (chosen by file extension, by content for .txt and stdin, or named with --from/--to):"
