@@ -684,7 +684,7 @@ def test_ohmec_writer_keeps_the_solution():
     assert text == "4x3:2=a2.d.1_a1\n"
     assert read_text(text, "ohmec").solution == solution
     adjacent = Puzzle.from_grid([[1, 1]])
-    with pytest.raises(FormatError, match="neighbouring"):
+    with pytest.raises(FormatError, match="neighbouring islands"):
         write_text(adjacent, "ohmec", Solution({((0, 0), (0, 1)): 1}))
 
 

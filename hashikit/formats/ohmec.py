@@ -114,8 +114,8 @@ def _marks(puzzle: Puzzle, solution: Solution) -> dict[tuple[int, int], str]:
         horizontal = p[0] == q[0]
         cell = (p[0], p[1] + 1) if horizontal else (p[0] + 1, p[1])
         if cell == q or cell in puzzle.index:
-            raise FormatError(f"{name} has no empty cell next to its start for the ohmec mark "
-                              f"(neighbouring islands); use the json format")
+            raise FormatError(f"the ohmec format cannot hold {name}: neighbouring islands leave no "
+                              f"cell for its mark; use the json format")
         if cell in out:
             raise FormatError(f"{name} starts on a cell another bridge marks (crossing bridges); "
                               f"the ohmec format cannot hold both")

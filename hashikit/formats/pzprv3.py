@@ -167,7 +167,7 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
                 cells = [(r, p[1]) for r in range(p[0], q[0])]
                 seg = v
             else:
-                raise FormatError(f"{name} is not straight")
+                raise FormatError(f"{name} is not straight; pzprv3 cannot hold it")
             for r, c in cells:
                 if seg[r][c]:
                     raise FormatError(f"{name} overlaps another bridge; pzprv3 cannot hold both")
