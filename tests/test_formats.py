@@ -708,3 +708,9 @@ def test_no_loops_round_trips_where_the_format_holds_it():
 def test_json_no_loops_must_be_a_boolean():
     with pytest.raises(FormatError, match="no_loops"):
         read_text('{"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]], "no_loops": 1}', "json")
+
+
+def test_a_ragged_spaced_board_is_measured_before_it_is_padded():
+    text = "# spaced\n1" + " " * 19_990 + "1\n" + " \n" * 19_000 + "1\n"  # 60 kB, 95M cells padded
+    with pytest.raises(FormatError, match="cells"):
+        read_text(text, "solved")

@@ -28,8 +28,8 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution, describe_cell
 from . import Document, Format, register
-from ._common import (board_lines, build_puzzle, check_islands, check_side, check_solution, grid_header,
-                      number_of, symbol_of)
+from ._common import (board_lines, build_puzzle, check_board, check_islands, check_side, check_solution,
+                      grid_header, number_of, symbol_of)
 
 #: mark -> (horizontal?, count)
 MARKS = {
@@ -75,6 +75,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
         check_side((width + f - 1) // f, "columns", limits, source, lines_of[r], top + 1)
     if spaced and width % 2 == 0:
         width += 1
+    check_board((len(rows) + f - 1) // f, (width + f - 1) // f, limits, source)  # before padding rows
     loose = spaced or any(" " in r.rstrip() for r in rows)
     islands = []
     for r, row in enumerate(rows):
