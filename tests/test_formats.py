@@ -714,3 +714,14 @@ def test_a_ragged_spaced_board_is_measured_before_it_is_padded():
     text = "# spaced\n1" + " " * 19_990 + "1\n" + " \n" * 19_000 + "1\n"  # 60 kB, 95M cells padded
     with pytest.raises(FormatError, match="cells"):
         read_text(text, "solved")
+
+
+def test_the_registry_order_does_not_depend_on_import_order():
+    code = ("import hashikit.formats.pzprv3, hashikit.formats.jsonfmt; from hashikit.formats import formats; "
+            "print(' '.join(formats()))")
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["grid", "csv", "has", "tatham", "puzzlink", "json", "json-solution", "solved",
+                           "solved-unicode", "prob", "dot", "ohmec", "pzprv3"]

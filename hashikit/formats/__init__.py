@@ -77,6 +77,11 @@ def _load_all() -> None:
     if not _loaded:
         for name in _MODULES:
             importlib.import_module(f"{__name__}.{name}")
+        # the registry lists formats in _MODULES order, whichever module someone imported first
+        order = {f"{__name__}.{m}": i for i, m in enumerate(_MODULES)}
+        ranked = sorted(FORMATS.values(), key=lambda f: order.get((f.read or f.write).__module__, len(order)))
+        FORMATS.clear()
+        FORMATS.update((f.name, f) for f in ranked)
         _loaded = True
 
 
