@@ -2,25 +2,29 @@
 
 It is deliberately independent of the solvers and of the model's derived
 structure (candidate links, crossing pairs): it reads only the islands, their
-numbers, MAXBRIDGES and the bridges, and re-derives the geometry itself, so a
-bug in the shared link or crossing code cannot hide a wrong answer.
+numbers, MAXBRIDGES, the no-loops flag and the bridges, and re-derives the geometry
+itself, so a bug in the shared link or crossing code cannot hide a wrong answer.
+Its work is bounded by the number of bridges and islands, whatever coordinates a
+(possibly hostile) solution names.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from .model import Pos, Puzzle, Solution, describe_cell
 
 RULES = {
     "not-straight": "a bridge must run straight along one row or column between two cells",
-    "no-island": "both ends of a bridge must be islands",
+    "no-island": "both ends of a bridge must be islands (on the board)",
     "island-between": "a bridge may not pass over an island",
     "bad-count": "a bridge count must be a whole number of at least 1",
     "too-many-bridges": "at most MAXBRIDGES bridges may join one pair of islands",
     "crossing": "bridges may not cross",
     "island-count": "each island needs exactly as many bridges as its number",
     "disconnected": "all islands must form one connected group",
+    "loop": "in the no-loops variant the bridges may form no cycle",
 }
 
 
@@ -57,14 +61,67 @@ class CheckReport:
         return "\n".join(lines)
 
 
+def _cell(v) -> str:
+    """A coordinate for a message; huge ones (which str() may even refuse) abbreviated."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10 ** 12:
+        return str(v + 1)
+    return "(a huge number)" if isinstance(v, int) else repr(type(v).__name__)
+
+
+def _where(pos) -> str:
+    try:
+        r, c = pos
+    except (TypeError, ValueError):
+        return "a malformed cell"
+    if all(isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10 ** 12 for v in (r, c)):
+        return describe_cell(r, c)
+    return f"row {_cell(r)}, column {_cell(c)}"
+
+
 def _bridge_name(p: Pos, q: Pos) -> str:
-    return f"the bridge from {describe_cell(*p)} to {describe_cell(*q)}"
+    return f"the bridge from {_where(p)} to {_where(q)}"
+
+
+def _is_cell(pos, puzzle: Puzzle) -> bool:
+    """A (row, col) pair of ints on the board: the only ends whose cells are ever looked at."""
+    return (isinstance(pos, tuple) and len(pos) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in pos)
+            and 0 <= pos[0] < puzzle.rows and 0 <= pos[1] < puzzle.cols)
+
+
+class _Lines:
+    """The islands of each row and each column, sorted, to find one between two cells by bisection
+    (never by walking the cells: a bridge may be 10,000 cells long)."""
+
+    def __init__(self, positions):
+        self.rows: dict[int, list[int]] = {}
+        self.cols: dict[int, list[int]] = {}
+        for r, c in positions:
+            self.rows.setdefault(r, []).append(c)
+            self.cols.setdefault(c, []).append(r)
+        for line in (*self.rows.values(), *self.cols.values()):
+            line.sort()
+
+    def first_between(self, p: Pos, q: Pos) -> Pos | None:
+        (r1, c1), (r2, c2) = sorted((p, q))
+        if r1 == r2:
+            cols = self.rows.get(r1, [])
+            i = bisect_right(cols, c1)
+            return (r1, cols[i]) if i < len(cols) and cols[i] < c2 else None
+        rows = self.cols.get(c1, [])
+        i = bisect_right(rows, r1)
+        return (rows[i], c1) if i < len(rows) and rows[i] < r2 else None
 
 
 def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
-    """Check ``solution`` against every rule of ``puzzle``; see ``RULES`` for their names."""
+    """Check ``solution`` against every rule of ``puzzle``; see ``RULES`` for their names.
+
+    The work is bounded by the bridges and the islands, not by the coordinates they name:
+    an end off the board is reported without looking at the cells up to it.
+    """
     numbers = {isl.pos: isl.number for isl in puzzle.islands}
     ignored = {isl.pos for isl in puzzle.ignored}
+    lines = _Lines(numbers)
     violations: list[Violation] = []
     degree = dict.fromkeys(numbers, 0)
     good: list[tuple[Pos, Pos, int]] = []  # bridges whose geometry is sound
@@ -72,11 +129,19 @@ def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
     for (p, q), count in solution.bridges.items():
         name = _bridge_name(p, q)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            violations.append(Violation("bad-count", f"{name} has count {count!r}", (p, q)))
+            violations.append(Violation("bad-count", f"{name} has count {_count(count)}", (p, q)))
             continue
         if count > puzzle.maxbridges:
             violations.append(Violation(
-                "too-many-bridges", f"{name} has {count} bridges; MAXBRIDGES is {puzzle.maxbridges}", (p, q)))
+                "too-many-bridges", f"{name} has {_count(count)} bridges; MAXBRIDGES is {puzzle.maxbridges}",
+                (p, q)))
+        off = [end for end in (p, q) if not _is_cell(end, puzzle)]
+        if off:
+            for end in off:
+                violations.append(Violation(
+                    "no-island", f"{name}: {_where(end)} is outside the {puzzle.rows}x{puzzle.cols} board",
+                    (end,)))
+            continue
         if p == q or (p[0] != q[0] and p[1] != q[1]):
             violations.append(Violation("not-straight", f"{name} is not along one row or column", (p, q)))
             continue
@@ -86,12 +151,11 @@ def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
                 what = "an ignored island" if end in ignored else "not an island"
                 violations.append(Violation("no-island", f"{name}: {describe_cell(*end)} is {what}", (end,)))
                 ends_ok = False
-        between = _cells_between(p, q)
-        blockers = [c for c in between if c in numbers]
-        if blockers:
+        blocker = lines.first_between(p, q)
+        if blocker is not None:
             violations.append(Violation(
-                "island-between", f"{name} passes over the island at {describe_cell(*blockers[0])}",
-                (p, q, *blockers)))
+                "island-between", f"{name} passes over the island at {describe_cell(*blocker)}",
+                (p, q, blocker)))
             ends_ok = False
         if ends_ok:
             degree[p] += count
@@ -118,35 +182,91 @@ def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
             f"the islands form {len(components)} separate groups (sizes {sizes}): {desc}"
             + (" ..." if len(components) > 4 else ""),
             tuple(comp[0] for comp in components)))
+    if puzzle.no_loops:
+        violations.extend(_loops(good))
     return CheckReport(violations, components)
 
 
-def _cells_between(p: Pos, q: Pos) -> list[Pos]:
-    (r1, c1), (r2, c2) = p, q
-    if r1 == r2:
-        return [(r1, c) for c in range(min(c1, c2) + 1, max(c1, c2))]
-    return [(r, c1) for r in range(min(r1, r2) + 1, max(r1, r2))]
+def _count(count) -> str:
+    if isinstance(count, int) and not isinstance(count, bool) and abs(count) >= 10 ** 12:
+        return "(a huge number)"
+    return repr(count)
 
 
 def _crossings(bridges: list[tuple[Pos, Pos, int]]) -> list[Violation]:
-    """Crossing bridges, found by marking the cells each bridge passes over."""
-    horizontal_cells: dict[Pos, tuple[Pos, Pos]] = {}
+    """Crossing bridges: for each vertical bridge, the horizontal ones in the rows it spans that
+    cover its column, found by bisection over each row's sorted, non-overlapping bridges (sound
+    bridges join neighbouring islands, so two in one row never overlap)."""
+    by_row: dict[int, list[tuple[int, int, Pos, Pos]]] = {}
     for p, q, _ in bridges:
         if p[0] == q[0]:
-            for cell in _cells_between(p, q):
-                horizontal_cells[cell] = (p, q)
+            by_row.setdefault(p[0], []).append((min(p[1], q[1]), max(p[1], q[1]), p, q))
+    for spans in by_row.values():
+        spans.sort()
+    starts = {r: [s[0] for s in spans] for r, spans in by_row.items()}
+    rows = sorted(by_row)
     out = []
-    seen = set()
     for p, q, _ in bridges:
-        if p[1] == q[1] and p[0] != q[0]:
-            for cell in _cells_between(p, q):
-                h = horizontal_cells.get(cell)
-                if h is not None and (h, (p, q)) not in seen:
-                    seen.add((h, (p, q)))
+        if p[1] != q[1] or p[0] == q[0]:
+            continue
+        c, top, bottom = p[1], min(p[0], q[0]), max(p[0], q[0])
+        for r in rows[bisect_right(rows, top):bisect_left(rows, bottom)]:
+            i = bisect_left(starts[r], c) - 1
+            if i >= 0:
+                lo, hi, hp, hq = by_row[r][i]
+                if lo < c < hi:
                     out.append(Violation(
-                        "crossing", f"{_bridge_name(*h)} crosses {_bridge_name(p, q)} at {describe_cell(*cell)}",
-                        (h[0], h[1], p, q)))
+                        "crossing", f"{_bridge_name(hp, hq)} crosses {_bridge_name(p, q)} at {describe_cell(r, c)}",
+                        (hp, hq, p, q)))
     return out
+
+
+def _loops(bridges: list[tuple[Pos, Pos, int]]) -> list[Violation]:
+    """The no-loops rule: the first cycle the bridges close (each pair counted once), with its cells."""
+    parent: dict[Pos, Pos] = {}
+
+    def find(x: Pos) -> Pos:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    tree: dict[Pos, list[Pos]] = {}
+    closing = []
+    for p, q, _ in bridges:
+        rp, rq = find(p), find(q)
+        if rp == rq:
+            closing.append((p, q))
+            continue
+        parent[rp] = rq
+        tree.setdefault(p, []).append(q)
+        tree.setdefault(q, []).append(p)
+    if not closing:
+        return []
+    p, q = closing[0]
+    cycle = _path(tree, p, q)
+    shown = ", ".join(describe_cell(*c) for c in cycle[:6]) + (", ..." if len(cycle) > 6 else "")
+    more = f" ({len(closing)} independent loops in all)" if len(closing) > 1 else ""
+    return [Violation("loop", f"the bridges form a loop through {len(cycle)} islands: {shown}{more}",
+                      tuple(cycle))]
+
+
+def _path(tree: dict[Pos, list[Pos]], start: Pos, goal: Pos) -> list[Pos]:
+    """The islands on the tree path from ``start`` to ``goal`` (breadth-first)."""
+    came = {start: start}
+    queue = [start]
+    for node in queue:
+        if node == goal:
+            break
+        for nxt in tree.get(node, ()):
+            if nxt not in came:
+                came[nxt] = node
+                queue.append(nxt)
+    path = [goal]
+    while path[-1] != start:
+        path.append(came[path[-1]])
+    return path[::-1]
 
 
 def _components(nodes: list[Pos], bridges: list[tuple[Pos, Pos, int]]) -> list[list[Pos]]:

@@ -43,3 +43,40 @@ WEB_GENERATE_TIME_LIMIT = 20.0
 WEB_MAX_GENERATING = 2
 #: seconds allowed past a time limit before an answer is late (process start-up, clean-up)
 TIME_MARGIN = 1.0
+
+
+def _number(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        return f"{value:g} s"
+    if value >= 1024 * 1024 and value % (1024 * 1024) == 0:
+        return f"{value // (1024 * 1024)} MiB ({value:,} bytes)"
+    return f"{value:,}"
+
+
+#: what each field caps, in the README's words
+_WHAT = {
+    "max_side": "board side (rows or columns)",
+    "max_cells": "board cells (rows x columns)",
+    "max_islands": "islands",
+    "max_maxbridges": "MAXBRIDGES (island numbers up to 4 x this)",
+    "max_input_bytes": "input text, bytes",
+    "max_time_limit": "longest time limit a caller may ask for",
+    "default_time_limit": "time limit when none is given",
+}
+
+
+def readme_table() -> str:
+    """The README's "Limits" table (markdown), made from these numbers."""
+    from dataclasses import fields
+
+    out = ["| cap | command line and library readers (`limits.CLI`) | web API (`limits.WEB`) |",
+           "|---|---|---|"]
+    for f in fields(Limits):
+        out.append(f"| {_WHAT[f.name]} | {_number(getattr(CLI, f.name))} | {_number(getattr(WEB, f.name))} |")
+    out.append(f"| generated board side | | {WEB_GENERATE_MAX_SIDE} |")
+    out.append(f"| generate time limit | | {_number(WEB_GENERATE_TIME_LIMIT)} |")
+    out.append(f"| generations at once | | {WEB_MAX_GENERATING} |")
+    out.append(f"| margin allowed past a time limit | {_number(TIME_MARGIN)} | {_number(TIME_MARGIN)} |")
+    return "\n".join(out) + "\n"

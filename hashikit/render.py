@@ -1,8 +1,8 @@
-"""Pictures of puzzles and solutions: SVG (text, no dependencies) and PNG (Pillow).
+"""Pictures of puzzles and solutions: SVG (text, no dependencies) and PNG.
 
-Both back ends draw the same *scene*: a list of simple shapes (rectangles,
-lines, circles, text) laid out once by :func:`_scene`, so the PNG looks like the
-SVG, colour for colour and pixel for pixel up to antialiasing.
+There is one drawing path: :func:`_scene` lays out simple shapes (rectangles,
+lines, circles, text), :func:`svg` writes them, and :func:`png` rasterises that
+SVG with resvg (resvg-py), so the PNG is the SVG, colour for colour.
 
 * Islands are white discs with a dark ring and their number, drawn above the
   bridges; numbers of any width are sized to fit their disc.
@@ -20,7 +20,10 @@ The cell size is picked from the board size when not given: 40 px for small
 boards down to 12 px for 100x100 and larger, so a 100x100 board is about
 1200 px wide.  The SVG has a ``viewBox`` plus ``width``/``height`` so it scales.
 
-``import hashikit.render`` is cheap: Pillow is imported inside :func:`png`.
+Bridges and highlights are checked to lie on the board first (a FormatError
+otherwise): a hostile coordinate never reaches the arithmetic.
+
+``import hashikit.render`` is cheap: resvg is imported inside :func:`png`.
 """
 
 from __future__ import annotations
@@ -161,6 +164,21 @@ def _split_highlight(highlight: Iterable) -> tuple[set, set]:
     return cells, bridges
 
 
+def _check_on_board(puzzle: Puzzle, solution: Solution | None, hl_bridges: set) -> None:
+    """Refuse bridges (drawn or highlighted) with an end off the board or an absurd count."""
+    def on_board(pos) -> bool:
+        return (isinstance(pos, tuple) and len(pos) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in pos)
+                and 0 <= pos[0] < puzzle.rows and 0 <= pos[1] < puzzle.cols)
+
+    items = list(solution.bridges.items()) if solution is not None else []
+    for (p, q), count in items + [(key, 1) for key in hl_bridges]:
+        if not (on_board(p) and on_board(q)):
+            raise FormatError(f"cannot draw a bridge with an end outside the {puzzle.rows}x{puzzle.cols} board")
+        if isinstance(count, bool) or not isinstance(count, int) or abs(count) >= 10 ** 9:
+            raise FormatError("cannot draw a bridge whose count is not a whole number below 10**9")
+
+
 def _font_size(cell: int, text: str) -> float:
     """A bold sans number that fits a disc of radius 0.4*cell."""
     return min(0.56 * cell if cell >= 20 else 0.6 * cell, 0.98 * cell / max(1, len(text)))
@@ -177,6 +195,8 @@ def _scene(puzzle: Puzzle, solution: Solution | None, cell: int | None,
     if solution is not None and not isinstance(solution, Solution):
         raise TypeError(f"expected a Solution or None, got {type(solution).__name__}")
     c = auto_cell(puzzle.rows, puzzle.cols) if cell is None else _check_cell(cell)
+    hl_cells, hl_bridges = _split_highlight(highlight)
+    _check_on_board(puzzle, solution, hl_bridges)
     C = COLORS
     # Bridge lines are whole pixels wide and their spacing an even number of pixels,
     # and the cell centres sit on whole or half pixels to match: so at 1:1 each
@@ -186,7 +206,6 @@ def _scene(puzzle: Puzzle, solution: Solution | None, cell: int | None,
     margin = max(4, round(c * 0.3)) + ((line_w % 2) / 2 - (c / 2) % 1) % 1
     width = round(puzzle.cols * c + 2 * margin)
     height = round(puzzle.rows * c + 2 * margin)
-    hl_cells, hl_bridges = _split_highlight(highlight)
 
     def centre(pos):
         return margin + pos[1] * c + c / 2, margin + pos[0] * c + c / 2
@@ -339,7 +358,10 @@ def _svg_shape(shape) -> str:
 def svg(puzzle: Puzzle, solution: Solution | None = None, *, cell: int | None = None,
         show_links: bool = False, highlight: Iterable = (), title: str | None = None) -> str:
     """An SVG document of ``puzzle`` (and ``solution``, if given) as a string."""
-    scene = _scene(puzzle, solution, cell, show_links, highlight)
+    return _svg_text(puzzle, _scene(puzzle, solution, cell, show_links, highlight), title)
+
+
+def _svg_text(puzzle: Puzzle, scene: Scene, title: str | None) -> str:
     w, h = scene.width, scene.height
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}"'
@@ -364,167 +386,18 @@ def svg(puzzle: Puzzle, solution: Solution | None = None, *, cell: int | None = 
 
 # -- PNG ---------------------------------------------------------------------------------
 
-def _rgb(colour: str) -> tuple[int, int, int]:
-    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
-
-
-class _Fonts:
-    """Fonts by pixel size: Pillow's bundled scalable font, or the bitmap one scaled up."""
-
-    def __init__(self, ImageFont):
-        self.ImageFont = ImageFont
-        self.cache: dict[int, object] = {}
-        self.scalable = True
-        try:
-            ImageFont.load_default(size=10)
-        except (TypeError, AttributeError, OSError, ImportError):  # Pillow < 10.1 or no FreeType
-            self.scalable = False
-        self.bitmap = None if self.scalable else ImageFont.load_default()
-
-    def get(self, size: int):
-        if size not in self.cache:
-            self.cache[size] = self.ImageFont.load_default(size=size)
-        return self.cache[size]
-
-
-def _draw_text(img, draw, fonts, x: float, y: float, text: str, size: float, fill, Image, ImageDraw):
-    size_px = max(4, round(size))
-    if fonts.scalable:
-        font = fonts.get(size_px)
-        stroke = max(0, round(size_px * 0.045))  # the bundled font is regular: embolden a touch
-        draw.text((x, y), text, font=font, fill=fill, anchor="mm", stroke_width=stroke, stroke_fill=fill)
-        return
-    # bitmap fallback: draw small, scale up to the wanted cap height, paste through a mask
-    font = fonts.bitmap
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-    tw, th = max(1, right - left), max(1, bottom - top)
-    mask = Image.new("L", (tw + 2, th + 2), 0)
-    ImageDraw.Draw(mask).text((1 - left, 1 - top), text, font=font, fill=255)
-    scale = (size_px * 0.72) / th
-    mask = mask.resize((max(1, round(mask.width * scale)), max(1, round(mask.height * scale))),
-                       Image.LANCZOS)
-    img.paste(fill, (round(x - mask.width / 2), round(y - mask.height / 2)), mask)
-
-
-class _Painter:
-    """Draws scene shapes on a Pillow image ``k`` times the scene size.
-
-    Scene coordinates are continuous (pixel ``i`` spans ``[i, i+1)``, as in SVG);
-    Pillow addresses pixels by index and its boxes include both ends, so shapes
-    are mapped to exact pixel boxes here rather than left to Pillow's rounding.
-    """
-
-    def __init__(self, img, draw, k: int):
-        self.img, self.draw, self.k = img, draw, k
-
-    def _box(self, x0: float, y0: float, x1: float, y1: float) -> list[int] | None:
-        k = self.k
-        a, b, c, d = round(x0 * k), round(y0 * k), round(x1 * k) - 1, round(y1 * k) - 1
-        if c < a or d < b:
-            return None
-        return [a, b, c, d]
-
-    def rect(self, x: float, y: float, w: float, h: float, fill, outline=None, width: float = 0,
-             radius: float = 0) -> None:
-        half = width / 2 if outline else 0  # an SVG stroke straddles the edge
-        box = self._box(x - half, y - half, x + w + half, y + h + half)
-        if box is None:
-            return
-        kwargs = {"fill": fill}
-        if outline:
-            kwargs.update(outline=outline, width=max(1, round(width * self.k)))
-        if radius:
-            self.draw.rounded_rectangle(box, radius=(radius + half) * self.k, **kwargs)
-        else:
-            self.draw.rectangle(box, **kwargs)
-
-    def line(self, x1: float, y1: float, x2: float, y2: float, fill, width: float) -> None:
-        h = width / 2
-        if y1 == y2:  # axis-aligned lines as exact pixel boxes (butt caps)
-            box = self._box(min(x1, x2), y1 - h, max(x1, x2), y1 + h)
-            if box:
-                self.draw.rectangle(box, fill=fill)
-        elif x1 == x2:
-            box = self._box(x1 - h, min(y1, y2), x1 + h, max(y1, y2))
-            if box:
-                self.draw.rectangle(box, fill=fill)
-        else:  # a slanted (rule-breaking) bridge: a polygon
-            length = math.hypot(x2 - x1, y2 - y1)
-            nx, ny = -(y2 - y1) / length * h, (x2 - x1) / length * h
-            k = self.k
-            pts = [((x + dx) * k - 0.5, (y + dy) * k - 0.5)
-                   for x, y, dx, dy in ((x1, y1, nx, ny), (x2, y2, nx, ny), (x2, y2, -nx, -ny),
-                                        (x1, y1, -nx, -ny))]
-            self.draw.polygon(pts, fill=fill)
-
-    def dashed(self, x1, y1, x2, y2, fill, width, dash) -> None:
-        length = math.hypot(x2 - x1, y2 - y1)
-        if length == 0:
-            return
-        ux, uy = (x2 - x1) / length, (y2 - y1) / length
-        on, off = dash
-        t = 0.0
-        while t < length:
-            e = min(length, t + on)
-            self.line(x1 + ux * t, y1 + uy * t, x1 + ux * e, y1 + uy * e, fill, width)
-            t = e + off
-
-    def circle(self, cx, cy, r, fill, outline, width, dash=None) -> None:
-        half = width / 2
-        box = self._box(cx - r - half, cy - r - half, cx + r + half, cy + r + half)
-        ring = max(1, round(width * self.k))
-        self.draw.ellipse(box, fill=fill)
-        if dash:
-            on, off = dash
-            steps = max(1, int(2 * math.pi * r // (on + off)))
-            per = 360 / steps
-            for i in range(steps):
-                self.draw.arc(box, i * per, i * per + per * on / (on + off), fill=outline, width=ring)
-        else:
-            self.draw.ellipse(box, outline=outline, width=ring)
-
-
 def png(puzzle: Puzzle, solution: Solution | None = None, *, cell: int | None = None,
         highlight: Iterable = (), show_links: bool = False) -> bytes:
-    """The picture :func:`svg` draws, as PNG bytes (drawn with Pillow, supersampled)."""
-    from io import BytesIO
-
-    from PIL import Image, ImageDraw, ImageFont
-
+    """The picture :func:`svg` draws, as PNG bytes: the SVG itself rasterised by resvg, so the
+    two are the same drawing (one drawing path; fonts are the system's, as a browser's)."""
     scene = _scene(puzzle, solution, cell, show_links, highlight)
     if scene.width * scene.height > MAX_PNG_PIXELS:
-        raise HashikitError(f"a {scene.width}x{scene.height} px picture is too large for PNG; "
-                            f"pass a smaller cell size or draw SVG")
-    big = max(scene.width, scene.height)
-    k = 4 if big <= 1000 else 3 if big <= 2000 else 2 if big <= 5000 else 1
-    img = Image.new("RGB", (scene.width * k, scene.height * k), _rgb(COLORS["background"]))
-    draw = ImageDraw.Draw(img)
-    paint = _Painter(img, draw, k)
-    fonts = _Fonts(ImageFont)
+        raise HashikitError(f"a {scene.width}x{scene.height} px picture is too large for PNG (at most "
+                            f"{MAX_PNG_PIXELS} pixels); pass a smaller cell size or draw SVG")
+    import resvg_py
 
-    for _, shapes in scene.layers:
-        for s in shapes:
-            if isinstance(s, Rect):
-                paint.rect(s.x, s.y, s.w, s.h, _rgb(s.fill), _rgb(s.stroke) if s.stroke else None,
-                           s.width, s.radius)
-            elif isinstance(s, Grid):
-                for a, b, x, y in s.segments:
-                    paint.line(a, b, x, y, _rgb(s.stroke), s.width)
-            elif isinstance(s, Line):
-                if s.dash:
-                    paint.dashed(s.x1, s.y1, s.x2, s.y2, _rgb(s.stroke), s.width, s.dash)
-                else:
-                    paint.line(s.x1, s.y1, s.x2, s.y2, _rgb(s.stroke), s.width)
-            elif isinstance(s, Circle):
-                paint.circle(s.cx, s.cy, s.r, _rgb(s.fill), _rgb(s.stroke), s.width, s.dash)
-            elif isinstance(s, Text):
-                _draw_text(img, draw, fonts, s.x * k, s.y * k, s.text, s.size * k, _rgb(s.fill),
-                           Image, ImageDraw)
-    if k > 1:  # box-average each k x k block: exact colours, no ringing, edges stay put
-        img = img.reduce(k)
-    buf = BytesIO()
-    img.save(buf, format="PNG", optimize=False)
-    return buf.getvalue()
+    data = resvg_py.svg_to_bytes(svg_string=_svg_text(puzzle, scene, None), background=COLORS["background"])
+    return bytes(data)
 
 
 # -- files -------------------------------------------------------------------------------
@@ -540,5 +413,8 @@ def write(path, puzzle: Puzzle, solution: Solution | None = None, **kw) -> None:
     else:
         raise FormatError(f"cannot draw to a {ext or 'extensionless'} file; "
                           f"use a .svg or .png file name", source=os.fspath(path))
-    with open(path, "wb") as fh:
-        fh.write(data)
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise FormatError(f"cannot write the picture: {exc.strerror or exc}", source=os.fspath(path)) from None

@@ -231,7 +231,10 @@ def test_tatham_parameters():
     short = read_text("7x7m2:4d2b1b4a26b3m1c3c3c2d3", "tatham").puzzle
     bare = read_text("7x7:4d2b1b4a26b3m1c3c3c2d3", "tatham").puzzle
     loops = read_text("7x7m2L:4d2b1b4a26b3m1c3c3c2d3", "tatham").puzzle
-    assert full == short == bare == loops
+    assert full == short == bare
+    assert not full.no_loops and loops.no_loops  # the L flag is the no-loops variant
+    assert (loops.rows, loops.cols, loops.islands) == (full.rows, full.cols, full.islands)
+    assert write_text(loops, "tatham") == "7x7m2L:4d2b1b4a26b3m1c3c3c2d3\n"
     wide = read_text("4x2m3:CbC3c", "tatham").puzzle  # W is columns, H rows; C = 12
     assert (wide.rows, wide.cols, wide.maxbridges) == (2, 4, 3)
     assert [i.number for i in wide.islands] == [12, 12, 3]
@@ -492,3 +495,233 @@ def test_solved_spaced_layout_for_neighbouring_islands():
     with pytest.raises(FormatError) as exc:  # an island between cells is refused with its place
         read_text("# spaced\n1-2\n 1\n", "solved", "s.sol")
     assert exc.value.line == 3 and exc.value.column == 2
+
+
+# -- one list of formats, one list of limits ------------------------------------------------
+
+def _readme() -> str:
+    from pathlib import Path
+
+    return (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_formats_table_is_the_registry():
+    from hashikit.formats import formats, readme_table
+
+    table = readme_table()
+    assert table in _readme()
+    for name in formats():
+        assert f"| `{name}` |" in table
+
+
+def test_help_table_lists_every_format_once():
+    from hashikit.formats import formats, help_table
+
+    text = help_table()
+    names = [line.split()[0] for line in text.splitlines()[1:]]
+    assert names == list(formats())
+    assert "(write only)" in text and "prob" in text
+
+
+def test_readme_limits_table_is_limits_py():
+    from hashikit import limits
+
+    readme = _readme()
+    assert limits.readme_table() in readme
+    section = readme.split("## Limits", 1)[1].split("\n## ", 1)[0]
+    for value in (limits.CLI.max_side, limits.WEB.max_side, limits.CLI.max_cells, limits.WEB.max_cells,
+                  limits.CLI.max_maxbridges, limits.WEB.max_maxbridges, limits.WEB_GENERATE_MAX_SIDE):
+        assert f"{value:,}" in section
+
+
+# -- issue 8: readers that never crash or blow up, each case pinned -------------------------
+
+HUGE = "9" * 5000
+
+HUGE_NUMBER_TEXTS = {
+    "has": [f"{HUGE} 3 2\n1 0 1\n", f"1 3 2\n1 0 {HUGE}\n"],
+    "csv": [f"1,0,{HUGE}\n", f"# maxbridges: {HUGE}\n1,0,1\n"],
+    "grid": [f"# maxbridges: {HUGE}\n1.1\n"],
+    "tatham": [f"{HUGE}x3:1b1", f"3x3m{HUGE}:1b1f", f"3x{HUGE}:1b1"],
+    "ohmec": [f"{HUGE}x1:1a1", f"3x{HUGE}:1a1"],
+    "puzzlink": [f"https://puzz.link/p?hashikake/{HUGE}/3/g", f"https://puzz.link/p?hashikake/3/{HUGE}/g"],
+    "pzprv3": [f"pzprv3\nhashikake\n1\n3\n1 . {HUGE} \n", f"pzprv3\nhashikake\n{HUGE}\n3\n1 . 1 \n",
+               "pzprv3\nhashikake\n1\n3\n1 . 1 \n" + f"{HUGE} 0 \n"],
+    "json": ['{"rows": %s, "cols": 3, "islands": []}' % HUGE,
+             '{"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, %s]]}' % HUGE],
+}
+
+
+@pytest.mark.parametrize("fmt,text", [(f, t) for f, ts in HUGE_NUMBER_TEXTS.items() for t in ts])
+def test_a_number_of_thousands_of_digits_is_a_format_error(fmt, text):
+    for name in (fmt, None):
+        with pytest.raises(FormatError):
+            read_text(text, name)
+
+
+@pytest.mark.parametrize("fmt,text", [
+    ("pzprv3", "pzprv3\nhashikake\n1\n3\n1 . ² \n"), ("pzprv3", "pzprv3\nhashikake\n²\n3\n1 . 1 \n"),
+    ("ohmec", "3x1:1٣1"), ("ohmec", "٣x1:1a1"), ("csv", "1,0,²\n"), ("has", "1 3 2\n1 0 ٣\n"),
+    ("grid", "1.²\n"), ("grid", "1.٣\n"), ("tatham", "3x1:1٣1"), ("puzzlink", "https://puzz.link/p?hashikake/٣/1/1g1"),
+    ("solved", "1-²\n"), ("csv", "# maxbridges: ٣\n1,0,1\n"),
+])
+def test_non_ascii_digits_are_refused(fmt, text):
+    with pytest.raises(FormatError):
+        read_text(text, fmt)
+
+
+def test_a_short_url_for_a_huge_board_is_refused_before_building_it():
+    url = "https://puzz.link/p?hashikake/10000/10000/1"
+    assert len(url) < 50
+    with pytest.raises(FormatError) as exc:
+        read_text(url, None, "p.url")
+    assert "100000000 cells" in str(exc.value) and exc.value.line == 1 and exc.value.column is not None
+
+
+@pytest.mark.parametrize("fmt,text,what", [
+    ("grid", "1" + "." * 60 + "1\n", "sides up to 60"),
+    ("grid", "1\n" * 61, "more than 60 lines"),
+    ("csv", ",".join(["1"] * 61) + "\n", "sides up to 60"),
+    ("has", "61 1 1\n" + "1\n" + "0\n" * 60, "sides up to 60"),
+    ("tatham", "61x1:1" + "z" * 2 + "g", "sides up to 60"),
+    ("tatham", "3x1m9:1a1", "MAXBRIDGES 9"),
+    ("json", '{"rows": 61, "cols": 1, "islands": [[0, 0, 1]]}', "sides up to 60"),
+    ("json", '{"rows": 3, "cols": 1, "maxbridges": 9, "islands": [[0, 0, 1]]}', "MAXBRIDGES 9"),
+    ("puzzlink", "https://puzz.link/p?hashikake/61/1/1", "sides up to 60"),
+    ("ohmec", "61x1:1zzi", "sides up to 60"),
+    ("pzprv3", "pzprv3\nhashikake\n61\n1\n", "sides up to 60"),
+    ("solved", "1" + "-" * 60 + "1\n", "sides up to 60"),
+    ("grid", "# maxbridges: 9\n1.1\n", "MAXBRIDGES 9"),
+])
+def test_readers_enforce_the_limits_they_are_given(fmt, text, what):
+    from hashikit import limits
+
+    with pytest.raises(FormatError, match=what):
+        read_text(text, fmt, "web", limits=limits.WEB)
+
+
+def test_island_and_byte_caps():
+    from hashikit.limits import Limits
+
+    tight = Limits(max_side=10, max_cells=100, max_islands=3, max_maxbridges=2, max_input_bytes=50,
+                   max_time_limit=None, default_time_limit=None)
+    with pytest.raises(FormatError, match="more than 3 islands") as exc:
+        read_text("1.1.1.1\n", "grid", limits=tight)
+    assert (exc.value.line, exc.value.column) == (1, 7)
+    with pytest.raises(FormatError, match="at most 50"):
+        read_text("1" + "." * 60 + "\n", "grid", limits=tight)
+
+
+def test_a_json_solution_far_off_the_board_is_refused_when_read():
+    text = ('{"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}, '
+            '"bridges": [[0, 0, 0, 30000000, 1]]}')
+    with pytest.raises(FormatError, match="outside the 1x3 board"):
+        read_text(text, "json")
+
+
+def test_check_solution_for_a_puzzle_read_elsewhere():
+    from hashikit.formats import check_solution
+
+    puzzle = read_text("1.1\n", "grid").puzzle
+    far = read_text('{"bridges": [[0, 0, 0, 30000000, 1]]}', "json").solution
+    with pytest.raises(FormatError, match="outside"):
+        check_solution(puzzle, far, "s.json")
+    count = read_text('{"bridges": [[0, 0, 0, 2, 9223372036854775808]]}', "json").solution
+    with pytest.raises(FormatError, match="counts run from 1 to 64"):
+        check_solution(puzzle, count)
+
+
+@pytest.mark.parametrize("fmt", ["pzprv3", "solved", "dot", "ohmec", "json", "prob"])
+def test_writers_refuse_bridges_off_the_board(fmt):
+    puzzle = read_text("1.1\n", "grid").puzzle
+    with pytest.raises(FormatError, match="outside"):
+        write_text(puzzle, fmt, Solution({((0, 0), (0, 30_000_000)): 1}))
+
+
+def test_dot_draws_a_huge_count_in_a_few_lines():
+    puzzle = Puzzle.from_grid([[8, 0, 8]], maxbridges=8)
+    text = write_text(puzzle, "dot", Solution({((0, 0), (0, 2)): 8}))
+    assert 'label="8"' in text and text.count("black") == 4
+    with pytest.raises(FormatError, match="counts run from 1 to 64"):
+        write_text(puzzle, "dot", Solution({((0, 0), (0, 2)): 2 ** 63}))
+
+
+# -- issue 8: every format reads back what it writes ----------------------------------------
+
+def test_spaced_solved_grid_with_empty_bridge_lines_reads_back():
+    puzzle = Puzzle.from_grid([[1, 2, 1], [0, 0, 0], [0, 0, 0]])
+    solution = Solution({((0, 0), (0, 1)): 1, ((0, 1), (0, 2)): 1})
+    text = write_text(puzzle, "solved", solution)
+    assert "\n\n" in text  # the bridge lines between board lines are empty
+    doc = read_text(text, None)
+    assert doc.puzzle == puzzle and doc.solution == solution
+
+
+def test_pzprv3_one_column_keeps_its_answer():
+    puzzle = Puzzle.from_grid([[1], [0], [2], [1]])
+    solution = Solution({((0, 0), (2, 0)): 1, ((2, 0), (3, 0)): 1})
+    text = write_text(puzzle, "pzprv3", solution)
+    doc = read_text(text, "pzprv3")
+    assert doc.puzzle == puzzle and doc.solution == solution
+    one_line = "/".join(text.splitlines())
+    assert read_text(one_line, "pzprv3").solution == solution
+
+
+def test_pzprv3_is_recognised_by_content(tmp_path):
+    text = write_text(Puzzle.from_grid([[1, 0, 1]]), "pzprv3", Solution({((0, 0), (0, 2)): 1}))
+    from hashikit.formats import read_file, sniff
+
+    assert sniff(text) == "pzprv3" and sniff("/".join(text.splitlines())) == "pzprv3"
+    path = tmp_path / "p.txt"
+    path.write_text(text)
+    assert read_file(str(path)).solution == Solution({((0, 0), (0, 2)): 1})
+
+
+def test_ohmec_writer_keeps_the_solution():
+    puzzle = Puzzle.from_grid([[2, 0, 0, 2], [0, 0, 0, 0], [1, 0, 0, 1]])
+    solution = Solution({((0, 0), (0, 3)): 2, ((2, 0), (2, 3)): 1})
+    text = write_text(puzzle, "ohmec", solution)
+    assert text == "4x3:2=a2.d.1_a1\n"
+    assert read_text(text, "ohmec").solution == solution
+    adjacent = Puzzle.from_grid([[1, 1]])
+    with pytest.raises(FormatError, match="neighbouring islands"):
+        write_text(adjacent, "ohmec", Solution({((0, 0), (0, 1)): 1}))
+
+
+# -- issue 10: the no-loops variant in the formats -------------------------------------------
+
+def test_no_loops_round_trips_where_the_format_holds_it():
+    puzzle = Puzzle.from_grid([[2, 0, 2], [0, 0, 0], [1, 0, 1]], no_loops=True)
+    solution = Solution({((0, 0), (0, 2)): 1, ((0, 0), (2, 0)): 1, ((0, 2), (2, 2)): 1})
+    for fmt in ("tatham", "json", "json-solution", "grid", "csv", "has", "solved", "solved-unicode"):
+        doc = read_text(write_text(puzzle, fmt, solution), fmt)
+        assert doc.puzzle.no_loops and doc.puzzle == puzzle, fmt
+    assert '"no_loops": true' in write_text(puzzle, "json")
+    assert "no loops" in write_text(puzzle, "dot", solution)
+    for fmt in ("puzzlink", "ohmec", "pzprv3", "prob"):
+        with pytest.raises(FormatError, match="no-loops"):
+            write_text(puzzle, fmt, solution)
+    plain = Puzzle.from_grid([[2, 0, 2], [0, 0, 0], [1, 0, 1]])
+    assert '"no_loops"' not in write_text(plain, "json") and "L" not in write_text(plain, "tatham")
+
+
+def test_json_no_loops_must_be_a_boolean():
+    with pytest.raises(FormatError, match="no_loops"):
+        read_text('{"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]], "no_loops": 1}', "json")
+
+
+def test_a_ragged_spaced_board_is_measured_before_it_is_padded():
+    text = "# spaced\n1" + " " * 19_990 + "1\n" + " \n" * 19_000 + "1\n"  # 60 kB, 95M cells padded
+    with pytest.raises(FormatError, match="cells"):
+        read_text(text, "solved")
+
+
+def test_the_registry_order_does_not_depend_on_import_order():
+    code = ("import hashikit.formats.pzprv3, hashikit.formats.jsonfmt; from hashikit.formats import formats; "
+            "print(' '.join(formats()))")
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["grid", "csv", "has", "tatham", "puzzlink", "json", "json-solution", "solved",
+                           "solved-unicode", "prob", "dot", "ohmec", "pzprv3"]

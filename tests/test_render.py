@@ -12,7 +12,7 @@ import pytest
 
 from hashikit import render
 from hashikit.checker import check
-from hashikit.errors import FormatError
+from hashikit.errors import FormatError, HashikitError
 from hashikit.model import Island, Puzzle, Solution
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -237,7 +237,7 @@ def test_rejects_wrong_types(small):
 
 
 def test_import_is_cheap():
-    code = "import sys, hashikit.render; print('PIL' in sys.modules)"
+    code = "import sys, hashikit.render; print('PIL' in sys.modules or 'resvg_py' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -304,24 +304,49 @@ def test_png_huge_board():
     assert 1000 <= img.width <= 1500 and img.width == img.height
 
 
-def test_png_bitmap_font_fallback(small, monkeypatch):
-    """Pillow < 10.1 has no sized default font: numbers are still drawn."""
-    from PIL import ImageFont
-    real = ImageFont.load_default
+def test_png_is_the_svg_rasterised(small):
+    """One drawing path: the PNG is the SVG drawn by resvg, pixel for pixel."""
+    import resvg_py
 
-    def old_load_default(*args, **kwargs):
-        if args or kwargs:
-            raise TypeError("load_default() takes no arguments")
-        return real()
+    puzzle, solution = small
+    for kw in ({}, {"highlight": [(0, 2), ((0, 2), (0, 4))]}, {"show_links": True, "cell": 24}):
+        direct = bytes(resvg_py.svg_to_bytes(svg_string=render.svg(puzzle, solution, **kw),
+                                             background=render.COLORS["background"]))
+        assert open_png(render.png(puzzle, solution, **kw)).tobytes() == open_png(direct).tobytes()
 
-    monkeypatch.setattr(ImageFont, "load_default", old_load_default)
+
+def test_png_size_cap(small):
+    puzzle = random_board(100, 100, seed=1)[0]
+    with pytest.raises(HashikitError, match="too large for PNG"):
+        render.png(puzzle, cell=400)
+
+
+@pytest.mark.parametrize("bad", [((0, 0), (0, 10 ** 400)), ((0, 0), (-1, 0)), ((0, 0), (30_000_000, 0))])
+def test_bridges_off_the_board_are_refused(small, bad):
     puzzle, _ = small
-    img = open_png(render.png(puzzle))
-    root = parse(render.svg(puzzle))
-    circle = by_class(root, "circle", "island")[0]
-    cx, cy, r = float(circle.get("cx")), float(circle.get("cy")), float(circle.get("r"))
-    box = img.crop((int(cx - r / 2), int(cy - r / 2), int(cx + r / 2), int(cy + r / 2)))
-    assert box.convert("L").getextrema()[0] < 100
+    for draw in (render.svg, render.png):
+        with pytest.raises(FormatError, match="outside"):
+            draw(puzzle, Solution({bad: 1}))
+        with pytest.raises(FormatError, match="outside"):
+            draw(puzzle, highlight=[bad])
+
+
+def test_absurd_counts_are_refused_and_large_ones_labelled(small):
+    puzzle, _ = small
+    p, q = puzzle.islands[0].pos, puzzle.islands[1].pos
+    with pytest.raises(FormatError, match="count"):
+        render.svg(puzzle, Solution({(p, q): 2 ** 63}))
+    out = render.svg(puzzle, Solution({(p, q): 7}))
+    assert out.count('data-bridge="%d,%d-%d,%d"' % (*p, *q)) == render.MAX_LINES and ">7</text>" in out
+
+
+def test_write_to_a_missing_folder_is_a_clear_error(small, tmp_path):
+    puzzle, solution = small
+    with pytest.raises(FormatError, match="cannot write"):
+        render.write(tmp_path / "nope" / "x.png", puzzle, solution)
+    (tmp_path / "d.svg").mkdir()
+    with pytest.raises(FormatError, match="cannot write"):
+        render.write(tmp_path / "d.svg", puzzle)
 
 
 # -- write -------------------------------------------------------------------------------

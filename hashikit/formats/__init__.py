@@ -1,9 +1,15 @@
 """Readers and writers registered by name, chosen by extension, content or ``--from/--to``.
 
-A reader takes ``(text, source)`` and returns a :class:`Document` (a puzzle, a
+A reader takes ``(text, source, limits)`` and returns a :class:`Document` (a puzzle, a
 solution, or both); a writer takes ``(puzzle, solution)`` and returns text.
 Readers raise :class:`~hashikit.errors.FormatError` naming the source, the line
-and column, and what is wrong.
+and column, and what is wrong, and enforce the caps of :mod:`hashikit.limits`
+(``limits.CLI`` unless the caller passes another, as the web app passes ``limits.WEB``)
+before they allocate anything of the size the text claims.  A solution read with its
+puzzle is checked to lie on the board (:func:`check_solution`) before anyone walks it.
+
+The registry is the one list of formats: the CLI's help table (:func:`help_table`) and the
+README's table (:func:`readme_table`, checked by a test) are made from it.
 
 Each format module calls :func:`register` on import; :func:`_load_all` imports
 them lazily, so ``import hashikit`` stays cheap.
@@ -17,13 +23,16 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from .. import limits as _limits
 from ..errors import FormatError, PuzzleError
+from ..limits import Limits
 from ..model import Puzzle, Solution
 
-#: Largest input file hashikit reads (bytes).
-MAX_INPUT_BYTES = 64 * 1024 * 1024
+#: Largest input hashikit reads (bytes), whatever the limits passed: limits.CLI's cap.
+MAX_INPUT_BYTES = _limits.CLI.max_input_bytes
 
-_MODULES = ("grid", "ohmec", "csvgrid", "has", "solved", "tatham", "puzzlink", "jsonfmt", "prob", "dot", "pzprv3")  # each format module adds its name here
+#: the format modules, in the order the help and README tables list them
+_MODULES = ("grid", "csvgrid", "has", "tatham", "puzzlink", "jsonfmt", "solved", "prob", "dot", "ohmec", "pzprv3")
 
 
 @dataclass
@@ -38,13 +47,18 @@ class Document:
 class Format:
     name: str
     extensions: tuple[str, ...]
+    #: one line for the CLI's help table
     description: str
-    read: Callable[[str, str], Document] | None = None
+    read: Callable[..., Document] | None = None
     write: Callable[[Puzzle, Solution | None], str] | None = None
     #: the writer draws a solution (and needs one)
     needs_solution: bool = False
     #: the reader returns a solution (maybe with its puzzle)
     has_solution: bool = False
+    #: the README table's "what" column (markdown); the description when empty
+    readme: str = ""
+    #: the format can say that bridges form no loop (Puzzle.no_loops); the others refuse such puzzles
+    holds_no_loops: bool = False
 
 
 FORMATS: dict[str, Format] = {}
@@ -63,6 +77,11 @@ def _load_all() -> None:
     if not _loaded:
         for name in _MODULES:
             importlib.import_module(f"{__name__}.{name}")
+        # the registry lists formats in _MODULES order, whichever module someone imported first
+        order = {f"{__name__}.{m}": i for i, m in enumerate(_MODULES)}
+        ranked = sorted(FORMATS.values(), key=lambda f: order.get((f.read or f.write).__module__, len(order)))
+        FORMATS.clear()
+        FORMATS.update((f.name, f) for f in ranked)
         _loaded = True
 
 
@@ -79,7 +98,9 @@ def get(name: str) -> Format:
 
 
 _TATHAM = re.compile(r"^\s*\d+x\d+(i\d+)?(e\d+)?(m\d+)?L?(d\d+)?[:#]", re.ASCII)
+_OHMEC = re.compile(r"^\s*\d+x\d+:", re.ASCII)
 _SOLVED_MARKS = set("-=|\"─═│║$")
+_SPACED = re.compile(r"\s*#\s*spaced\b", re.IGNORECASE)
 
 
 def sniff(text: str) -> str:
@@ -88,16 +109,21 @@ def sniff(text: str) -> str:
     first = body[0].strip() if body else ""
     if first.startswith("{"):
         return "json"
+    if first.startswith("pzprv3"):
+        return "pzprv3"
     if "puzz.link" in first or first.startswith("http") or "?hashikake" in first:
         return "puzzlink"
-    if _TATHAM.match(first) and len(body) == 1:
-        return "ohmec" if "." in first else "tatham"
-    if body and len(first.split()) == 3 and all(t.isdigit() for t in first.split()):
-        return "has"
+    if len(body) == 1 and _TATHAM.match(first):
+        desc = first.split(":", 1)[1] if ":" in first else ""
+        return "ohmec" if _OHMEC.match(first) and any(ch in "._=|#-0" for ch in desc) else "tatham"
+    if any(_SPACED.match(ln) for ln in text.splitlines()):
+        return "solved"
     if any("," in ln for ln in body):
         return "csv"
     if any(ch in _SOLVED_MARKS for ln in body for ch in ln):
         return "solved"
+    if body and len(first.split()) == 3 and all(t.isascii() and t.isdigit() for t in first.split()):
+        return "has"
     return "grid"
 
 
@@ -121,49 +147,80 @@ def format_for_path(path: str, text: str | None = None, writing: bool = False) -
     return FORMATS[sniff(text or "")]
 
 
-def read_text(text: str, fmt: str | None = None, source: str = "<string>") -> Document:
-    """Parse ``text`` in format ``fmt`` (sniffed when None)."""
+def _too_large(text: str, cap: int) -> int | None:
+    """The text's size in UTF-8 bytes when above ``cap`` (counted without encoding it all)."""
+    if len(text) <= cap // 4:
+        return None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    return size if size > cap else None
+
+
+def read_text(text: str, fmt: str | None = None, source: str = "<string>",
+              limits: Limits = _limits.CLI) -> Document:
+    """Parse ``text`` in format ``fmt`` (sniffed when None) within ``limits``."""
     _load_all()
+    cap = min(limits.max_input_bytes, MAX_INPUT_BYTES)
+    size = _too_large(text, cap)
+    if size is not None:
+        raise FormatError(f"the input is {size} bytes; hashikit reads at most {cap}", source)
     f = get(fmt) if fmt else FORMATS[sniff(text)]
     if f.read is None:
         raise FormatError(f"format {f.name!r} can be written but not read", source)
     try:
-        return f.read(text, source)
+        doc = f.read(text, source, limits)
     except PuzzleError as exc:  # a model rule, raised after parsing: name the source and cell
         raise FormatError(exc.message, source) from None
+    if doc.puzzle is not None and doc.solution is not None:
+        check_solution(doc.puzzle, doc.solution, source, limits)
+    return doc
 
 
-def read_file(path: str, fmt: str | None = None) -> Document:
-    """Read a file (``-`` for standard input) with a size limit and clear errors."""
+def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -> Document:
+    """Read a file (``-`` for standard input) within ``limits``, with clear errors."""
     import sys
 
+    cap = min(limits.max_input_bytes, MAX_INPUT_BYTES)
     if path == "-":
-        text = sys.stdin.read(MAX_INPUT_BYTES + 1)
+        text = sys.stdin.read(cap + 1)
         source = "<stdin>"
     else:
         source = path
         try:
             size = os.path.getsize(path)
-            if size > MAX_INPUT_BYTES:
-                raise FormatError(f"file is {size} bytes; hashikit reads at most {MAX_INPUT_BYTES}", source)
+            if size > cap:
+                raise FormatError(f"file is {size} bytes; hashikit reads at most {cap}", source)
             with open(path, "rb") as fh:
-                raw = fh.read(MAX_INPUT_BYTES + 1)
+                raw = fh.read(cap + 1)
         except FileNotFoundError:
             raise FormatError("no such file", source) from None
         except IsADirectoryError:
             raise FormatError("is a directory, not a puzzle file", source) from None
         except OSError as exc:
             raise FormatError(f"cannot read: {exc.strerror or exc}", source) from None
+        if len(raw) > cap:
+            raise FormatError(f"file is larger than {cap} bytes, the most hashikit reads", source)
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise FormatError(f"not UTF-8 text (byte {exc.start + 1} is 0x{raw[exc.start]:02x})", source) from None
-    if len(text) > MAX_INPUT_BYTES:
-        raise FormatError(f"input is larger than {MAX_INPUT_BYTES} bytes", source)
+    if _too_large(text, cap) is not None:
+        raise FormatError(f"input is larger than {cap} bytes, the most hashikit reads", source)
     if not text.strip():
         raise FormatError("the file is empty", source)
     f = get(fmt) if fmt else format_for_path(path if path != "-" else "", text)
-    return read_text(text, f.name, source)
+    return read_text(text, f.name, source, limits)
+
+
+def check_solution(puzzle: Puzzle, solution: Solution, source: str | None = None,
+                   limits: Limits = _limits.CLI) -> Solution:
+    """Refuse a solution whose bridges leave ``puzzle``'s board or carry absurd counts (FormatError).
+
+    Call it wherever a solution and a puzzle from different places meet (``check P S``)
+    before a writer, the renderer or the checker walks the bridges.
+    """
+    from ._common import check_solution as _check
+
+    return _check(puzzle, solution, source, limits)
 
 
 def write_text(puzzle: Puzzle, fmt: str, solution: Solution | None = None) -> str:
@@ -173,22 +230,41 @@ def write_text(puzzle: Puzzle, fmt: str, solution: Solution | None = None) -> st
         raise FormatError(f"format {fmt!r} can be read but not written")
     if f.needs_solution and solution is None:
         raise FormatError(f"format {fmt!r} shows a solution; there is none to write")
+    if puzzle.no_loops and not f.holds_no_loops:
+        from ._common import refuse_no_loops
+
+        refuse_no_loops(puzzle, fmt)
+    if solution is not None:
+        from ._common import check_solution as _check
+
+        _check(puzzle, solution, None, _limits.CLI)
     return f.write(puzzle, solution)
 
 
-def parse_maxbridges_comment(line: str) -> int | None:
-    """``# maxbridges: 3`` (or ``=``) in a comment line sets MAXBRIDGES for grid-like text."""
-    m = re.match(r"\s*#\s*max[-_ ]?bridges\s*[:=]\s*(\S+)\s*$", line, re.IGNORECASE)
-    if not m:
-        return None
-    try:
-        value = int(m.group(1))
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ValueError(f"MAXBRIDGES must be a whole number of at least 1, got {m.group(1)!r}")
-    return value
+def help_table() -> str:
+    """The formats as the CLI's help lists them (name, extensions, reads/writes, one line each)."""
+    _load_all()
+    rows = []
+    for f in FORMATS.values():
+        mode = "" if f.read and f.write else " (read only)" if f.read else " (write only)"
+        rows.append((f.name, " ".join(f.extensions), f.description + mode))
+    wn = max(len(r[0]) for r in rows)
+    we = max(len(r[1]) for r in rows)
+    head = "formats (chosen by file extension, by content for .txt and stdin, or named with --from/--to):"
+    return head + "\n" + "\n".join(f"  {n:<{wn}}  {e:<{we}}  {d}" for n, e, d in rows) + "\n"
+
+
+def readme_table() -> str:
+    """The README's table of formats (markdown), made from the registry."""
+    _load_all()
+    out = ["| name | extension | read | write | what |", "|---|---|---|---|---|"]
+    for f in FORMATS.values():
+        exts = " ".join(f"`{e}`" for e in f.extensions)
+        out.append(f"| `{f.name}` | {exts} | {'yes' if f.read else ''} | {'yes' if f.write else ''} "
+                   f"| {f.readme or f.description} |")
+    return "\n".join(out) + "\n"
 
 
 __all__ = ["Document", "Format", "FORMATS", "register", "formats", "get", "sniff", "format_for_path",
-           "read_text", "read_file", "write_text", "MAX_INPUT_BYTES", "parse_maxbridges_comment"]
+           "read_text", "read_file", "write_text", "check_solution", "help_table", "readme_table",
+           "MAX_INPUT_BYTES"]

@@ -1,20 +1,29 @@
-"""Helpers shared by the text readers: cell symbols and error positions."""
+"""Helpers shared by the readers and writers: cell symbols, whole numbers read safely,
+the caps of :mod:`hashikit.limits` checked before anything is allocated, error positions,
+and the check that a solution's bridges lie on its board before a writer walks them."""
 
 from __future__ import annotations
 
 from ..errors import FormatError, PuzzleError
-from ..model import DEFAULT_MAXBRIDGES, Puzzle
+from ..limits import CLI, Limits
+from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution, describe_cell
 
 #: island number -> symbol in grid-like text: 1-9, then A-G for 10-16
 SYMBOLS = "123456789ABCDEFG"
 EMPTY = ".0"
+#: digits of the longest whole number any reader accepts: every cap is far below 10**12, and
+#: a bound here keeps Python's int() (4,300 digits at most, and slow near it) out of reach
+MAX_DIGITS = 12
+ASCII_DIGITS = frozenset("0123456789")
 
 
 def number_of(ch: str) -> int | None:
     """The island number a symbol stands for, 0 for empty, None if it is no cell symbol."""
+    if len(ch) != 1 or not ch.isascii():
+        return None
     if ch in EMPTY:
         return 0
-    i = SYMBOLS.find(ch.upper()) if ch.isalpha() else SYMBOLS.find(ch)
+    i = SYMBOLS.find(ch.upper())
     return i + 1 if i >= 0 else None
 
 
@@ -24,14 +33,71 @@ def symbol_of(number: int, fmt: str) -> str:
     return SYMBOLS[number - 1]
 
 
+def is_whole(token: str) -> bool:
+    """True for a non-empty run of ASCII digits ('²' and '٣' are digits to Python, not here)."""
+    return bool(token) and all(ch in ASCII_DIGITS for ch in token)
+
+
+def whole_number(token: str, what: str, source: str, line: int | None = None,
+                 column: int | None = None) -> int:
+    """``token`` as a non-negative int: ASCII digits only, at most MAX_DIGITS of them."""
+    if not is_whole(token):
+        raise FormatError(f"{what} must be a whole number, got {token[:20]!r}", source, line, column)
+    if len(token.lstrip("0")) > MAX_DIGITS:
+        raise FormatError(f"{what} has {len(token)} digits; hashikit reads numbers of at most "
+                          f"{MAX_DIGITS} digits", source, line, column)
+    return int(token)
+
+
+# -- the caps, checked before allocating ------------------------------------------------
+
+def check_board(rows: int, cols: int, limits: Limits, source: str, line: int | None = None,
+                column: int | None = None) -> None:
+    """Refuse a board larger than ``limits`` allows, before anything of that size is built."""
+    if rows > limits.max_side or cols > limits.max_side:
+        raise FormatError(f"the board is {rows}x{cols} (rows x columns); hashikit reads sides up to "
+                          f"{limits.max_side}", source, line, column)
+    if rows * cols > limits.max_cells:
+        raise FormatError(f"the board has {rows * cols} cells; hashikit reads boards of at most "
+                          f"{limits.max_cells} cells", source, line, column)
+
+
+def check_side(count: int, what: str, limits: Limits, source: str, line: int | None = None,
+               column: int | None = None) -> None:
+    """Refuse a row or column count above the cap as soon as the text shows it."""
+    if count > limits.max_side:
+        raise FormatError(f"the board has more than {limits.max_side} {what}; hashikit reads sides up "
+                          f"to {limits.max_side}", source, line, column)
+
+
+def check_islands(count: int, limits: Limits, source: str, line: int | None = None,
+                  column: int | None = None) -> None:
+    if count > limits.max_islands:
+        raise FormatError(f"the puzzle has more than {limits.max_islands} islands, the most hashikit "
+                          f"reads", source, line, column)
+
+
+def check_maxbridges(value: int, limits: Limits, source: str, line: int | None = None,
+                     column: int | None = None) -> int:
+    if value < 1:
+        raise FormatError(f"MAXBRIDGES must be at least 1, got {value}", source, line, column)
+    if value > limits.max_maxbridges:
+        raise FormatError(f"MAXBRIDGES {value} is above {limits.max_maxbridges}, the largest hashikit "
+                          f"reads", source, line, column)
+    return value
+
+
 def build_puzzle(rows: int, cols: int, islands, maxbridges: int, source: str,
-                 where=None) -> Puzzle:
-    """Make a Puzzle, turning a model error into a FormatError at the offending cell.
+                 where=None, no_loops: bool = False, limits: Limits = CLI) -> Puzzle:
+    """Make a Puzzle within ``limits``, turning a model error into a FormatError at the offending cell.
 
     ``where(row, col)`` maps a 0-based cell to a 1-based ``(line, column)`` of the text.
     """
+    check_board(rows, cols, limits, source)
+    check_islands(len(islands), limits, source)
+    check_maxbridges(maxbridges, limits, source)
     try:
-        return Puzzle(rows, cols, islands, maxbridges)
+        return Puzzle(rows, cols, islands, maxbridges, no_loops=no_loops)
     except PuzzleError as exc:
         line = column = None
         if where is not None and exc.row is not None:
@@ -39,31 +105,109 @@ def build_puzzle(rows: int, cols: int, islands, maxbridges: int, source: str,
         raise FormatError(exc.message, source, line, column) from None
 
 
-def board_lines(text: str, source: str, kind: str) -> tuple[list[tuple[int, str]], int]:
-    """The board's lines as ``(line number, text)`` and MAXBRIDGES, for grid-like text.
+# -- '#' comment lines of the grid-like formats -----------------------------------------
 
-    ``#`` comment lines are skipped (``# maxbridges: 3`` sets MAXBRIDGES); blank lines
-    around the board are skipped, a blank line inside it is an error.
+def comment_setting(line: str, source: str, lineno: int, limits: Limits):
+    """``("maxbridges", n)`` for ``# maxbridges: 3``, ``("no_loops", True)`` for ``# no-loops``, else None."""
+    import re
+
+    body = line.strip()[1:].strip()
+    m = re.fullmatch(r"max[-_ ]?bridges\s*[:=]\s*(\S+)", body, re.IGNORECASE)
+    if m:
+        value = whole_number(m.group(1), "MAXBRIDGES", source, lineno, line.index(m.group(1)) + 1)
+        return "maxbridges", check_maxbridges(value, limits, source, lineno)
+    if re.fullmatch(r"no[-_ ]?loops", body, re.IGNORECASE):
+        return "no_loops", True
+    return None
+
+
+def board_lines(text: str, source: str, kind: str, limits: Limits = CLI,
+                keep_inner_blank: bool = False, max_lines: int | None = None):
+    """The board's lines as ``(line number, text)``, MAXBRIDGES and the no-loops flag.
+
+    ``#`` comment lines are skipped (``# maxbridges: 3`` sets MAXBRIDGES, ``# no-loops``
+    the variant); blank lines around the board are skipped, a blank line inside it is an
+    error unless ``keep_inner_blank`` (the spaced solved layout, whose bridge lines may be empty).
+    At most ``max_lines`` board lines (default: the cap on board sides).
     """
-    from . import parse_maxbridges_comment
-
-    maxb = DEFAULT_MAXBRIDGES
+    top = limits.max_side if max_lines is None else max_lines
+    maxb, no_loops = DEFAULT_MAXBRIDGES, False
     lines: list[tuple[int, str]] = []
-    ended_at = None
+    blanks: list[tuple[int, str]] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith("#"):
-            try:
-                m = parse_maxbridges_comment(line)
-            except ValueError as exc:
-                raise FormatError(str(exc), source, lineno) from None
-            if m is not None:
-                maxb = m
+            setting = comment_setting(line, source, lineno, limits)
+            if setting and setting[0] == "maxbridges":
+                maxb = setting[1]
+            elif setting:
+                no_loops = True
             continue
         if not line.strip():
             if lines:
-                ended_at = lineno
+                blanks.append((lineno, ""))
             continue
-        if ended_at is not None:
-            raise FormatError(f"a blank line (line {ended_at}) inside the {kind}", source, lineno)
+        if blanks:
+            if not keep_inner_blank:
+                raise FormatError(f"a blank line (line {blanks[0][0]}) inside the {kind}", source, lineno)
+            lines.extend(blanks)
+            blanks = []
         lines.append((lineno, line))
-    return lines, maxb
+        if len(lines) > top:
+            raise FormatError(f"the {kind} has more than {top} lines; hashikit reads board sides up to "
+                              f"{limits.max_side}", source, lineno)
+    return lines, maxb, no_loops
+
+
+def grid_header(puzzle: Puzzle) -> str:
+    """The comment lines that carry MAXBRIDGES (when not 2) and the no-loops rule in grid-like text."""
+    out = f"# maxbridges: {puzzle.maxbridges}\n" if puzzle.maxbridges != DEFAULT_MAXBRIDGES else ""
+    return out + ("# no-loops\n" if puzzle.no_loops else "")
+
+
+def refuse_no_loops(puzzle: Puzzle, fmt: str) -> None:
+    """A format with no place for the no-loops rule refuses such a puzzle rather than drop the rule."""
+    if puzzle.no_loops:
+        raise FormatError(f"the {fmt} format cannot say that bridges may form no loop (the no-loops "
+                          f"variant); use the tatham, json or grid format")
+
+
+# -- solutions --------------------------------------------------------------------------
+
+def check_solution(puzzle: Puzzle, solution: Solution, source: str | None = None,
+                   limits: Limits = CLI) -> Solution:
+    """Refuse bridges that no writer, renderer or checker should walk: an end off the board,
+    a count that is not a whole number from 1 to the MAXBRIDGES cap, or too many of them.
+
+    Rule breaking within the board (a bridge over an island, a crossing, a count above this
+    puzzle's MAXBRIDGES) is left to the checker, which names it.
+    """
+    if len(solution.bridges) > 2 * limits.max_cells:
+        raise FormatError(f"{len(solution.bridges)} bridges: a board of at most {limits.max_cells} "
+                          f"cells has fewer places for them", source)
+    for (p, q), count in solution.bridges.items():
+        for r, c in (p, q):
+            if not (isinstance(r, int) and isinstance(c, int) and 0 <= r < puzzle.rows
+                    and 0 <= c < puzzle.cols):
+                raise FormatError(f"the bridge {_name(p, q)} has an end outside the "
+                                  f"{puzzle.rows}x{puzzle.cols} board", source)
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= limits.max_maxbridges:
+            raise FormatError(f"the bridge {_name(p, q)} has count {short_number(count)}; counts run from 1 to "
+                              f"{limits.max_maxbridges}", source)
+    return solution
+
+
+def short_number(v) -> str:
+    """A number for a message: huge ones (which str() may even refuse) are abbreviated."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10 ** 12:
+        return f"{'-' if v < 0 else ''}(a number of about {v.bit_length() * 30103 // 100000 + 1} digits)"
+    return repr(v)
+
+
+def _name(p, q) -> str:
+    try:
+        (r1, c1), (r2, c2) = p, q
+    except (TypeError, ValueError):
+        return "with malformed ends"
+    if all(isinstance(v, int) and abs(v) < 10 ** 12 for v in (r1, c1, r2, c2)):
+        return f"from {describe_cell(r1, c1)} to {describe_cell(r2, c2)}"
+    return "[" + ", ".join(short_number(v) for v in (r1, c1, r2, c2)) + "]"

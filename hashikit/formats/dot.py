@@ -3,16 +3,21 @@
 One node per island, labelled with its number, at ``pos="x,y!"`` in points
 (x = col * 72, y = (rows - 1 - row) * 72).  With a solution, one edge per bridged
 pair: a single line, ``color="black:black"`` (two parallel lines) for a double
-bridge, and for more a ``label`` with the count.  Without one, the puzzle's
-candidate links are drawn dashed and grey.  Ignored islands are grey dotted nodes.
+bridge, and for more four lines and a ``label`` with the count (a drawing of a few
+lines whatever the count).  Without one, the puzzle's candidate links are drawn
+dashed and grey.  Ignored islands are grey dotted nodes.  The graph's label says
+"no loops" for a puzzle of that variant.
 """
 
 from __future__ import annotations
 
 from ..model import Puzzle, Solution
 from . import Format, register
+from ._common import check_solution
 
 K = 72  # points per cell
+#: most parallel lines drawn for one bridge; larger counts get a label
+MAX_LINES = 4
 
 
 def node_id(pos: tuple[int, int]) -> str:
@@ -20,8 +25,11 @@ def node_id(pos: tuple[int, int]) -> str:
 
 
 def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
+    if solution is not None:
+        check_solution(puzzle, solution)
     out = ["graph hashi {",
            f'  graph [label="{puzzle.rows}x{puzzle.cols} MAXBRIDGES {puzzle.maxbridges}'
+           f'{", no loops" if puzzle.no_loops else ""}'
            f'{"" if solution is not None else " (candidate links)"}", labelloc=b];',
            '  node [shape=circle, width=0.5, fixedsize=true, fontname="Helvetica"];',
            "  edge [penwidth=1.5];"]
@@ -46,11 +54,13 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
             elif count == 2:
                 attrs = 'color="black:black"'
             else:
-                attrs = f'color="{":".join(["black"] * count)}", label="{count}"'
+                attrs = f'color="{":".join(["black"] * min(count, MAX_LINES))}", label="{count}"'
             out.append(f"  {node_id(p)} -- {node_id(q)} [{attrs}];")
     out.append("}")
     return "\n".join(out) + "\n"
 
 
-register(Format("dot", (".dot", ".gv"), "Graphviz DOT drawing (neato -n keeps positions); write only",
-                None, write))
+register(Format("dot", (".dot", ".gv"), "Graphviz DOT with grid positions, render with 'neato -n'", None, write,
+                holds_no_loops=True,
+                readme="Graphviz DOT of the solution with grid positions (`neato -n`); candidate links dashed "
+                       "when there is no solution"))

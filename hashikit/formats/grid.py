@@ -1,5 +1,6 @@
 """Plain grid text: one line per row; ``1``-``9`` and ``A``-``G`` (10-16) are islands,
-``.`` or ``0`` empty cells; ``#`` starts a comment line; ``# maxbridges: 3`` sets MAXBRIDGES.
+``.`` or ``0`` empty cells; ``#`` starts a comment line; ``# maxbridges: 3`` sets MAXBRIDGES
+and ``# no-loops`` the no-loops variant.
 
 Cells may also be separated by spaces (``4 . . 4``).
 """
@@ -7,9 +8,10 @@ Cells may also be separated by spaces (``4 . . 4``).
 from __future__ import annotations
 
 from ..errors import FormatError
-from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
+from ..limits import CLI, Limits
+from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import board_lines, build_puzzle, number_of, symbol_of
+from ._common import board_lines, build_puzzle, check_islands, check_side, grid_header, number_of, symbol_of
 
 
 def split_cells(line: str) -> list[tuple[int, str]]:
@@ -17,30 +19,30 @@ def split_cells(line: str) -> list[tuple[int, str]]:
     stripped = line.rstrip()
     tokens = stripped.split()
     if len(tokens) > 1 and all(len(t) == 1 for t in tokens):
-        cells, col = [], 0
-        for ch_col, ch in enumerate(stripped, 1):
-            if not ch.isspace():
-                cells.append((ch_col, ch))
-                col += 1
-        return cells
+        return [(col, ch) for col, ch in enumerate(stripped, 1) if not ch.isspace()]
     return [(i, ch) for i, ch in enumerate(stripped, 1)]
 
 
-def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid"):
-    """Rows of numbers and the text line of each, plus MAXBRIDGES from a comment."""
-    lines, maxb = board_lines(text, source, kind)
+def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid", limits: Limits = CLI):
+    """Rows of numbers and the text line of each, MAXBRIDGES and the no-loops flag from comments."""
+    lines, maxb, no_loops = board_lines(text, source, kind, limits)
     rows: list[list[int]] = []
     cols_of: list[list[int]] = []
     lines_of: list[int] = []
     width = None
+    islands = 0
     for lineno, line in lines:
         cells = split_cells(line)
+        check_side(len(cells), "columns", limits, source, lineno, cells[-1][0] if cells else None)
         numbers = []
         for col, ch in cells:
             v = cell_number(ch)
             if v is None:
                 raise FormatError(f"unknown character {ch!r} in a {kind}: use 1-9, A-G for 10-16, "
                                   f"'.' or '0' for an empty cell", source, lineno, col)
+            if v:
+                islands += 1
+                check_islands(islands, limits, source, lineno, col)
             numbers.append(v)
         if width is None:
             width = len(numbers)
@@ -52,20 +54,20 @@ def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid")
         lines_of.append(lineno)
     if not rows:
         raise FormatError("no grid rows found (the puzzle is empty)", source)
-    return rows, maxb, lines_of, cols_of
+    return rows, maxb, lines_of, cols_of, no_loops
 
 
-def read(text: str, source: str) -> Document:
-    rows, maxb, lines_of, cols_of = read_rows(text, source)
+def read(text: str, source: str, limits: Limits = CLI) -> Document:
+    rows, maxb, lines_of, cols_of, no_loops = read_rows(text, source, limits=limits)
     islands = [(r, c, v) for r, row in enumerate(rows) for c, v in enumerate(row) if v]
     if not islands:
         raise FormatError("the grid has no islands", source)
     return Document(build_puzzle(len(rows), len(rows[0]), islands, maxb, source,
-                                 lambda r, c: (lines_of[r], cols_of[r][c])))
+                                 lambda r, c: (lines_of[r], cols_of[r][c]), no_loops, limits))
 
 
 def header(puzzle: Puzzle) -> str:
-    return f"# maxbridges: {puzzle.maxbridges}\n" if puzzle.maxbridges != DEFAULT_MAXBRIDGES else ""
+    return grid_header(puzzle)
 
 
 def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
@@ -73,4 +75,7 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     return header(puzzle) + "\n".join(lines) + "\n"
 
 
-register(Format("grid", (".txt", ".grid"), "plain grid text: 1-9 and A-G islands, '.' empty", read, write))
+register(Format("grid", (".txt", ".grid"), "plain grid: 1-9 and A-G (10-16) islands, '.' or '0' empty, "
+                "'#' comments", read, write, holds_no_loops=True,
+                readme="one line per row: `1`-`9`, `A`-`G` (10-16) islands, `.` or `0` empty; `#` comment "
+                       "lines; `# maxbridges: 3` sets MAXBRIDGES, `# no-loops` the no-loops variant"))

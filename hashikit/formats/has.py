@@ -2,8 +2,8 @@
 
 First line ``<rows> <cols> <n>`` (n = number of islands), then ``rows`` lines of
 ``cols`` whitespace-separated integers: 0 empty, 1..8 an island.  hashikit also
-accepts ``#`` comment lines (``# maxbridges: 3``) and writes one only when
-MAXBRIDGES is not 2.
+accepts ``#`` comment lines (``# maxbridges: 3``, ``# no-loops``) and writes them only
+when MAXBRIDGES is not 2 or the puzzle is of the no-loops variant.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 
 from ..errors import FormatError
+from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
+from ._common import check_board, check_islands, grid_header
 from .csvgrid import puzzle_from_rows, read_int_rows
-from .grid import header
 
 _TOKEN = re.compile(r"\S+")
 
@@ -23,8 +24,10 @@ def split_ws(line: str):
     return [(m.start() + 1, m.group()) for m in _TOKEN.finditer(line)]
 
 
-def read(text: str, source: str) -> Document:
-    rows, maxb, lines_of, cols_of = read_int_rows(text, source, ".has file", split_ws, check_width=False)
+def read(text: str, source: str, limits: Limits = CLI) -> Document:
+    rows, maxb, lines_of, cols_of, no_loops = read_int_rows(text, source, ".has file", split_ws,
+                                                            check_width=False, limits=limits,
+                                                            extra_lines=1)
     if not rows:
         raise FormatError("the file is empty: expected a first line '<rows> <cols> <islands>'", source)
     head, hline = rows[0], lines_of[0]
@@ -32,10 +35,12 @@ def read(text: str, source: str) -> Document:
         raise FormatError(f"the first line must be '<rows> <cols> <islands>' (3 numbers), "
                           f"found {len(head)}", source, hline, 1)
     nrows, ncols, n = head
-    body, blines, bcols = rows[1:], lines_of[1:], cols_of[1:]
     if nrows < 1 or ncols < 1:
         raise FormatError(f"the board must be at least 1x1, the header says {nrows}x{ncols}",
                           source, hline, 1)
+    check_board(nrows, ncols, limits, source, hline, 1)
+    check_islands(n, limits, source, hline, cols_of[0][2])
+    body, blines, bcols = rows[1:], lines_of[1:], cols_of[1:]
     if len(body) < nrows:
         raise FormatError(f"the header says {nrows} rows but the file has {len(body)}", source,
                           (blines[-1] + 1) if blines else hline + 1)
@@ -46,7 +51,7 @@ def read(text: str, source: str) -> Document:
             col = bcols[r][ncols] if len(row) > ncols else (bcols[r][-1] if bcols[r] else 1)
             raise FormatError(f"row {r + 1} has {len(row)} cells but the header says {ncols} columns",
                               source, blines[r], col)
-    puzzle = puzzle_from_rows(body, maxb, blines, bcols, source, ".has grid")
+    puzzle = puzzle_from_rows(body, maxb, blines, bcols, source, ".has grid", no_loops, limits)
     found = len(puzzle.islands)
     if found != n:
         raise FormatError(f"the header says {n} islands but the grid has {found}", source, hline,
@@ -59,8 +64,9 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     width = max(2, max(len(str(v)) for row in grid for v in row))
     lines = [f"{puzzle.rows} {puzzle.cols} {len(puzzle.islands)}"]
     lines += ["".join(f"{v:>{width}} " for v in row) for row in grid]
-    return header(puzzle) + "\n".join(lines) + "\n"
+    return grid_header(puzzle) + "\n".join(lines) + "\n"
 
 
-register(Format("has", (".has",), "Coelho et al. 2019 benchmark: '<rows> <cols> <n>' then number rows",
-                read, write))
+register(Format("has", (".has",), "Coelho et al. benchmark format: 'rows cols n' then rows of integers",
+                read, write, holds_no_loops=True,
+                readme="Coelho et al. 2019: `rows cols n`, then rows of integers"))

@@ -102,5 +102,5 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-register(Format("prob", (".mch",), "ProB B machine (the ProB wiki's Bridges model); write only",
-                None, write))
+register(Format("prob", (".mch",), "ProB B machine of the 'Bridges' model", None, write,
+                readme="a B machine equivalent to ProB's \"Bridges\" model, for ProB"))

@@ -13,9 +13,10 @@ Hashikake on puzz.link always has MAXBRIDGES 2.
 from __future__ import annotations
 
 from ..errors import FormatError
+from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import build_puzzle
+from ._common import build_puzzle, check_board, check_islands, is_whole, whole_number
 
 PIDS = ("hashikake", "hashi", "bridges")
 _HEX = "0123456789abcdef"
@@ -37,8 +38,8 @@ def _url_line(text: str, source: str) -> tuple[str, int, int]:
     return found
 
 
-def decode_body(body: str, cells: int, fail) -> list[tuple[int, int]]:
-    """``(cell index, number)`` pairs; ``fail(message, offset)`` raises."""
+def decode_body(body: str, cells: int, fail, max_islands: int | None = None) -> list[tuple[int, int, int]]:
+    """``(cell index, number, offset)`` triples; ``fail(message, offset)`` raises."""
     out = []
     c = i = 0
     while i < len(body) and c < cells:
@@ -46,6 +47,8 @@ def decode_body(body: str, cells: int, fail) -> list[tuple[int, int]]:
         if ch in _HEX:
             out.append((c, int(ch, 16), i))
             c, i = c + 1, i + 1
+            if max_islands is not None and len(out) > max_islands:
+                fail(f"the puzzle has more than {max_islands} islands, the most hashikit reads", i - 1)
         elif ch in _LONG:
             digits, offset = _LONG[ch]
             chunk = body[i + 1:i + 1 + digits]
@@ -53,6 +56,8 @@ def decode_body(body: str, cells: int, fail) -> list[tuple[int, int]]:
                 fail(f"{ch!r} must be followed by {digits} hexadecimal digits", i)
             out.append((c, int(chunk, 16) + offset, i))
             c, i = c + 1, i + 1 + digits
+            if max_islands is not None and len(out) > max_islands:
+                fail(f"the puzzle has more than {max_islands} islands, the most hashikit reads", i - 1 - digits)
         elif "g" <= ch <= "z":
             c, i = c + int(ch, 36) - 15, i + 1
         elif ch == ".":
@@ -64,7 +69,7 @@ def decode_body(body: str, cells: int, fail) -> list[tuple[int, int]]:
     return out
 
 
-def read(text: str, source: str) -> Document:
+def read(text: str, source: str, limits: Limits = CLI) -> Document:
     line, lineno, col0 = _url_line(text, source)
 
     def fail(message, offset):
@@ -88,21 +93,21 @@ def read(text: str, source: str) -> Document:
     if parts[0] not in PIDS:
         fail(f"puzzle type {parts[0]!r} is not Hashikake (expected one of {', '.join(PIDS)})", offsets[0])
     k = 1
-    if len(parts) > k and parts[k] and not parts[k].isdigit():
+    if len(parts) > k and parts[k] and not is_whole(parts[k]):
         k += 1  # a pzprjs flag segment
     if len(parts) < k + 2:
         fail("the URL needs <cols>/<rows>/<body> after the puzzle type", len(line))
     size = []
     for name, j in (("columns", k), ("rows", k + 1)):
-        if not (parts[j].isascii() and parts[j].isdigit()) or int(parts[j]) < 1:
+        value = whole_number(parts[j], f"the number of {name}", source, lineno, col0 + offsets[j])
+        if value < 1:
             fail(f"the number of {name} must be a positive whole number, got {parts[j]!r}", offsets[j])
-        size.append(int(parts[j]))
+        size.append(value)
     cols, rows = size
-    if rows * cols > 10_000 * 10_000:
-        fail(f"the board {cols}x{rows} is too large", offsets[k])
+    check_board(rows, cols, limits, source, lineno, col0 + offsets[k])
     body = "/".join(parts[k + 2:])
     body_at = offsets[k + 2] if len(parts) > k + 2 else len(line)
-    found = decode_body(body, rows * cols, lambda m, i: fail(m, body_at + i))
+    found = decode_body(body, rows * cols, lambda m, i: fail(m, body_at + i), limits.max_islands)
     islands, where = [], {}
     for c, number, i in found:
         r, cc = divmod(c, cols)
@@ -112,8 +117,9 @@ def read(text: str, source: str) -> Document:
         where[(r, cc)] = col0 + body_at + i
     if not islands:
         fail("the puzzle has no islands", body_at)
+    check_islands(len(islands), limits, source, lineno, col0 + body_at)
     return Document(build_puzzle(rows, cols, islands, 2, source,
-                                 lambda r, c: (lineno, where.get((r, c), col0 + body_at))))
+                                 lambda r, c: (lineno, where.get((r, c), col0 + body_at)), limits=limits))
 
 
 def _write_number(n: int) -> str:
@@ -152,4 +158,6 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     return f"https://puzz.link/p?hashikake/{puzzle.cols}/{puzzle.rows}/{encode_body(puzzle)}\n"
 
 
-register(Format("puzzlink", (".url",), "puzz.link Hashikake URL (pzprjs number16 body)", read, write))
+register(Format("puzzlink", (".url",), "puzz.link URL, https://puzz.link/p?hashikake/<cols>/<rows>/<body>",
+                read, write,
+                readme="`https://puzz.link/p?hashikake/<cols>/<rows>/<body>` (pzprjs encoding)"))

@@ -4,21 +4,24 @@ Lines: ``pzprv3``, ``hashikake``, rows, cols, then ``rows`` lines of cells (a nu
 or ``.``; ``-`` is an unknown number), then ``rows`` lines of ``cols - 1`` values for
 the segments between horizontally adjacent cells, then ``rows - 1`` lines of ``cols``
 values for the vertical ones: 0 no bridge, 1 / 2 bridges, -1 a "no bridge" mark.
-The one-line form with ``/`` between lines (as in pzprjs' tests) is read too.
-MAXBRIDGES is 2.
+On a one-column board the horizontal lines hold no values (blank lines, which the
+reader does not need).  The one-line form with ``/`` between lines (as in pzprjs'
+tests) is read too.  MAXBRIDGES is 2.
 """
 
 from __future__ import annotations
 
 from ..errors import FormatError
+from ..limits import CLI, Limits
 from ..model import Puzzle, Solution, describe_cell
 from . import Document, Format, register
-from ._common import build_puzzle
+from ._common import build_puzzle, check_board, check_islands, check_solution, is_whole, whole_number
 from .puzzlink import PIDS
 
 
 def _records(text: str) -> list[tuple[str, int, int]]:
-    """Logical lines as ``(text, line, column)``; '/'-separated single-line text is split."""
+    """Logical lines as ``(text, line, column)``; '/'-separated single-line text is split.
+    Blank lines are dropped (only zero-width bridge lines are blank)."""
     out = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -26,10 +29,9 @@ def _records(text: str) -> list[tuple[str, int, int]]:
         if "/" in line:
             col = 1
             for part in line.split("/"):
-                out.append((part, lineno, col))
+                if part.strip():
+                    out.append((part, lineno, col))
                 col += len(part) + 1
-            if out and not out[-1][0].strip():
-                out.pop()
         else:
             out.append((line, lineno, 1))
     return out
@@ -45,7 +47,7 @@ def _tokens(rec):
     return toks
 
 
-def read(text: str, source: str) -> Document:
+def read(text: str, source: str, limits: Limits = CLI) -> Document:
     recs = _records(text)
 
     def fail(msg, line=None, col=None):
@@ -56,14 +58,15 @@ def read(text: str, source: str) -> Document:
              *(recs[0][1:] if recs else (None, None)))
     pid = recs[1][0].strip()
     if pid not in PIDS:
-        fail(f"puzzle type {pid!r} is not Hashikake", recs[1][1], recs[1][2])
+        fail(f"puzzle type {pid[:20]!r} is not Hashikake", recs[1][1], recs[1][2])
     size = []
     for rec, name in ((recs[2], "rows"), (recs[3], "cols")):
-        s = rec[0].strip()
-        if not (s.isascii() and s.isdigit()) or int(s) < 1:
-            fail(f"the number of {name} must be a positive whole number, got {s!r}", rec[1], rec[2])
-        size.append(int(s))
+        value = whole_number(rec[0].strip(), f"the number of {name}", source, rec[1], rec[2])
+        if value < 1:
+            fail(f"the number of {name} must be at least 1", rec[1], rec[2])
+        size.append(value)
     rows, cols = size
+    check_board(rows, cols, limits, source, recs[2][1], recs[2][2])
     body = recs[4:]
     if len(body) < rows:
         fail(f"expected {rows} rows of cells, found {len(body)}", *(body[-1][1:] if body else recs[3][1:]))
@@ -77,15 +80,18 @@ def read(text: str, source: str) -> Document:
                 continue
             if tok == "-":
                 fail("an island with an unknown number ('?'); hashikit needs every number", line, col)
-            if not tok.isdigit():
-                fail(f"unexpected cell {tok!r}: a number or '.'", line, col)
-            islands.append((r, c, int(tok)))
+            if not is_whole(tok):
+                fail(f"unexpected cell {tok[:20]!r}: a number or '.'", line, col)
+            islands.append((r, c, whole_number(tok, "an island's number", source, line, col)))
+            check_islands(len(islands), limits, source, line, col)
             where[(r, c)] = (line, col)
     if not islands:
         fail("the puzzle has no islands", body[0][1], body[0][2])
-    puzzle = build_puzzle(rows, cols, islands, 2, source, lambda r, c: where.get((r, c), (None, None)))
+    puzzle = build_puzzle(rows, cols, islands, 2, source, lambda r, c: where.get((r, c), (None, None)),
+                          limits=limits)
     rest = body[rows:]
-    if len(rest) < rows + rows - 1:
+    hlines = rows if cols > 1 else 0
+    if len(rest) < hlines + rows - 1 or (hlines + rows - 1 == 0):
         return Document(puzzle)  # no (complete) answer section: the problem only
 
     def grid_of(recs_, width):
@@ -96,18 +102,14 @@ def read(text: str, source: str) -> Document:
                 fail(f"a bridge line has {len(toks)} values, expected {width}", rec[1], rec[2])
             row = []
             for tok, line, col in toks:
-                try:
-                    v = int(tok)
-                except ValueError:
-                    fail(f"bridge value {tok!r} is not a whole number", line, col)
-                if v not in (-1, 0, 1, 2):
-                    fail(f"bridge value {v}: expected 0, 1, 2 or -1", line, col)
-                row.append((max(v, 0), line, col))
+                if tok not in ("-1", "0", "1", "2"):
+                    fail(f"bridge value {tok[:20]!r}: expected 0, 1, 2 or -1", line, col)
+                row.append((max(int(tok), 0), line, col))
             vals.append(row)
         return vals
 
-    hseg = grid_of(rest[:rows], cols - 1)
-    vseg = grid_of(rest[rows:2 * rows - 1], cols)
+    hseg = grid_of(rest[:hlines], cols - 1) if hlines else [[] for _ in range(rows)]
+    vseg = grid_of(rest[hlines:hlines + rows - 1], cols)
     isl = {(r, c) for r, c, _ in islands}
     used = set()
     bridges = []
@@ -151,22 +153,28 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     lines = ["pzprv3", "hashikake", str(puzzle.rows), str(puzzle.cols)]
     lines += ["".join(f"{v if v else '.'} " for v in row) for row in grid]
     if solution is not None:
+        check_solution(puzzle, solution)
         h = [[0] * (puzzle.cols - 1) for _ in range(puzzle.rows)]
         v = [[0] * puzzle.cols for _ in range(puzzle.rows - 1)]
         for (p, q), count in solution:
+            name = f"the bridge {describe_cell(*p)} - {describe_cell(*q)}"
             if count > 2:
-                raise FormatError("pzprv3 Hashikake cannot hold 3 or more bridges on a link (MAXBRIDGES 2)")
-            if p[0] == q[0]:
-                for c in range(p[1], q[1]):
-                    h[p[0]][c] = count
-            elif p[1] == q[1]:
-                for r in range(p[0], q[0]):
-                    v[r][p[1]] = count
+                raise FormatError(f"{name} has {count} bridges; pzprv3 Hashikake holds at most 2 on a link")
+            if p[0] == q[0] and p != q:
+                cells = [(p[0], c) for c in range(p[1], q[1])]
+                seg = h
+            elif p[1] == q[1] and p != q:
+                cells = [(r, p[1]) for r in range(p[0], q[0])]
+                seg = v
             else:
-                raise FormatError(f"the bridge {describe_cell(*p)} - {describe_cell(*q)} is not straight")
+                raise FormatError(f"{name} is not straight; pzprv3 cannot hold it")
+            for r, c in cells:
+                if seg[r][c]:
+                    raise FormatError(f"{name} overlaps another bridge; pzprv3 cannot hold both")
+                seg[r][c] = count
         lines += ["".join(f"{x} " for x in row) for row in h + v]
     return "\n".join(lines) + "\n"
 
 
-register(Format("pzprv3", (".pzprv3",), "pzprjs pzprv3 file (Hashikake) with its answer",
-                read, write, has_solution=True))
+register(Format("pzprv3", (".pzprv3",), "pzprjs file text with its answer", read, write, has_solution=True,
+                readme="pzprjs file text (`pzprv3/hashikake/...`) with its answer"))

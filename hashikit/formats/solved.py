@@ -4,7 +4,7 @@ Islands are ``1``-``9`` and ``A``-``G`` (10-16); ``.``, ``0`` or a space is an e
 cell; ``-`` / ``=`` are cells of a single / double horizontal bridge and ``|`` / ``"``
 of a single / double vertical one.  Also read: Unicode ``─ ═ │ ║`` and ``$`` for a
 double vertical bridge (the HCMUS course and ``solution_text`` convention).
-``#`` starts a comment line; ``# maxbridges: 3`` sets MAXBRIDGES.
+``#`` starts a comment line; ``# maxbridges: 3`` sets MAXBRIDGES, ``# no-loops`` the variant.
 
 A bridge between two neighbouring islands has no cell to be drawn in; for such
 solutions the writer uses the *spaced* layout, announced by the comment line
@@ -25,10 +25,11 @@ from __future__ import annotations
 import re
 
 from ..errors import FormatError
+from ..limits import CLI, Limits
 from ..model import Puzzle, Solution, describe_cell
 from . import Document, Format, register
-from ._common import board_lines, build_puzzle, number_of, symbol_of
-from .grid import header
+from ._common import (board_lines, build_puzzle, check_board, check_islands, check_side, check_solution,
+                      grid_header, number_of, symbol_of)
 
 #: mark -> (horizontal?, count)
 MARKS = {
@@ -41,8 +42,12 @@ ASCII = {(True, 1): "-", (True, 2): "=", (False, 1): "|", (False, 2): '"'}
 UNICODE = {(True, 1): "─", (True, 2): "═", (False, 1): "│", (False, 2): "║"}
 
 
-def _cell(ch: str):
-    """('island', n) / ('empty', 0) / ('mark', (horizontal, count)) / None."""
+_SPACED = re.compile(r"\s*#\s*spaced\b", re.IGNORECASE)
+_BLANK = " .0"
+
+
+def _kind(ch: str):
+    """('island', n) / ('empty', 0) / ('mark', (horizontal, count)) / None for a stranger."""
     if ch == " ":
         return ("empty", 0)
     if ch in MARKS:
@@ -53,112 +58,105 @@ def _cell(ch: str):
     return ("island", n) if n else ("empty", 0)
 
 
-_SPACED = re.compile(r"\s*#\s*spaced\b", re.IGNORECASE)
-
-
-def read(text: str, source: str) -> Document:
-    if any(_SPACED.match(line) for line in text.splitlines()):
-        return _read_spaced(text, source)
-    return _read_compact(text, source)
-
-
-def _read_spaced(text: str, source: str) -> Document:
-    """Read the canvas as a compact board, then keep every other line and column."""
-    canvas = _read_compact(text, source, spaced=True)
-    lines_of = [n for n, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")]
-    isl = canvas.puzzle.islands
-    for i in isl:
-        if i.row % 2 or i.col % 2:
-            raise FormatError("in the spaced layout islands stand on odd-numbered lines and columns "
-                              "(1, 3, 5, ...); this one is between cells", source, lines_of[i.row], i.col + 1)
-    rows, cols = (canvas.puzzle.rows + 1) // 2, (canvas.puzzle.cols + 1) // 2
-    puzzle = build_puzzle(rows, cols, [(i.row // 2, i.col // 2, i.number) for i in isl],
-                          canvas.puzzle.maxbridges, source, lambda r, c: (lines_of[2 * r], 2 * c + 1))
-    half = lambda p: (p[0] // 2, p[1] // 2)  # noqa: E731
-    return Document(puzzle, Solution({(half(p), half(q)): k for (p, q), k in canvas.solution}))
-
-
-def _read_compact(text: str, source: str, spaced: bool = False) -> Document:
-    lines, maxb = board_lines(text, source, "board")
-    rows: list[list[tuple]] = []
-    lines_of: list[int] = []
-    for lineno, line in lines:
-        cells = []
-        for col, ch in enumerate(line.rstrip("\r\n"), 1):
-            c = _cell(ch)
-            if c is None:
-                raise FormatError(f"unknown character {ch!r} in a solved board: use 1-9 and A-G for "
-                                  f"islands, '.' for empty, '-' '=' '|' '\"' (or '$') for bridges",
-                                  source, lineno, col)
-            cells.append(c)
-        rows.append(cells)
-        lines_of.append(lineno)
-    if not rows:
+def read(text: str, source: str, limits: Limits = CLI) -> Document:
+    """Read the board as a canvas of characters (in the spaced layout, board cells on every
+    other line and column), then its islands and the bridges drawn between them."""
+    spaced = any(_SPACED.match(line) for line in text.splitlines())
+    f = 2 if spaced else 1  # canvas cells per board cell
+    top = f * limits.max_side - f + 1
+    lines, maxb, no_loops = board_lines(text, source, "board", limits, keep_inner_blank=spaced, max_lines=top)
+    if not lines:
         raise FormatError("no board rows found (the file is empty)", source)
+    rows = [line.rstrip("\r\n") for _, line in lines]
+    lines_of = [n for n, _ in lines]
     width = max(len(r) for r in rows)
+    if width > top:
+        r = next(i for i, row in enumerate(rows) if len(row) == width)
+        check_side((width + f - 1) // f, "columns", limits, source, lines_of[r], top + 1)
     if spaced and width % 2 == 0:
         width += 1
-    spaced = spaced or any(" " in text.splitlines()[ln - 1].rstrip() for ln in lines_of)
-    for r, cells in enumerate(rows):
-        if len(cells) != width:
-            if not spaced:  # with spaces for empty cells, an editor may have stripped trailing ones
-                raise FormatError(f"row {r + 1} has {len(cells)} cells but the longest row has {width}",
-                                  source, lines_of[r], len(cells) + 1)
-            cells.extend([("empty", 0)] * (width - len(cells)))
+    check_board((len(rows) + f - 1) // f, (width + f - 1) // f, limits, source)  # before padding rows
+    loose = spaced or any(" " in r.rstrip() for r in rows)
+    islands = []
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            if not loose:  # with spaces for empty cells, an editor may have stripped trailing ones
+                raise FormatError(f"row {r + 1} has {len(row)} cells but the longest row has {width}",
+                                  source, lines_of[r], len(row) + 1)
+            rows[r] = row.ljust(width)
+        for c, ch in enumerate(row):
+            if ch in _BLANK or ch in MARKS:
+                continue
+            n = number_of(ch)
+            if n is None:
+                raise FormatError(f"unknown character {ch!r} in a solved board: use 1-9 and A-G for "
+                                  f"islands, '.' for empty, '-' '=' '|' '\"' (or '$') for bridges",
+                                  source, lines_of[r], c + 1)
+            if n:
+                if spaced and (r % 2 or c % 2):
+                    raise FormatError("in the spaced layout islands stand on odd-numbered lines and "
+                                      "columns (1, 3, 5, ...); this one is between cells",
+                                      source, lines_of[r], c + 1)
+                islands.append((r // f, c // f, n))
+                check_islands(len(islands), limits, source, lines_of[r], c + 1)
+    if not islands:
+        raise FormatError("the board has no islands", source)
     height = len(rows)
+    bridges = [((p, q), k) for p, q, k in _bridges(rows, lines_of, source)]
+    puzzle = build_puzzle((height + f - 1) // f, (width + f - 1) // f, islands, maxb, source,
+                          lambda r, c: (lines_of[f * r], f * c + 1), no_loops, limits)
+    half = (lambda p: (p[0] // 2, p[1] // 2)) if spaced else (lambda p: p)  # noqa: E731
+    return Document(puzzle, Solution({(half(p), half(q)): k for (p, q), k in bridges}))
 
+
+def _bridges(rows: list[str], lines_of: list[int], source: str):
+    """``(start, end, count)`` on the canvas for every run of bridge marks, checked to join islands."""
     def where(r, c):
         return lines_of[r], c + 1
 
-    islands = [(r, c, v) for r in range(height) for c, (kind, v) in enumerate(rows[r]) if kind == "island"]
-    if not islands:
-        raise FormatError("the board has no islands", source)
-    puzzle = build_puzzle(height, width, islands, maxb, source, where)
+    for r, row in enumerate(rows):
+        for a, b, count in _runs(row, True, lambda i, r=r: where(r, i), source):
+            yield (r, a), (r, b), count
+    vertical = sorted({c for row in rows for c, ch in enumerate(row) if ch in MARKS and not MARKS[ch][0]})
+    for c in vertical:
+        column = "".join(row[c] for row in rows)
+        for a, b, count in _runs(column, False, lambda i, c=c: where(i, c), source):
+            yield (a, c), (b, c), count
 
-    bridges = []
-    for horizontal in (True, False):
-        outer, inner = (height, width) if horizontal else (width, height)
-        for a in range(outer):
-            b = 0
-            while b < inner:
-                r, c = (a, b) if horizontal else (b, a)
-                kind, val = rows[r][c]
-                if kind != "mark" or val[0] != horizontal:
-                    b += 1
-                    continue
-                start, count = b, val[1]
-                while b < inner:
-                    r2, c2 = (a, b) if horizontal else (b, a)
-                    kind2, val2 = rows[r2][c2]
-                    if kind2 != "mark" or val2[0] != horizontal:
-                        break
-                    if val2[1] != count:
-                        raise FormatError(f"a {'horizontal' if horizontal else 'vertical'} bridge mixes "
-                                          f"single and double marks", source, *where(r2, c2))
-                    b += 1
-                ends = []
-                for pos, side in ((start - 1, "start"), (b, "end")):
-                    rr, cc = (a, pos) if horizontal else (pos, a)
-                    if not 0 <= pos < inner:
-                        last = start if pos < 0 else b - 1
-                        raise FormatError(f"a {'horizontal' if horizontal else 'vertical'} bridge runs "
-                                          f"off the board instead of ending at an island", source,
-                                          *(where(a, last) if horizontal else where(last, a)))
-                    kind3, val3 = rows[rr][cc]
-                    if kind3 == "mark":
-                        other = "vertical" if horizontal else "horizontal"
-                        raise FormatError(f"a {other} bridge mark inside a "
-                                          f"{'horizontal' if horizontal else 'vertical'} bridge "
-                                          f"(bridges cannot cross)", source, *where(rr, cc))
-                    if kind3 != "island":
-                        raise FormatError(f"a {'horizontal' if horizontal else 'vertical'} bridge does "
-                                          f"not end at an island", source, *where(rr, cc))
-                    ends.append((rr, cc))
-                bridges.append(((ends[0], ends[1]), count))
-    return Document(puzzle, Solution(bridges))
+
+def _runs(line: str, horizontal: bool, where, source: str):
+    """``(first end, last end, count)`` of each run of ``horizontal`` (or vertical) marks in ``line``."""
+    direction = "horizontal" if horizontal else "vertical"
+    n, i = len(line), 0
+    while i < n:
+        mark = MARKS.get(line[i])
+        if mark is None or mark[0] != horizontal:
+            i += 1
+            continue
+        start, count = i, mark[1]
+        while i < n:
+            mark = MARKS.get(line[i])
+            if mark is None or mark[0] != horizontal:
+                break
+            if mark[1] != count:
+                raise FormatError(f"a {direction} bridge mixes single and double marks", source, *where(i))
+            i += 1
+        for pos in (start - 1, i):
+            if not 0 <= pos < n:
+                raise FormatError(f"a {direction} bridge runs off the board instead of ending at an island",
+                                  source, *where(start if pos < 0 else i - 1))
+            kind = _kind(line[pos])
+            if kind[0] == "mark":
+                other = "vertical" if horizontal else "horizontal"
+                raise FormatError(f"a {other} bridge mark inside a {direction} bridge (bridges cannot "
+                                  f"cross)", source, *where(pos))
+            if kind[0] != "island":
+                raise FormatError(f"a {direction} bridge does not end at an island", source, *where(pos))
+        yield start - 1, i, count
 
 
 def _draw(puzzle: Puzzle, solution: Solution, marks: dict) -> str:
+    check_solution(puzzle, solution)
     spaced = any(abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1 for (p, q), _ in solution)
     f = 2 if spaced else 1  # canvas cells per board cell
     grid = [["." if not spaced or (r % 2 == 0 and c % 2 == 0) else " "
@@ -192,7 +190,7 @@ def _draw(puzzle: Puzzle, solution: Solution, marks: dict) -> str:
                 raise FormatError(f"{name} {what} at {describe_cell(r // f, c // f)}; "
                                   f"solved text cannot draw that")
             grid[r][c] = mark
-    head = header(puzzle) + ("# spaced: cells on every other column and line\n" if spaced else "")
+    head = grid_header(puzzle) + ("# spaced: cells on every other column and line\n" if spaced else "")
     return head + "\n".join("".join(row).rstrip() for row in grid) + "\n"
 
 
@@ -206,7 +204,10 @@ def write_unicode(puzzle: Puzzle, solution: Solution | None = None) -> str:
     return write(puzzle, solution, unicode=True)
 
 
-register(Format("solved", (".sol",), "solved board text: islands, '.', '-' '=' '|' '\"' bridges",
-                read, write, needs_solution=True, has_solution=True))
-register(Format("solved-unicode", (".usol",), "solved board text with Unicode bridges ─ ═ │ ║",
-                read, write_unicode, needs_solution=True, has_solution=True))
+register(Format("solved", (".sol",), "solved grid text: - = horizontal, | \" vertical bridges",
+                read, write, needs_solution=True, has_solution=True, holds_no_loops=True,
+                readme="solved grid: `-` `=` single/double horizontal, `\\|` `\"` single/double vertical "
+                       "(also `$`); `# spaced` layout when islands touch; `#` comment lines as in `grid`"))
+register(Format("solved-unicode", (".usol",), "the same with ─ ═ │ ║",
+                read, write_unicode, needs_solution=True, has_solution=True, holds_no_loops=True,
+                readme="the same drawn with `─ ═ │ ║`"))

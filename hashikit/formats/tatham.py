@@ -2,9 +2,9 @@
 
 Parameters, as ``bridges.c`` (``decode_params``) reads them, in this order:
 ``W`` [``x`` ``H``] [``i`` islands%] [``e`` expansion%] [``m`` MAXBRIDGES] [``L`` no loops]
-[``d`` difficulty].  A missing ``m`` means MAXBRIDGES 2.  hashikit keeps W, H and
-MAXBRIDGES; generator settings (i, e, d) are accepted and ignored, and so is ``L``
-(the "no loops" variant: hashikit's model has no field for it).
+[``d`` difficulty].  A missing ``m`` means MAXBRIDGES 2.  hashikit keeps W, H,
+MAXBRIDGES and ``L`` (the no-loops variant, ``Puzzle.no_loops``); generator settings
+(i, e, d) are accepted and ignored.
 
 The description runs row-major over the W x H board: ``1``-``9`` and ``A``-``G``
 (10-16) are islands, a lowercase letter ``a``-``z`` a run of 1-26 empty cells.
@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 
 from ..errors import FormatError
+from ..limits import CLI, Limits
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
 from . import Document, Format, register
-from ._common import build_puzzle
+from ._common import build_puzzle, check_board, check_islands, check_maxbridges, whole_number
 
 _NUM = re.compile(r"\d+", re.ASCII)
 
@@ -37,21 +38,25 @@ def _the_line(text: str, source: str) -> tuple[str, int, int]:
     return found
 
 
-def parse_params(params: str, source: str, lineno: int, col0: int) -> tuple[int, int, int, bool]:
+def parse_params(params: str, source: str, lineno: int, col0: int,
+                 limits: Limits = CLI) -> tuple[int, int, int, bool]:
     """``(width, height, maxbridges, allowloops)`` from the part before ``:``."""
     def fail(msg, i):
         raise FormatError(msg, source, lineno, col0 + i)
 
+    def number(m, what):
+        return whole_number(m.group(), what, source, lineno, col0 + m.start())
+
     m = _NUM.match(params)
     if not m:
         fail(f"a Tatham game ID starts with the board size, like 7x7m2: got {params[:10]!r}", 0)
-    width = height = int(m.group())
+    width = height = number(m, "the board width")
     i = m.end()
     if params[i:i + 1] == "x":
         m = _NUM.match(params, i + 1)
         if not m:
             fail("'x' must be followed by the board height", i + 1)
-        height, i = int(m.group()), m.end()
+        height, i = number(m, "the board height"), m.end()
     maxb, allowloops = DEFAULT_MAXBRIDGES, True
     order = "iemLd"
     last = -1
@@ -69,17 +74,17 @@ def parse_params(params: str, source: str, lineno: int, col0: int) -> tuple[int,
         m = _NUM.match(params, i + 1)
         if not m:
             fail(f"parameter {ch!r} must be followed by a number", i + 1)
+        value = number(m, f"parameter {ch!r}")
         if ch == "m":
-            maxb = int(m.group())
-            if maxb < 1:
-                fail("MAXBRIDGES (m) must be at least 1", i + 1)
+            maxb = check_maxbridges(value, limits, source, lineno, col0 + i + 1)
         i = m.end()
     if width < 1 or height < 1:
         fail(f"the board must be at least 1x1, got {width}x{height}", 0)
+    check_board(height, width, limits, source, lineno, col0)
     return width, height, maxb, allowloops
 
 
-def read(text: str, source: str) -> Document:
+def read(text: str, source: str, limits: Limits = CLI) -> Document:
     line, lineno, col0 = _the_line(text, source)
     if ":" not in line:
         if "#" in line:
@@ -89,7 +94,7 @@ def read(text: str, source: str) -> Document:
         raise FormatError("a Tatham game ID has the form WxHm2:<description>; no ':' found",
                           source, lineno, col0)
     params, desc = line.split(":", 1)
-    width, height, maxb, _allowloops = parse_params(params, source, lineno, col0)
+    width, height, maxb, allowloops = parse_params(params, source, lineno, col0, limits)
     wh = width * height
     start = col0 + len(params) + 1  # column of desc[0]
     islands, where = [], {}
@@ -102,6 +107,7 @@ def read(text: str, source: str) -> Document:
             number = int(ch) if ch.isdigit() else ord(ch) - ord("A") + 10
             r, c = divmod(cell, width)
             islands.append((r, c, number))
+            check_islands(len(islands), limits, source, lineno, start + k)
             where[(r, c)] = start + k
             cell += 1
         elif "a" <= ch <= "z":
@@ -119,7 +125,8 @@ def read(text: str, source: str) -> Document:
     if not islands:
         raise FormatError("the description has no islands", source, lineno, start)
     return Document(build_puzzle(height, width, islands, maxb, source,
-                                 lambda r, c: (lineno, where.get((r, c), start))))
+                                 lambda r, c: (lineno, where.get((r, c), start)),
+                                 no_loops=not allowloops, limits=limits))
 
 
 def encode_desc(puzzle: Puzzle) -> str:
@@ -147,7 +154,11 @@ def encode_desc(puzzle: Puzzle) -> str:
 
 
 def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
-    return f"{puzzle.cols}x{puzzle.rows}m{puzzle.maxbridges}:{encode_desc(puzzle)}\n"
+    loops = "L" if puzzle.no_loops else ""
+    return f"{puzzle.cols}x{puzzle.rows}m{puzzle.maxbridges}{loops}:{encode_desc(puzzle)}\n"
 
 
-register(Format("tatham", (".tatham",), "Simon Tatham's Bridges game ID, WxHm2:<desc>", read, write))
+register(Format("tatham", (".tatham",), "Simon Tatham's Bridges game ID, e.g. 7x7m2:4d2b1b4a26b3m1c3c3c2d3",
+                read, write, holds_no_loops=True,
+                readme="Simon Tatham's Bridges game ID `WxHm<maxb>[L]:<desc>` (`a`-`z` runs of empty "
+                       "cells; `L`: the no-loops variant)"))
