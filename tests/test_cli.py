@@ -46,7 +46,7 @@ def test_solve_not_unique_shows_a_second(capsys, tmp_path):
     code, out, _ = run(capsys, "solve", str(f), "--format", "json", "--unique")
     data = json.loads(out)
     p = Puzzle.from_grid([[3, 0, 3], [0, 0, 0], [3, 0, 3]])
-    assert code == 0 and data["unique"] is False
+    assert code == 1 and data["unique"] is False  # NOT unique exits 1
     first, second = Solution.from_list(data["bridges"]), Solution.from_list(data["second"])
     assert first != second and check(p, first).ok and check(p, second).ok
 

@@ -240,30 +240,13 @@ def check_board(puzzle, solution) -> dict:
 
 
 def hint_for(puzzle, partial) -> dict:
-    """As ``hashikit hint --state``: a rule break or a wrong bridge, completion, the next step, or stuck."""
-    from ..checker import check
-    from ..cli_logic import _step_json, player_mistakes
-    from ..logic import State, contradictions, next_step
+    """As ``hashikit hint --state``, written once in :func:`hashikit.service.hint`."""
+    from .. import service
 
-    empty = {"islands": [], "links": [], "changes": [], "problems": []}
     try:
-        state = State.from_solution(puzzle, partial)
-    except PuzzleError as exc:
-        raise ApiError(400, f'"bridges": {exc.message}') from None
-    problems = contradictions(state)
-    if not problems and partial.bridges:
-        problems = player_mistakes(puzzle, partial)
-    if problems:
-        return {**empty, "status": "conflict", "problems": problems,
-                "sentence": "Your board has a problem: " + problems[0]
-                            + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")}
-    if partial.bridges and check(puzzle, partial).ok:
-        return {**empty, "status": "complete", "sentence": "The board is complete: every rule holds."}
-    step = next_step(state, "expert")
-    if step is None:
-        return {**empty, "status": "stuck",
-                "sentence": "No deduction applies here: the puzzle needs a guess (or has several solutions)."}
-    return {**empty, **_step_json(puzzle, step), "status": "hint"}
+        return service.hint(puzzle, partial, time_limit=SOLVE_TIME_LIMIT, lim=service.limits_mod.WEB).as_json()
+    except service.BadInput as exc:
+        raise ApiError(400, str(exc)) from None
 
 
 def generate_puzzle(rows: int, cols: int, difficulty: str, seed: int, time_limit: float) -> dict:
