@@ -2,7 +2,9 @@
 
 import sys
 
-from .cli import main
-
 if __name__ == "__main__":
+    try:
+        from .cli import main
+    except KeyboardInterrupt:  # Ctrl-C while starting up: the same exit as during the work
+        sys.exit(130)
     sys.exit(main())

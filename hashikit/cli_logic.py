@@ -208,17 +208,17 @@ def _generate_paper(args, rows: int, cols: int) -> int:
 
 
 def _generate_many(args, jobs) -> int:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    """``--count``: one job per seed on a process pool; Ctrl-C ends the pool at once (terminate)."""
+    import multiprocessing as mp
 
     out_dir = args.out_dir or "puzzles"
     ext = (args.ext or "txt").lstrip(".")
     index, failed = [], 0
     progress = Progress(len(jobs), "generating")
-    pool = ProcessPoolExecutor(max_workers=args.jobs or os.cpu_count() or 1)
+    pool = mp.get_context("fork").Pool(processes=min(len(jobs), args.jobs or os.cpu_count() or 1),
+                                       initializer=_ignore_sigint)
     try:
-        futures = [pool.submit(_one_unique, job) for job in jobs]
-        for fut in as_completed(futures):
-            seed, puzzle, report, err = fut.result()
+        for seed, puzzle, report, err in pool.imap_unordered(_one_unique, jobs):
             if puzzle is None:
                 failed += 1
             else:
@@ -228,17 +228,22 @@ def _generate_many(args, jobs) -> int:
                               "islands": len(puzzle.islands), "rows": puzzle.rows, "cols": puzzle.cols,
                               "seed": seed})
             progress.step()
-    except BaseException:  # Ctrl-C or an error: drop the queue and end the workers now
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.kill()
-        raise
-    pool.shutdown()
+        pool.close()
+    finally:  # Ctrl-C or an error: drop the queue and end the workers now
+        pool.terminate()
+        pool.join()
     progress.done()
     _write_index(out_dir, index)
     say(f"wrote {len(index)} puzzles and index.csv/index.json to {out_dir}"
         + (f"; {failed} seeds found no puzzle in time" if failed else ""))
     return EXIT_OK if not failed else EXIT_NO
+
+
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the parent, which ends them (no traceback per worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _write_index(out_dir: str, index: list[dict]) -> None:

@@ -118,9 +118,10 @@ class StepModel(Answer):
 
 
 class HintReport(Answer):
-    """``hint`` (a step), ``conflict`` (``problems``), ``complete``, ``stuck`` or ``unknown`` (time)."""
+    """``hint`` (a step), ``conflict`` (``problems``), ``complete``, ``stuck``, ``infeasible`` (the
+    puzzle has no solution) or ``unknown`` (time limit)."""
 
-    status: Literal["hint", "conflict", "complete", "stuck", "unknown"]
+    status: Literal["hint", "conflict", "complete", "stuck", "infeasible", "unknown"]
     sentence: str
     rule: str | None = None
     level: str | None = None
@@ -411,12 +412,14 @@ def step_model(puzzle: Puzzle, step) -> StepModel:
 
 
 def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[int] = (),
-                    time_limit: float | None = None) -> list[str]:
+                    time_limit: float | None = None, result=None) -> list[str]:
     """Bridges (and "no bridge" marks) of a board in play that the puzzle's unique solution
-    contradicts; empty when the puzzle is not proved unique (within ``time_limit``)."""
-    from .solvers import solve as engine_solve
+    contradicts; empty when the puzzle is not proved unique (within ``time_limit``).
+    ``result``: the engine's answer with ``max_solutions=2`` when the caller has it."""
+    if result is None:
+        from .solvers import solve as engine_solve
 
-    result = engine_solve(puzzle, max_solutions=2, time_limit=time_limit)
+        result = engine_solve(puzzle, max_solutions=2, time_limit=time_limit)
     if result.unique is not True:
         return []
     _assert_checked(puzzle, result.solutions)
@@ -439,14 +442,16 @@ def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[int] 
 def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "expert",
          check_solution: bool = True, marks: list[LinkEnds] | None = None,
          time_limit: float | None = None, lim: Limits = limits_mod.CLI) -> HintReport:
-    """The next step from a player's board: a rule it breaks or a bridge the unique solution
-    lacks (``conflict``), ``complete``, the next deduction (``hint``) or ``stuck``.
+    """The next step from a player's board: ``infeasible`` (the puzzle has no solution), a rule
+    the board breaks or a bridge the unique solution lacks (``conflict``), ``complete``, the
+    next deduction (``hint``) or ``stuck`` (with the solver's :func:`verdict`).
 
     ``marks`` (links the player marked "no bridge") narrow the deduction state: a marked
     link's upper bound becomes 0, and a mark the unique solution contradicts is a conflict.
     """
     from .checker import check as rule_check
     from .logic import State, contradictions, next_step
+    from .solvers import solve as engine_solve
 
     admit(puzzle, lim)
     if partial is not None:
@@ -458,9 +463,12 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
         raise BadInput(f"bridges: {exc.message}") from None
     for k in marked:
         state.hi[k] = min(state.hi[k], 0)
+    result = engine_solve(puzzle, max_solutions=2, time_limit=time_limit_for(time_limit, lim))
+    if result.status.value == "infeasible":
+        return HintReport(status="infeasible", sentence=_verdict_of(result))
     problems = contradictions(state)
     if not problems and (partial is not None and partial.bridges or marked) and check_solution:
-        problems = player_mistakes(puzzle, partial, marked, time_limit_for(time_limit, lim))
+        problems = player_mistakes(puzzle, partial, marked, result=result)
     if problems:
         return HintReport(status="conflict", problems=problems,
                           sentence="Your board has a problem: " + problems[0]
@@ -470,7 +478,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
     step = next_step(state, max_level)
     if step is None:
         return HintReport(status="stuck", sentence=f"No step up to level '{max_level}' applies here: "
-                                                   + verdict(puzzle, time_limit_for(time_limit, lim)))
+                                                   + _verdict_of(result))
     return HintReport(status="hint", **step_model(puzzle, step).model_dump())
 
 
@@ -478,7 +486,10 @@ def verdict(puzzle: Puzzle, time_limit: float | None = None) -> str:
     """Why the rules got stuck, from the exact solver: no solution, several, or a guess needed."""
     from .solvers import solve as engine_solve
 
-    result = engine_solve(puzzle, max_solutions=2, time_limit=time_limit)
+    return _verdict_of(engine_solve(puzzle, max_solutions=2, time_limit=time_limit))
+
+
+def _verdict_of(result) -> str:
     if result.status.value == "infeasible":
         return "the puzzle has no solution" + (f": {result.reason}" if result.reason else "")
     if result.unique is False:
