@@ -268,13 +268,12 @@ ERRORS = {code: {"model": ErrorAnswer, "description": what} for code, what in (
     (415, "body not sent as application/json"))}
 
 
-def _mp_context():
-    """A process context safe to use from a threaded server: forkserver with hashikit preloaded."""
-    import multiprocessing as mp
-
-    ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["hashikit.service", "hashikit.solvers.sat", "hashikit.logic", "hashikit.generate"])
-    return "forkserver"
+def _mp_context() -> str:
+    """The process start method for work with a deadline: fork (cheap, nothing re-imported, no
+    ``__main__`` re-run).  The child runs only hashikit code and answers through a pipe; were it
+    ever to block on a lock another server thread held at the fork, its deadline ends it and
+    the answer is "unknown": never a hang, never a wrong answer."""
+    return "fork"
 
 
 # -- the application ----------------------------------------------------------------
