@@ -386,3 +386,67 @@ def test_no_import_cycle_through_the_use_cases_and_front_ends():
     assert not others, others
     if cycles:
         pytest.xfail(f"hashikit/bench.py (the batch helper's file) still imports from hashikit.cli: {cycles[0]}")
+
+
+# -- the engine contract at the front: refused options are exit 2, never swallowed --------------
+@pytest.mark.parametrize("engine", ["sat", "milp", "cpsat"])
+def test_every_engine_answers_unique_and_all_or_refuses_up_front(capsys, two, engine):
+    """`--unique`/`--all` give the same answers on every engine, or the engine refuses (exit 2)."""
+    from hashikit import solvers
+
+    if not hasattr(solvers, "capabilities"):
+        pytest.skip("solvers.capabilities (the engines' declared contract) is not merged yet")
+    p = Puzzle.from_grid(TWO_GRID)
+    code, out, err = run(capsys, "solve", two, "--engine", engine, "--unique", "--format", "json")
+    if code == 2:
+        assert err.count("\n") == 1 and engine in err
+        return
+    data = json.loads(out)
+    assert code == 1 and data["unique"] is False
+    assert all(check(p, s).ok for s in solutions_of([data["bridges"], data["second"]]))
+    code, out, err = run(capsys, "solve", two, "--engine", engine, "--all", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["complete"] is True and len(set(solutions_of(data["solutions"]))) == 2
+
+
+def test_an_engine_error_is_exit_2_in_one_line(capsys, monkeypatch):
+    """Whatever HashikitError an engine raises for an option or value it refuses is exit 2."""
+    import hashikit.solvers as solvers
+    from hashikit.errors import UnsupportedOption
+
+    def refuse(*args, **kwargs):
+        raise UnsupportedOption("engine 'sat' does not take option 'bogus'")
+
+    monkeypatch.setattr(solvers, "solve", refuse)
+    code, out, err = run(capsys, "solve", PROB)
+    one_line_error(code, err)
+    assert "bogus" in err and out == ""
+
+
+# -- hostile input, generated ------------------------------------------------------------------
+def test_random_files_never_crash_the_cli(tmp_path_factory):
+    """Any bytes as a puzzle file: exit 0, 1 or 2 with one line on error, never exit 3."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    folder = tmp_path_factory.mktemp("attack")
+    alphabet = st.sampled_from(list("0123456789.#-=|\"xmABCDEFG:,{}[] \n") + ["\u00b2", "\u0663", "\x00"])
+
+    @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(text=st.text(alphabet, max_size=60), ext=st.sampled_from(["txt", "has", "json", "csv", "tatham",
+                                                                     "url", "sol", "ohmec", "pzprv3"]),
+           cmd=st.sampled_from(["solve", "grade", "check", "hint", "explain"]))
+    def attack(text, ext, cmd):
+        f = folder / f"p.{ext}"
+        f.write_text(text, encoding="utf-8")
+        import io
+        from contextlib import redirect_stderr, redirect_stdout
+
+        err = io.StringIO()
+        with redirect_stdout(io.StringIO()), redirect_stderr(err):
+            code = main([cmd, str(f), *(["--time-limit", "5"] if cmd != "check" else [])])
+        assert code in (0, 1, 2), err.getvalue()
+        if code == 2:
+            assert err.getvalue().count("\n") == 1 and "internal error" not in err.getvalue()
+
+    attack()
