@@ -114,6 +114,14 @@ def test_size_caps_are_400_in_well_under_a_second(client, path, body):
     assert "MAXBRIDGES" in message or "maxbridges" in message.lower()
 
 
+@pytest.mark.parametrize("text", ["10000x10000m2:1a1", "https://puzz.link/p?hashikake/10000/10000/1g1",
+                                  "99999999999x3:1"])
+def test_a_declared_huge_board_is_400_before_parsing(client, text):
+    start = time.perf_counter()
+    assert "60x60" in error(client.post("/api/parse", json={"text": text}))
+    assert time.perf_counter() - start < 1.0
+
+
 def test_a_hint_on_a_big_board_keeps_the_time_limit():
     from conftest import random_puzzle
     from hashikit.formats.jsonfmt import puzzle_obj

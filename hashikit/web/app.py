@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -438,10 +439,20 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
 _CELL_FORMATS = ("grid", "csv", "has", "solved", "solved-unicode")
 
 
+#: the board size a Tatham game ID or a puzz.link URL declares up front
+_DECLARED = (re.compile(r"^\s*(?P<cols>\d{1,12})x(?P<rows>\d{1,12})"),
+             re.compile(r"hashikake/(?:v:/)?(?P<cols>\d{1,12})/(?P<rows>\d{1,12})"))
+
+
 def _precheck_size(text: str, fmt: str | None) -> None:
-    """Refuse cell-by-cell text far larger than a 60x60 board before parsing it (cheap)."""
+    """Refuse text that declares or spells out a board far larger than 60x60 before parsing it
+    (cheap: a 46-byte puzz.link URL can describe a 10000x10000 board)."""
     from ..formats import sniff
 
+    for pattern in _DECLARED:
+        found = pattern.search(text[:200])
+        if found:
+            service.check_dimensions(int(found["rows"]), int(found["cols"]), WEB)
     if (fmt or sniff(text)) not in _CELL_FORMATS:
         return
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
