@@ -36,8 +36,7 @@ def cmd_solve(args) -> int:
            (args.unicode and (args.to or args.format == "json"),
             "--unicode draws the solved grid; it does not go with --to or --format json"))
     limit = args.limit or 100
-    fmt = service.output_format(args.output, args.to, default="solved") if args.to or (
-        args.output not in (None, "-") and args.format != "json") else None
+    fmt = _solution_format(args)
     service.check_writable(args.output)
     if args.svg:
         service.check_picture(args.svg)
@@ -76,10 +75,25 @@ def _solutions_shown(report, args) -> list:
     return [report.bridges]
 
 
+def _solution_format(args):
+    """The format the solution is written in: ``--to``, else -o's extension when that format
+    holds a solution, else None (the solved grid).  Checked before the work starts."""
+    from .errors import FormatError
+    from .formats import format_for_path
+
+    if args.to:
+        return service.output_format(None, args.to)
+    if args.output in (None, "-") or args.format == "json":
+        return None
+    try:
+        fmt = format_for_path(args.output, writing=True)
+    except FormatError:
+        return None
+    return fmt if fmt.needs_solution or fmt.has_solution else None
+
+
 def _solution_text(puzzle, solution, fmt, unicode: bool) -> str:
-    if fmt is None or fmt.name in ("solved", "solved-unicode") and not unicode:
-        if fmt is not None:
-            return service.convert(puzzle, solution, fmt.name)
+    if fmt is None:
         return service.solution_text(puzzle, solution, unicode)
     return service.convert(puzzle, solution, fmt.name)
 

@@ -450,3 +450,13 @@ def test_random_files_never_crash_the_cli(tmp_path_factory):
             assert err.getvalue().count("\n") == 1 and "internal error" not in err.getvalue()
 
     attack()
+
+
+@pytest.mark.parametrize("name, fmt", [("out.txt", "solved"), ("out", "solved"), ("out.sol.json", "json-solution"),
+                                       ("out.usol", "solved-unicode")])
+def test_solve_output_file_always_holds_the_solution(capsys, tmp_path, name, fmt):
+    f = tmp_path / name
+    code, _, err = run(capsys, "solve", PROB, "-o", f, "-q")
+    assert code == 0, err
+    doc = read_text(f.read_text(), fmt)
+    assert doc.solution is not None and check(read_file(PROB).puzzle, doc.solution).ok
