@@ -13,8 +13,8 @@ import os
 import sys
 
 from . import argtypes, service
-from .cli_common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, engines_help, formats_help,
-                         limits_help, print_json, refuse, say)
+from .cli_common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
+                         formats_help, limits_help, print_json, refuse, say)
 from .service import BadInput
 
 #: kept for callers written against the old module (bench.py): use hashikit.argtypes instead
@@ -220,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .solvers import DEFAULT_ENGINE, ENGINES
 
     fmt = argparse.RawDescriptionHelpFormatter
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="hashikit", formatter_class=fmt,
         description="Solve, check, convert and draw Hashiwokakero (Bridges) puzzles.",
         epilog="examples:\n"

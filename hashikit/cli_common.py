@@ -6,6 +6,7 @@ neither (no cycle).
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -71,3 +72,11 @@ def limits_help() -> str:
 def say(message: str) -> None:
     """A line for the person at the terminal (standard error)."""
     print(message, file=sys.stderr)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with usage errors as one line (exit 2), pointing at ``--help`` instead of
+    printing the whole usage block; sub-command parsers inherit the class."""
+
+    def error(self, message: str):
+        self.exit(EXIT_BAD, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
