@@ -729,6 +729,5 @@ def _child(send, fn, args, kwargs) -> None:
         value = (False, exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
     try:
         send.send(value)
-    except Exception as exc:  # an unpicklable exception: say what it was
-        send.send((False, RuntimeError(f"{type(value[1]).__name__}: {value[1]}")))
-        del exc
+    except Exception as exc:  # an answer that does not pickle: say what it was
+        send.send((False, RuntimeError(f"the worker's answer could not be handed back: {exc}")))

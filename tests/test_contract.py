@@ -460,3 +460,12 @@ def test_solve_output_file_always_holds_the_solution(capsys, tmp_path, name, fmt
     assert code == 0, err
     doc = read_text(f.read_text(), fmt)
     assert doc.solution is not None and check(read_file(PROB).puzzle, doc.solution).ok
+
+
+def test_check_refuses_a_bridge_far_off_the_board_at_once(capsys, tmp_path):
+    f = tmp_path / "far.json"
+    f.write_text(json.dumps({"bridges": [[0, 0, 0, 30_000_000, 1]]}))
+    start = time.perf_counter()
+    code, _, err = run(capsys, "check", PROB, f)
+    one_line_error(code, err)
+    assert "outside" in err and time.perf_counter() - start < 2.0
