@@ -39,10 +39,14 @@ def formats_help() -> str:
     from .formats import formats
 
     lines = ["formats (chosen by file extension, by content for .txt and stdin, or named with --from/--to):"]
-    for name, fmt in sorted(formats().items()):
+    table = sorted(formats().items())
+    wide = max(len(f.extensions[0]) if f.extensions else 0 for _, f in table) + 1
+    for name, fmt in table:
         ext = fmt.extensions[0] if fmt.extensions else ""
-        mode = "" if fmt.read and fmt.write else " (write only)" if fmt.write else " (read only)"
-        lines.append(f"  {name:15s}{ext:10s}{fmt.description}{mode}")
+        mode = "" if fmt.read and fmt.write else "write only" if fmt.write else "read only"
+        if mode and mode in fmt.description:
+            mode = ""
+        lines.append(f"  {name:15s}{ext:{wide}s}{fmt.description}" + (f" ({mode})" if mode else ""))
     return "\n".join(lines) + "\n"
 
 
