@@ -1,4 +1,4 @@
-"""``hashikit serve``: run the web app with uvicorn (the ``web`` extra)."""
+"""``hashikit serve``: bind the port first (a port in use is one line), then run the web app with uvicorn."""
 
 from __future__ import annotations
 
