@@ -130,12 +130,14 @@ def _summary(report, args, limit: int) -> str:
     if report.message:
         line += f": {report.message}"
     if args.unique and report.status == "solved":
+        unknown = "; uniqueness unknown " + ("(time limit)" if args.time_limit else "(the engine did not prove it)")
         line += {True: "; the solution is unique", False: "; NOT unique: another solution exists",
-                 None: "; uniqueness unknown (time limit)"}[report.unique]
+                 None: unknown}[report.unique]
     if args.all and report.status == "solved":
         line += f"; {len(report.solutions)} solution(s)" + (
-            ", all of them" if report.complete else
-            f", stopped at --limit {limit}" if report.stopped == "limit" else ", search stopped by the time limit")
+            ", all of them" if report.complete else {
+                "limit": f", stopped at --limit {limit}", "time limit": ", search stopped by the time limit",
+                "engine": ", the engine did not search further"}[report.stopped])
     if args.output not in (None, "-") and args.format != "json" and len(_solutions_shown(report, args)) > 1:
         line += f"; written to {args.output} and numbered files beside it ({numbered(args.output, 2)}, ...)"
     return line

@@ -86,8 +86,9 @@ class SolveReport(Answer):
     #: with enumeration asked: the solutions found and whether they are all of them
     solutions: list[list[Bridge]] | None = None
     complete: bool | None = None
-    #: why the enumeration stopped before ``complete``: "limit" or "time limit"
-    stopped: Literal["limit", "time limit"] | None = None
+    #: why the enumeration stopped before ``complete``: "limit" (--limit reached), "time limit",
+    #: or "engine" (no time limit was set: the engine did not search further)
+    stopped: Literal["limit", "time limit", "engine"] | None = None
 
 
 class ViolationModel(BaseModel):
@@ -336,7 +337,8 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | None
         report.solutions = [s.to_list() for s in result.solutions[:limit]]
         report.complete = result.complete
         if not result.complete and result.solution is not None:
-            report.stopped = "limit" if len(result.solutions) >= want else "time limit"
+            report.stopped = ("limit" if len(result.solutions) >= want
+                              else "time limit" if seconds is not None else "engine")
     return report
 
 

@@ -469,3 +469,20 @@ def test_check_refuses_a_bridge_far_off_the_board_at_once(capsys, tmp_path):
     code, _, err = run(capsys, "check", PROB, f)
     one_line_error(code, err)
     assert "outside" in err and time.perf_counter() - start < 2.0
+
+
+def test_time_limit_is_named_only_when_one_was_set(capsys, two, monkeypatch):
+    """An engine that stops without proving (no time limit given) is not blamed on a time limit."""
+    import hashikit.solvers as solvers
+    from hashikit.solvers import SolveResult, Status
+
+    real = solvers.solve
+
+    def no_proof(puzzle, **kw):  # one solution, not complete, no second: what a non-enumerating engine gives
+        r = real(puzzle, **{**kw, "max_solutions": 1})
+        return SolveResult(Status.SOLVED, r.solution, engine="stub", complete=False)
+
+    monkeypatch.setattr(solvers, "solve", no_proof)
+    for argv in (["--unique"], ["--all"]):
+        code, _, err = run(capsys, "solve", two, *argv)
+        assert "time limit" not in err and ("did not" in err), err
