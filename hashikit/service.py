@@ -167,6 +167,13 @@ class ParseReport(Answer):
     crossings: list[list[int]] = Field(description="pairs of indices into links that cross")
 
 
+class ConvertReport(Answer):
+    """A puzzle (and its bridges) as text in a named format."""
+
+    format: str
+    text: str
+
+
 class GenerateReport(Answer):
     puzzle: PuzzleModel
     grade: str | None = None
@@ -657,6 +664,23 @@ def convert(puzzle: Puzzle, solution: Solution | None, fmt_name: str) -> str:
     from .formats import write_text
 
     return write_text(puzzle, fmt_name, solution)
+
+
+def writable_formats() -> list[str]:
+    """The formats that can be written, from the formats registry."""
+    from .formats import formats
+
+    return sorted(name for name, f in formats().items() if f.write)
+
+
+def convert_report(puzzle: Puzzle, solution: Solution | None, fmt_name: str) -> ConvertReport:
+    """:func:`convert` as an answer; a format that shows a solution when none is given is bad input."""
+    from .formats import get
+
+    fmt = get(fmt_name)
+    if fmt.needs_solution and solution is None:
+        raise BadInput(f"format {fmt_name!r} shows a solution: send the bridges too")
+    return ConvertReport(format=fmt_name, text=convert(puzzle, solution, fmt_name))
 
 
 def solution_text(puzzle: Puzzle, solution: Solution, unicode: bool = False) -> str:

@@ -93,6 +93,26 @@ def test_marks_narrow_the_hint_and_are_checked(client):
     error(client.post("/api/check", json={"puzzle": p, "bridges": [], "marks": [[0, 0, 0]]}))
 
 
+def test_convert_writes_every_writable_format_and_reads_back(client):
+    from hashikit.formats import formats, read_text
+
+    doc = client.get("/api/openapi.json").json()
+    schema = doc["components"]["schemas"]["ConvertRequest"]["properties"]["format"]
+    assert sorted(schema["enum"]) == sorted(n for n, f in formats().items() if f.write)
+    p = parse(client, EXAMPLE)["puzzle"]
+    truth = client.post("/api/solve", json={"puzzle": p}).json()["bridges"]
+    puzzle = puzzle_from_obj(p, "t")
+    for name in ("tatham", "puzzlink", "json", "grid", "json-solution"):
+        body = {"puzzle": p, "format": name, **({"bridges": truth} if formats()[name].needs_solution else {})}
+        out = client.post("/api/convert", json=body).json()
+        back = read_text(out["text"], name)
+        assert back.puzzle == puzzle, name
+        if formats()[name].needs_solution:
+            assert check(back.puzzle, back.solution).ok
+    assert "bridges" in error(client.post("/api/convert", json={"puzzle": p, "format": "json-solution"}))
+    error(client.post("/api/convert", json={"puzzle": p, "format": "nope"}))
+
+
 @pytest.mark.parametrize("path, body", [
     ("/api/solve", {"puzzle": {"rows": 3, "cols": 3, "maxbridges": 1000,
                                "islands": [[0, 0, 1000], [0, 2, 1000], [2, 0, 1000], [2, 2, 1000]]}}),

@@ -2,7 +2,7 @@
 
 :func:`hashikit.web.app.create_app` builds the application: a JSON API serving the use-cases of
 :mod:`hashikit.service` (``/api/parse``, ``/api/solve``, ``/api/check``, ``/api/hint``,
-``/api/analyze``, ``/api/generate``; the OpenAPI description at ``/api/openapi.json`` is
+``/api/analyze``, ``/api/convert``, ``/api/generate``; the OpenAPI description at ``/api/openapi.json`` is
 generated from the typed models) and the page in ``static/`` (plain ES modules and SVG, no
 build step).  It never imports the command line's modules, nor they it.
 """

@@ -34,8 +34,8 @@ from starlette.staticfiles import StaticFiles
 from .. import __version__, service
 from ..errors import FormatError, HashikitError, PuzzleError
 from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
-from ..service import (AnalyzeReport, BadInput, CheckReport, GenerateReport, HintReport, OutOfTime, ParseReport,
-                       SolveReport)
+from ..service import (AnalyzeReport, BadInput, CheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
+                       ParseReport, SolveReport)
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -105,6 +105,18 @@ class BoardRequest(Strict):
 
 class CheckRequest(BoardRequest):
     bridges: list[Ints] = Field(description="[r1, c1, r2, c2, count], 0-based")
+
+
+def _convert_request():
+    """The convert request, its ``format`` an enum built from the formats registry."""
+    from pydantic import create_model
+
+    names = tuple(service.writable_formats())
+    return create_model("ConvertRequest", __base__=BoardRequest,
+                        format=(Literal[names], Field(description="a writable format's name")))
+
+
+ConvertRequest = _convert_request()
 
 
 class GenerateRequest(Strict):
@@ -369,6 +381,14 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         except OutOfTime as exc:
             report = AnalyzeReport(status="unknown", reason=str(exc))
         return JSONResponse(report.as_json())
+
+    @app.post("/api/convert", response_model=ConvertReport, responses=ERRORS, summary="Write a puzzle in a format",
+              description="The puzzle (and `bridges`, for the formats that show a solution) as text in "
+                          "`format`: a Tatham game ID, a puzz.link URL, JSON, grid text, ...")
+    async def convert(req: ConvertRequest) -> Response:
+        puzzle = puzzle_from_request(req.puzzle)
+        solution = bridges_from_request(req.bridges, puzzle) if req.bridges else None
+        return JSONResponse((await work(service.convert_report, puzzle, solution, req.format)).as_json())
 
     @app.post("/api/generate", response_model=GenerateReport,
               responses={**ERRORS, 503: {"model": ErrorAnswer,
