@@ -459,7 +459,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
     link's upper bound becomes 0, and a mark the unique solution contradicts is a conflict.
     """
     from .checker import check as rule_check
-    from .logic import State, contradictions, next_step
+    from .logic import State, contradictions
     from .solvers import solve as engine_solve
 
     admit(puzzle, lim)
@@ -484,11 +484,34 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
                           + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
     if partial is not None and partial.bridges and rule_check(puzzle, partial).ok:
         return HintReport(status="complete", sentence="The board is complete: every rule holds.")
-    step = next_step(state, max_level)
+    step = _next_visible_step(state, max_level, set(marked))
     if step is None:
         return HintReport(status="stuck", sentence=f"No step up to level '{max_level}' applies here: "
                                                    + _verdict_of(result))
     return HintReport(status="hint", **step_model(puzzle, step).model_dump())
+
+
+def _next_visible_step(state, max_level: str, marked: set[int]):
+    """The next step that changes what a board can show: a bridge more (``lo`` above the
+    drawn count) or a link ruled out (``hi`` 0, where no mark is yet).  A step that only
+    caps a link above 0 (e.g. "no more bridges" on a link already drawn to that count)
+    cannot be drawn, so a player asking again would get it again: it is applied to the
+    state and the search goes on.  None when stuck; the first hidden step when only such
+    steps remain."""
+    from .logic import apply, next_step
+
+    drawn = state.drawn or [0] * len(state.lo)
+    first = None
+    for _ in range(4 * len(state.lo) + 8):
+        step = next_step(state, max_level)
+        if step is None:
+            return first
+        if any(lo > drawn[k] or (hi == 0 and k not in marked) for k, lo, hi in step.changes):
+            return step
+        first = first or step
+        if not apply(state, step):
+            return step
+    return first
 
 
 def verdict(puzzle: Puzzle, time_limit: float | None = None) -> str:
