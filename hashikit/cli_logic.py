@@ -1,8 +1,9 @@
-"""Commands built on the deduction engine and the generators:
-``hint``, ``explain``, ``grade``, ``generate`` and ``generate-suite``.
+"""Commands built on the deduction engine and the generators: ``hint``, ``explain``, ``grade``,
+``generate`` and ``generate-suite``, thin printers of :mod:`hashikit.service`.
 
-They use the same conventions as :mod:`hashikit.cli`: exit 0 on success, 1 when
-the answer is "no" (ungraded, a wrong board), 2 for bad input.
+Same conventions as :mod:`hashikit.cli` (exit 0 success, 1 "no" or unknown, 2 bad input, 130
+Ctrl-C).  ``--time-limit`` work that cannot stop itself (the deduction engine, a generator's
+layout) runs in a child process ended at the limit (:func:`hashikit.service.within`).
 """
 
 from __future__ import annotations
@@ -12,127 +13,109 @@ import json
 import os
 import sys
 
-from .cli import EXIT_BAD, EXIT_NO, EXIT_OK, BadInput, _load_puzzle, _positive_int, _read, _write_output
+from . import argtypes, service
+from .errors import PuzzleError
+from .cli_common import EXIT_BAD, EXIT_NO, EXIT_OK, levels, print_json, refuse, say
+from .limits import TIME_MARGIN
+from .service import BadInput, OutOfTime
 
-LEVEL_CHOICES = ("easy", "medium", "hard", "expert")
+__all__ = ["add_parsers", "Progress", "EXIT_BAD"]
+
+
+def _unknown(args, exc: OutOfTime) -> int:
+    """The answer when the time limit ran out: status unknown, exit 1."""
+    if args.format == "json":
+        print_json({"status": "unknown", "message": str(exc)})
+    else:
+        print(f"unknown: {exc}")
+    return EXIT_NO
+
+
+def _puzzle(args):
+    doc = service.load_puzzle(args.file, args.from_format)
+    return service.admit_file(args.file, doc.puzzle)
 
 
 # -- grade / explain ----------------------------------------------------------
 def cmd_grade(args) -> int:
-    from .logic import grade
-
-    puzzle = _load_puzzle(args.file, args.from_format).puzzle
-    g = grade(puzzle, args.max_level)
+    puzzle = _puzzle(args)
+    try:
+        g = service.within(args.time_limit, service.grade, puzzle, args.max_level, args.time_limit)
+    except OutOfTime as exc:
+        return _unknown(args, exc)
     if args.format == "json":
-        print(json.dumps({"grade": g.level, "score": g.score, "steps": g.steps_per_level,
-                          "undecided": g.undecided}))
+        print_json(g)
     else:
-        steps = ", ".join(f"{lvl} {n}" for lvl, n in g.steps_per_level.items() if n)
-        print(f"{g}" + (f"; steps: {steps}" if steps else ""))
-    return EXIT_OK if g.level is not None else EXIT_NO
+        steps = ", ".join(f"{lvl} {n}" for lvl, n in g.steps.items() if n)
+        head = (f"{g.grade} (score {g.score})" if g.grade is not None else
+                f"ungraded (rules up to '{args.max_level}' stuck with {g.undecided} links open; "
+                f"score {g.score}): {g.verdict}")
+        print(head + (f"; steps: {steps}" if steps else ""))
+    return EXIT_OK if g.grade is not None else EXIT_NO
 
 
 def cmd_explain(args) -> int:
-    from .logic import solve_logically
-
-    puzzle = _load_puzzle(args.file, args.from_format).puzzle
-    state, steps, stuck = solve_logically(puzzle, args.max_level)
+    puzzle = _puzzle(args)
+    try:
+        report = service.within(args.time_limit, service.explain, puzzle, args.max_level, args.time_limit)
+    except OutOfTime as exc:
+        return _unknown(args, exc)
     if args.format == "json":
-        print(json.dumps({"solved": not stuck, "steps": [_step_json(puzzle, s) for s in steps],
-                          "undecided": len(state.undecided())}))
-        return EXIT_OK if not stuck else EXIT_NO
-    for n, step in enumerate(steps, 1):
+        print_json(report)
+        return EXIT_OK if report.solved else EXIT_NO
+    for n, step in enumerate(report.steps, 1):
         print(f"{n:3d}. [{step.level}] {step.sentence}")
-    if stuck:
-        print(f"stuck after {len(steps)} steps: no rule up to '{args.max_level}' applies; "
-              f"{len(state.undecided())} links are still open (the puzzle needs search, or has several solutions)")
+    if not report.solved:
+        print(f"stuck after {len(report.steps)} steps: no rule up to '{args.max_level}' applies; "
+              f"{report.undecided} links are still open: {report.verdict}")
         return EXIT_NO
-    print(f"solved by logic in {len(steps)} steps")
+    print(f"solved by logic in {len(report.steps)} steps")
     return EXIT_OK
-
-
-def _step_json(puzzle, step) -> dict:
-    isl = puzzle.islands
-    return {"rule": step.rule, "level": step.level, "sentence": step.sentence,
-            "islands": [list(isl[i].pos) for i in step.islands],
-            "links": [[*isl[puzzle.links[k].a].pos, *isl[puzzle.links[k].b].pos] for k in step.links],
-            "changes": [[*isl[puzzle.links[k].a].pos, *isl[puzzle.links[k].b].pos, lo, hi]
-                        for k, lo, hi in step.changes]}
 
 
 # -- hint ---------------------------------------------------------------------
-def player_mistakes(puzzle, partial) -> list[str]:
-    """Bridges of a partial board that the puzzle's unique solution does not have (empty if not unique)."""
-    from .model import describe_cell
-    from .solvers import solve
-
-    result = solve(puzzle, max_solutions=2)
-    if result.unique is not True:
-        return []
-    truth = result.solution.bridges
-    out = []
-    for (p, q), k in partial.bridges.items():
-        if k > truth.get((p, q), 0):
-            out.append(f"the bridge{'s' if k > 1 else ''} from {describe_cell(*p)} to {describe_cell(*q)} "
-                       f"({k}) {'are' if k > 1 else 'is'} not part of the solution"
-                       + (f" (it has {truth[(p, q)]})" if (p, q) in truth else ""))
-    return out
-
-
 def cmd_hint(args) -> int:
-    from .checker import check
-    from .logic import State, contradictions, next_step
-
-    puzzle = _load_puzzle(args.file, args.from_format).puzzle
+    refuse((args.state_format is not None and args.state is None, "--state-format goes with --state"),
+           (not args.check_solution and args.state is None, "--no-solution-check goes with --state"))
+    if args.svg:
+        service.check_picture(args.svg)
+    puzzle = _puzzle(args)
     partial = None
     if args.state:
-        sdoc = _read(args.state, args.state_format)
+        sdoc = service.load(args.state, args.state_format)
         if sdoc.solution is None:
             raise BadInput(f"{args.state}: holds no bridges")
         partial = sdoc.solution
+        service.bridges_on_board(puzzle, partial, args.state)
         try:
             partial.counts(puzzle)
-        except Exception as exc:  # a bridge on no link: the board does not fit this puzzle
-            raise BadInput(f"{args.state}: {exc}") from None
-    state = State.from_solution(puzzle, partial) if partial is not None else State(puzzle)
-    problems = contradictions(state)
-    if partial is not None and not problems and args.check_solution:
-        problems = player_mistakes(puzzle, partial)
-    if problems:
-        if args.format == "json":
-            print(json.dumps({"status": "conflict", "problems": problems}))
-        else:
-            print("Your board has a problem:")
-            for p in problems:
-                print(f"  - {p}")
-        return EXIT_NO
-    if partial is not None and check(puzzle, partial).ok:
-        print(json.dumps({"status": "complete"}) if args.format == "json"
-              else "The board is complete: every rule holds.")
-        return EXIT_OK
-    step = next_step(state, args.max_level)
-    if step is None:
-        text = (f"No step up to level '{args.max_level}' applies here: the puzzle needs a guess "
-                f"(or has several solutions).")
-        print(json.dumps({"status": "stuck", "message": text}) if args.format == "json" else text)
-        return EXIT_NO
+        except PuzzleError as exc:  # a bridge on no link: the board does not fit this puzzle
+            raise BadInput(f"{args.state}: {exc.message}") from None
+    try:
+        report = service.within(args.time_limit, service.hint, puzzle, partial, max_level=args.max_level,
+                                check_solution=args.check_solution, time_limit=args.time_limit)
+    except OutOfTime as exc:
+        return _unknown(args, exc)
     if args.format == "json":
-        print(json.dumps({"status": "hint", **_step_json(puzzle, step)}))
+        print_json(report)
+    elif report.status == "conflict":
+        print("Your board has a problem:")
+        for p in report.problems:
+            print(f"  - {p}")
+    elif report.status == "hint":
+        print(f"[{report.level}] {report.sentence}")
     else:
-        print(f"[{step.level}] {step.sentence}")
-    if args.svg:
-        from . import render
-
-        isl = puzzle.islands
-        marks = [isl[i].pos for i in step.islands]
-        marks += [(isl[puzzle.links[k].a].pos, isl[puzzle.links[k].b].pos) for k in step.links]
-        render.write(args.svg, puzzle, partial, highlight=marks)
-    return EXIT_OK
+        print(report.sentence)
+    if args.svg and report.status == "hint":
+        service.render(args.svg, puzzle, partial, highlight=service.step_highlight(puzzle, report))
+    return EXIT_OK if report.status in ("hint", "complete") else EXIT_NO
 
 
 # -- generate -----------------------------------------------------------------
 def _size(text: str) -> tuple[int, int]:
     """``WxH`` (columns x rows) or a single number for a square board."""
+    from .limits import CLI
+
     try:
         if "x" in text.lower():
             w, h = text.lower().split("x", 1)
@@ -141,106 +124,135 @@ def _size(text: str) -> tuple[int, int]:
             cols = rows = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a board size: {text!r} (use WxH, e.g. 15x15)") from None
-    if not (2 <= cols <= 1000 and 2 <= rows <= 1000):
-        raise argparse.ArgumentTypeError("board sides run from 2 to 1000")
+    top = min(1000, CLI.max_side)
+    if not (2 <= cols <= top and 2 <= rows <= top):
+        raise argparse.ArgumentTypeError(f"board sides run from 2 to {top}")
     return rows, cols
 
 
-def _percent(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= v <= 100:
-        raise argparse.ArgumentTypeError("a percentage runs from 0 to 100")
-    return v
-
-
-def _write_puzzle(puzzle, path: str | None, solution=None) -> None:
-    from .formats import format_for_path, write_text
-
-    if path in (None, "-"):
-        _write_output(write_text(puzzle, "grid"), None)
-        return
-    fmt = format_for_path(path, writing=True)
-    _write_output(write_text(puzzle, fmt.name, solution if fmt.needs_solution else None), path)
+def _write_puzzle(puzzle, path: str | None) -> None:
+    fmt = service.output_format(path, None, default="grid")
+    service.write_output(service.convert(puzzle, None, fmt.name), path)
 
 
 def _one_unique(job):
     """Worker: one graded unique puzzle (module level so a process pool can run it)."""
-    from .generate import generate_unique
-
     rows, cols, difficulty, seed, maxb, time_limit = job
     try:
-        puzzle, solution, g = generate_unique(rows, cols, difficulty, seed, maxbridges=maxb, time_limit=time_limit)
-    except RuntimeError as exc:
+        puzzle, report = service.generate_unique(rows, cols, difficulty, seed, maxbridges=maxb,
+                                                 time_limit=time_limit)
+    except OutOfTime as exc:
         return seed, None, None, str(exc)
-    return seed, puzzle, g, None
+    return seed, puzzle, report, None
 
 
 def cmd_generate(args) -> int:
     rows, cols = args.size
+    many = args.count > 1
+    refuse((args.islands is not None and args.difficulty is not None,
+            "--islands (the paper's generator) and --difficulty (unique graded puzzles) are different modes; "
+            "give one"),
+           (args.islands is None and args.difficulty is None,
+            "say what to generate: --difficulty LEVEL (unique, graded) or --islands N (the paper's)"),
+           (args.difficulty is not None and (args.alpha is not None or args.beta is not None),
+            "--alpha and --beta belong to the paper's generator (--islands), not to --difficulty"),
+           (args.islands is not None and args.time_limit is not None,
+            "--time-limit belongs to --difficulty (the paper's generator is immediate)"),
+           (many and args.output is not None, "--count writes several files: give --out-dir, not -o"),
+           (not many and (args.out_dir is not None or args.ext is not None or args.jobs is not None),
+            "--out-dir, --ext and --jobs go with --count K (K > 1)"))
+    if many:
+        service.output_format(f"x.{(args.ext or 'txt').lstrip('.')}", None)
+        service.check_folder(args.out_dir or "puzzles")
+    else:
+        service.output_format(args.output, None, default="grid")
+        service.check_writable(args.output)
     if args.islands is not None:
-        from .generate import coelho
-
-        if args.difficulty:
-            raise BadInput("--islands (the paper's generator) and --difficulty (unique graded puzzles) "
-                           "are different modes; give one")
-        if args.islands > rows * cols:
-            raise BadInput(f"{args.islands} islands do not fit on a {cols}x{rows} board")
-        try:
-            puzzle = coelho(args.islands, rows, cols, args.alpha, args.beta, args.seed, maxbridges=args.max_bridges)
-        except (RuntimeError, ValueError) as exc:
-            raise BadInput(str(exc)) from None
-        _write_puzzle(puzzle, args.output)
-        return EXIT_OK
-    if not args.difficulty:
-        raise BadInput("say what to generate: --difficulty LEVEL (unique, graded) or --islands N (the paper's)")
+        return _generate_paper(args, rows, cols)
     seed0 = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
-    jobs = [(rows, cols, args.difficulty, seed0 + i, args.max_bridges, args.time_limit) for i in range(args.count)]
-    if args.count == 1:
-        seed, puzzle, g, err = _one_unique(jobs[0])
+    limit = args.time_limit if args.time_limit is not None else 120.0
+    jobs = [(rows, cols, args.difficulty, seed0 + i, args.max_bridges, limit) for i in range(args.count)]
+    if not many:
+        try:
+            seed, puzzle, report, err = service.within(limit + TIME_MARGIN / 2, _one_unique, jobs[0])
+        except OutOfTime as exc:
+            seed, puzzle, report, err = seed0, None, None, str(exc)
         if puzzle is None:
-            print(f"hashikit: no {args.difficulty} puzzle found: {err}", file=sys.stderr)
+            say(f"hashikit: unknown: no {args.difficulty} puzzle found: {err}")
             return EXIT_NO
         _write_puzzle(puzzle, args.output)
-        print(f"{args.difficulty} {cols}x{rows}, {len(puzzle.islands)} islands, grade {g}, seed {seed}",
-              file=sys.stderr)
+        say(f"{args.difficulty} {cols}x{rows}, {len(puzzle.islands)} islands, grade {report.grade}, seed {seed}")
         return EXIT_OK
     return _generate_many(args, jobs)
 
 
+def _generate_paper(args, rows: int, cols: int) -> int:
+    alpha = 50.0 if args.alpha is None else args.alpha
+    beta = 5.0 if args.beta is None else args.beta
+    seed0 = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    if args.count == 1:
+        puzzle = service.generate_paper(args.islands, rows, cols, alpha, beta, args.seed, args.max_bridges)
+        _write_puzzle(puzzle, args.output)
+        return EXIT_OK
+    out_dir, ext = args.out_dir or "puzzles", (args.ext or "txt").lstrip(".")
+    index = []
+    for i in range(args.count):
+        puzzle = service.generate_paper(args.islands, rows, cols, alpha, beta, seed0 + i, args.max_bridges)
+        name = f"paper-{cols}x{rows}-{args.islands}-{seed0 + i}.{ext}"
+        _write_puzzle(puzzle, os.path.join(out_dir, name))
+        index.append({"file": name, "grade": "", "score": "", "islands": len(puzzle.islands),
+                      "rows": rows, "cols": cols, "seed": seed0 + i})
+    _write_index(out_dir, index)
+    say(f"wrote {len(index)} puzzles and index.csv/index.json to {out_dir}")
+    return EXIT_OK
+
+
 def _generate_many(args, jobs) -> int:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    """``--count``: one job per seed on a process pool; Ctrl-C ends the pool at once (terminate)."""
+    import multiprocessing as mp
 
     out_dir = args.out_dir or "puzzles"
-    os.makedirs(out_dir, exist_ok=True)
-    ext = args.ext.lstrip(".")
+    ext = (args.ext or "txt").lstrip(".")
     index, failed = [], 0
     progress = Progress(len(jobs), "generating")
-    with ProcessPoolExecutor(max_workers=args.jobs or os.cpu_count() or 1) as pool:
-        futures = [pool.submit(_one_unique, job) for job in jobs]
-        for fut in as_completed(futures):
-            seed, puzzle, g, err = fut.result()
+    pool = mp.get_context("fork").Pool(processes=min(len(jobs), args.jobs or os.cpu_count() or 1),
+                                       initializer=_ignore_sigint)
+    try:
+        for seed, puzzle, report, err in pool.imap_unordered(_one_unique, jobs):
             if puzzle is None:
                 failed += 1
             else:
                 name = f"{args.difficulty}-{puzzle.cols}x{puzzle.rows}-{seed}.{ext}"
                 _write_puzzle(puzzle, os.path.join(out_dir, name))
-                index.append({"file": name, "grade": g.level, "score": g.score, "islands": len(puzzle.islands),
-                              "rows": puzzle.rows, "cols": puzzle.cols, "seed": seed})
+                index.append({"file": name, "grade": report.grade, "score": report.score,
+                              "islands": len(puzzle.islands), "rows": puzzle.rows, "cols": puzzle.cols,
+                              "seed": seed})
             progress.step()
+        pool.close()
+    finally:  # Ctrl-C or an error: drop the queue and end the workers now
+        pool.terminate()
+        pool.join()
     progress.done()
-    index.sort(key=lambda r: r["seed"])
-    with open(os.path.join(out_dir, "index.json"), "w", encoding="utf-8") as fh:
-        json.dump(index, fh, indent=1)
-    with open(os.path.join(out_dir, "index.csv"), "w", encoding="utf-8") as fh:
-        fh.write("file,grade,score,islands,rows,cols,seed\n")
-        for r in index:
-            fh.write(f"{r['file']},{r['grade']},{r['score']},{r['islands']},{r['rows']},{r['cols']},{r['seed']}\n")
-    print(f"wrote {len(index)} puzzles and index.csv/index.json to {out_dir}"
-          + (f"; {failed} seeds found no puzzle in time" if failed else ""), file=sys.stderr)
+    _write_index(out_dir, index)
+    say(f"wrote {len(index)} puzzles and index.csv/index.json to {out_dir}"
+        + (f"; {failed} seeds found no puzzle in time" if failed else ""))
     return EXIT_OK if not failed else EXIT_NO
+
+
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the parent, which ends them (no traceback per worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _write_index(out_dir: str, index: list[dict]) -> None:
+    index.sort(key=lambda r: r["seed"])
+    service.write_output(json.dumps(index, indent=1), os.path.join(out_dir, "index.json"))
+    lines = ["file,grade,score,islands,rows,cols,seed"]
+    lines += [f"{r['file']},{r['grade']},{r['score']},{r['islands']},{r['rows']},{r['cols']},{r['seed']}"
+              for r in index]
+    service.write_output("\n".join(lines) + "\n", os.path.join(out_dir, "index.csv"))
 
 
 #: the published set's layout: islands -> board side
@@ -250,31 +262,28 @@ SUITE_BETAS = (0, 5, 10, 15)
 
 
 def cmd_generate_suite(args) -> int:
-    from .formats import write_text
-    from .generate import coelho
-
     sizes = args.islands or sorted(SUITE_SIDES)
     for n in sizes:
         if n not in SUITE_SIDES:
             raise BadInput(f"--islands {n}: the suite has 100, 200, 300 and 400 islands")
+    service.check_folder(args.out_dir)
     total = len(sizes) * len(SUITE_ALPHAS) * len(SUITE_BETAS) * args.per_group
     progress = Progress(total, "generating suite")
     for n in sizes:
         side = SUITE_SIDES[n]
         folder = os.path.join(args.out_dir, str(n))
-        os.makedirs(folder, exist_ok=True)
+        service.check_folder(folder)
         for alpha in SUITE_ALPHAS:
             for beta in SUITE_BETAS:
                 for idx in range(1, args.per_group + 1):
                     seed = (_stable_seed(args.seed, n, alpha, beta, idx) if args.seed is not None
                             else int.from_bytes(os.urandom(4), "little"))
-                    puzzle = coelho(n, side, side, alpha, beta, seed)
+                    puzzle = service.generate_paper(n, side, side, alpha, beta, seed)
                     name = f"Hs_{side}_{n}_{alpha:02d}_{beta:02d}_{idx:03d}.has"
-                    with open(os.path.join(folder, name), "w", encoding="utf-8") as fh:
-                        fh.write(write_text(puzzle, "has"))
+                    service.write_output(service.convert(puzzle, None, "has"), os.path.join(folder, name))
                     progress.step()
     progress.done()
-    print(f"wrote {total} instances under {args.out_dir}", file=sys.stderr)
+    say(f"wrote {total} instances under {args.out_dir}")
     return EXIT_OK
 
 
@@ -319,9 +328,11 @@ def add_parsers(sub) -> None:
                        epilog="examples:\n  hashikit grade puzzle.txt\n  hashikit grade puzzle.txt --format json")
     g.add_argument("file", help="puzzle file")
     g.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
-    g.add_argument("--max-level", choices=LEVEL_CHOICES, default="expert", help="strongest rules to try")
+    g.add_argument("--max-level", choices=levels(), default="expert", help="strongest rules to try")
     g.add_argument("--format", choices=("text", "json"), default="text",
-                   help='json: {"grade": ..., "score": ..., "steps": {level: count}}')
+                   help='json: {"grade": ..., "score": ..., "steps": {level: count}, "undecided", "verdict"?}')
+    g.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
+                   help="give up after this long with status 'unknown' (exit 1)")
     g.set_defaults(func=cmd_grade)
 
     e = sub.add_parser("explain", help="print the whole logical solve path, step by step", formatter_class=fmt,
@@ -329,8 +340,10 @@ def add_parsers(sub) -> None:
                        epilog="example:\n  hashikit explain puzzle.txt --max-level medium")
     e.add_argument("file", help="puzzle file")
     e.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
-    e.add_argument("--max-level", choices=LEVEL_CHOICES, default="expert", help="strongest rules to use")
+    e.add_argument("--max-level", choices=levels(), default="expert", help="strongest rules to use")
     e.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
+    e.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
+                   help="give up after this long with status 'unknown' (exit 1)")
     e.set_defaults(func=cmd_explain)
 
     h = sub.add_parser("hint", help="the next logical step, with its reason", formatter_class=fmt,
@@ -344,11 +357,13 @@ def add_parsers(sub) -> None:
     h.add_argument("--state", metavar="SOLUTION", help="your board so far (bridges drawn)")
     h.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
     h.add_argument("--state-format", metavar="FORMAT", help="format of the state file")
-    h.add_argument("--max-level", choices=LEVEL_CHOICES, default="expert", help="strongest rules to use")
+    h.add_argument("--max-level", choices=levels(), default="expert", help="strongest rules to use")
     h.add_argument("--no-solution-check", dest="check_solution", action="store_false",
                    help="do not compare your bridges with the solution (only the rules)")
     h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)")
     h.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
+    h.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
+                   help="give up after this long with status 'unknown' (exit 1)")
     h.set_defaults(func=cmd_hint)
 
     n = sub.add_parser("generate", help="make puzzles: unique and graded, or the paper's benchmark kind",
@@ -361,18 +376,21 @@ def add_parsers(sub) -> None:
                               "  hashikit generate --size 10x10 --difficulty easy --count 50 --out-dir easy/\n"
                               "  hashikit generate --islands 100 --size 16x16 --alpha 50 --beta 5 --seed 1 -o p.has")
     n.add_argument("--size", type=_size, required=True, metavar="WxH", help="board size, columns x rows")
-    n.add_argument("--difficulty", choices=LEVEL_CHOICES, help="unique puzzle graded at this level")
-    n.add_argument("--islands", type=_positive_int, metavar="N", help="the paper's generator with N islands")
-    n.add_argument("--alpha", type=_percent, default=50, help="paper's cycles parameter, percent (default 50)")
-    n.add_argument("--beta", type=_percent, default=5, help="paper's double-bridge parameter, percent (default 5)")
-    n.add_argument("--max-bridges", type=_positive_int, default=2, metavar="M", help="MAXBRIDGES (default 2)")
+    n.add_argument("--difficulty", choices=levels(), help="unique puzzle graded at this level")
+    n.add_argument("--islands", type=argtypes.positive_int, metavar="N", help="the paper's generator with N islands")
+    n.add_argument("--alpha", type=argtypes.percent, default=None,
+                   help="paper's cycles parameter, percent (default 50; --islands only)")
+    n.add_argument("--beta", type=argtypes.percent, default=None,
+                   help="paper's double-bridge parameter, percent (default 5; --islands only)")
+    n.add_argument("--max-bridges", type=argtypes.positive_int, default=2, metavar="M", help="MAXBRIDGES (default 2)")
     n.add_argument("--seed", type=int, help="random seed (same seed, same puzzle)")
-    n.add_argument("--count", type=_positive_int, default=1, metavar="K", help="with --difficulty: make K puzzles")
-    n.add_argument("--jobs", type=_positive_int, metavar="N", help="worker processes for --count (default: cores)")
-    n.add_argument("--time-limit", type=float, default=120.0, metavar="S", help="give up on one puzzle after S s")
+    n.add_argument("--count", type=argtypes.positive_int, default=1, metavar="K", help="make K puzzles (into --out-dir, with index.csv/json)")
+    n.add_argument("--jobs", type=argtypes.positive_int, metavar="N", help="worker processes for --count (default: cores)")
+    n.add_argument("--time-limit", type=argtypes.time_limit, metavar="S",
+                   help="with --difficulty: give up on one puzzle after S s (default 120; exit 1, 'unknown')")
     n.add_argument("-o", "--output", metavar="FILE", help="write the puzzle here (format from the extension)")
     n.add_argument("--out-dir", metavar="DIR", help="with --count: folder for the puzzles and index.csv/json")
-    n.add_argument("--ext", default="txt", help="with --count: file extension, i.e. format (default txt)")
+    n.add_argument("--ext", help="with --count: file extension, i.e. format (default txt)")
     n.set_defaults(func=cmd_generate)
 
     s = sub.add_parser("generate-suite", help="write a benchmark set laid out like Coelho et al.'s",
@@ -381,10 +399,9 @@ def add_parsers(sub) -> None:
                                    "alpha in 25, 50, 75 and beta in 0, 5, 10, 15, as the published set.",
                        epilog="example:\n  hashikit generate-suite --out-dir mysuite --per-group 5 --seed 7")
     s.add_argument("--out-dir", required=True, metavar="DIR", help="where to write the suite")
-    s.add_argument("--per-group", type=_positive_int, default=30, metavar="K", help="instances per group (30)")
+    s.add_argument("--per-group", type=argtypes.positive_int, default=30, metavar="K", help="instances per group (30)")
     s.add_argument("--islands", type=int, nargs="+", metavar="N", help="only these sizes (100 200 300 400)")
     s.add_argument("--seed", type=int, help="base seed: the same seed writes the same suite")
     s.set_defaults(func=cmd_generate_suite)
 
 
-__all__ = ["add_parsers", "player_mistakes", "Progress", "EXIT_BAD"]

@@ -70,7 +70,12 @@ def test_hint_on_a_half_solved_board_is_correct(capsys, tmp_path):
                for r1, c1, r2, c2, lo, hi in data["changes"])
     svg = tmp_path / "hint.svg"
     code, out, _ = run(capsys, "hint", PROB, "--state", str(state), "--svg", str(svg))
-    assert code == 0 and "#" in svg.read_text() and out.startswith("[")
+    picture = svg.read_text()
+    assert code == 0 and out.startswith("[")
+    from hashikit.render import COLORS, svg as plain_svg
+
+    accent = COLORS["accent"]  # the highlight colour: in the hint picture, not in the plain board
+    assert accent in picture and accent not in plain_svg(puzzle, half)
 
 
 def test_hint_names_a_wrong_bridge_and_a_broken_rule(capsys, tmp_path):

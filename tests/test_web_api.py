@@ -19,7 +19,7 @@ with warnings.catch_warnings():  # newer Starlette prefers httpx2 for its TestCl
 from hashikit.checker import check  # noqa: E402
 from hashikit.formats.jsonfmt import puzzle_from_obj  # noqa: E402
 from hashikit.model import Solution  # noqa: E402
-from hashikit.web.app import MAX_BODY, OPENAPI, create_app  # noqa: E402
+from hashikit.web.app import MAX_BODY, create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -88,9 +88,16 @@ def test_solve_reports_a_second_solution(client):
 
 
 def test_solve_infeasible(client):
-    p = parse(client, "1.2\n")
+    p = parse(client, "1.1\n...\n1.1\n")  # four 1s: two pairs, never one group
     out = client.post("/api/solve", json={"puzzle": p}).json()
-    assert out["status"] == "infeasible" and out["bridges"] == []
+    assert out["status"] == "infeasible" and out["bridges"] == [] and out["reason"]
+
+
+def test_numbers_alone_impossible_is_400_everywhere(client):
+    p = parse(client, "1.2\n")  # the 2 has one neighbour, a 1: at most one bridge
+    for path, body in (("/api/solve", {"puzzle": p}), ("/api/hint", {"puzzle": p}),
+                       ("/api/analyze", {"puzzle": p})):
+        assert "at most 1 bridge" in assert_error(client.post(path, json=body), 400), path
 
 
 def test_check_complete_partial_and_broken(client):
@@ -161,8 +168,12 @@ def test_generate_gives_up_with_503():
 
 def test_openapi_and_page(client):
     r = client.get("/api/openapi.json")
-    assert r.status_code == 200 and r.json() == OPENAPI
-    assert set(OPENAPI["paths"]) == {"/api/parse", "/api/solve", "/api/check", "/api/hint", "/api/generate"}
+    assert r.status_code == 200 and r.json() == client.app.openapi()  # generated from the models
+    doc = r.json()
+    assert set(doc["paths"]) == {"/api/parse", "/api/solve", "/api/check", "/api/hint", "/api/analyze",
+                                 "/api/convert", "/api/generate"}
+    for path, item in doc["paths"].items():
+        assert set(item) == {"post"} and {"200", "400", "413", "415"} <= set(item["post"]["responses"]), path
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "default-src 'self'" in page.headers["content-security-policy"]

@@ -1,7 +1,8 @@
-"""A local web app to play Hashiwokakero: ``hashikit serve`` (starlette and uvicorn, installed with hashikit).
+"""A local web app to play Hashiwokakero: ``hashikit serve`` (FastAPI and uvicorn, installed with hashikit).
 
-:func:`hashikit.web.app.create_app` builds the Starlette application: a JSON API
-(``/api/parse``, ``/api/solve``, ``/api/check``, ``/api/hint``, ``/api/generate``,
-described at ``/api/openapi.json``) and the page in ``static/`` (plain ES modules
-and SVG, no build step).
+:func:`hashikit.web.app.create_app` builds the application: a JSON API serving the use-cases of
+:mod:`hashikit.service` (``/api/parse``, ``/api/solve``, ``/api/check``, ``/api/hint``,
+``/api/analyze``, ``/api/convert``, ``/api/generate``; the OpenAPI description at ``/api/openapi.json`` is
+generated from the typed models) and the page in ``static/`` (plain ES modules and SVG, no
+build step).  It never imports the command line's modules, nor they it.
 """

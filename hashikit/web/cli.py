@@ -1,8 +1,9 @@
-"""``hashikit serve``: run the web app with uvicorn (the ``web`` extra)."""
+"""``hashikit serve``: bind the port first (a port in use is one line), then run the web app with uvicorn."""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 
 INSTALL_HINT = "hashikit serve needs starlette and uvicorn, which come with hashikit: pip install --upgrade hashikit (or: pip install starlette uvicorn)"
@@ -26,6 +27,26 @@ def allowed_hosts(host: str) -> list[str] | None:
     return None
 
 
+def bind(host: str, port: int):
+    """A listening socket on ``host:port`` (port 0: a free one), or OSError: bound before the
+    address is printed, so a port in use is one line and nothing else."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    infos = socket.getaddrinfo(host, port, family if ":" in host else socket.AF_UNSPEC, socket.SOCK_STREAM)
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
 def run(args) -> int:
     try:
         import starlette  # noqa: F401
@@ -35,11 +56,18 @@ def run(args) -> int:
         return 2
     from .app import create_app
 
+    try:
+        sock = bind(args.host, args.port)
+    except OSError as exc:
+        reason = "the port is in use" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc))
+        print(f"hashikit: error: cannot serve on {args.host}:{args.port}: {reason}", file=sys.stderr)
+        return 2
+    port = sock.getsockname()[1]
     app = create_app(allowed_hosts=allowed_hosts(args.host))
     shown = f"[{args.host}]" if ":" in args.host else args.host
     if args.host not in LOOPBACK:
         print(f"hashikit: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    config = uvicorn.Config(app, host=args.host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     if args.open:
         import threading
@@ -49,18 +77,17 @@ def run(args) -> int:
         def open_when_up():
             for _ in range(200):
                 if server.started:
-                    port = args.port
-                    for srv in getattr(server, "servers", []) or []:
-                        for sock in srv.sockets:
-                            port = sock.getsockname()[1]
                     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else shown
                     webbrowser.open(f"http://{host}:{port}/")
                     return
                 time.sleep(0.05)
 
         threading.Thread(target=open_when_up, daemon=True).start()
-    print(f"hashikit: playing at http://{shown}:{args.port}/  (Ctrl-C stops)", file=sys.stderr)
-    server.run()
+    print(f"hashikit: playing at http://{shown}:{port}/  (Ctrl-C stops)", file=sys.stderr, flush=True)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
     return 0
 
 

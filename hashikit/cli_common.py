@@ -1,0 +1,86 @@
+"""What every ``hashikit`` command shares: exit codes, printing an answer, the help tables
+built from the registries (formats, engines, levels, limits), and checks of flags that make
+no sense together.  Imported by :mod:`hashikit.cli` and :mod:`hashikit.cli_logic`; imports
+neither (no cycle).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+EXIT_OK, EXIT_NO, EXIT_BAD = 0, 1, 2
+#: a command stopped by Ctrl-C (128 + SIGINT), as shells report it
+EXIT_INTERRUPTED = 130
+EXIT_CODES = "exit codes: 0 solved/valid, 1 no solution/invalid/unknown (time limit), 2 bad input, 130 interrupted"
+
+
+def print_json(answer, out: str | None = None) -> None:
+    """A use-case's answer (a pydantic model or a dict) as one JSON line, to ``out`` or stdout."""
+    from .service import write_output
+
+    data = answer.as_json() if hasattr(answer, "as_json") else answer
+    write_output(json.dumps(data), out)
+
+
+def refuse(*pairs: tuple[bool, str]) -> None:
+    """Raise BadInput for the first ``(condition, message)`` that holds: flags that make no sense
+    together are refused, never ignored."""
+    from .service import BadInput
+
+    for condition, message in pairs:
+        if condition:
+            raise BadInput(message)
+
+
+def formats_help() -> str:
+    """The formats table for ``--help``, built from the formats registry (one place)."""
+    from .formats import formats
+
+    lines = ["formats (chosen by file extension, by content for .txt and stdin, or named with --from/--to):"]
+    table = sorted(formats().items())
+    wide = max(len(f.extensions[0]) if f.extensions else 0 for _, f in table) + 1
+    for name, fmt in table:
+        ext = fmt.extensions[0] if fmt.extensions else ""
+        mode = "" if fmt.read and fmt.write else "write only" if fmt.write else "read only"
+        if mode and mode in fmt.description:
+            mode = ""
+        lines.append(f"  {name:15s}{ext:{wide}s}{fmt.description}" + (f" ({mode})" if mode else ""))
+    return "\n".join(lines) + "\n"
+
+
+def engines_help() -> str:
+    """The engines table for ``--help``, from ``solvers.ENGINES``."""
+    from .solvers import ENGINES
+
+    return "engines:\n" + "".join(f"  {name:6s} {entry[1]}\n" for name, entry in ENGINES.items())
+
+
+def levels() -> tuple[str, ...]:
+    """The deduction levels, from ``logic.LEVELS``."""
+    from .logic import LEVELS
+
+    return tuple(LEVELS)
+
+
+def limits_help() -> str:
+    """The command line's caps, from ``limits.CLI``."""
+    from .limits import CLI
+
+    return (f"limits: boards up to {CLI.max_side}x{CLI.max_side} and {CLI.max_cells} cells, "
+            f"{CLI.max_islands} islands, MAXBRIDGES up to {CLI.max_maxbridges}, "
+            f"input files up to {CLI.max_input_bytes} bytes\n")
+
+
+def say(message: str) -> None:
+    """A line for the person at the terminal (standard error)."""
+    print(message, file=sys.stderr)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with usage errors as one line (exit 2), pointing at ``--help`` instead of
+    printing the whole usage block; sub-command parsers inherit the class."""
+
+    def error(self, message: str):
+        self.exit(EXIT_BAD, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")

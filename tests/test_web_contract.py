@@ -1,0 +1,197 @@
+"""The web API's contract beyond tests/test_web_api.py: the geometry in /api/parse, /api/analyze,
+"marks", the limits of hashikit.limits.WEB on every endpoint, and a Schemathesis fuzz run from
+the generated OpenAPI description (no 5xx, no answer slower than its limit)."""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from hashikit.checker import check
+from hashikit.formats.jsonfmt import puzzle_from_obj
+from hashikit.limits import TIME_MARGIN, WEB
+from hashikit.model import Solution
+from hashikit.web.app import create_app
+
+from conftest import ROOT
+from oracle import count_solutions
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+EXAMPLE = (ROOT / "examples" / "prob-bridges.txt").read_text()
+TWO = "3.3\n...\n3.3\n"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def parse(client, text):
+    r = client.post("/api/parse", json={"text": text})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def error(r, code=400) -> str:
+    assert r.status_code == code, r.text
+    return r.json()["error"]
+
+
+def test_parse_answers_the_models_links_and_crossings(client):
+    out = parse(client, ".1.\n1.1\n.1.\n")
+    puzzle = puzzle_from_obj(out["puzzle"], "test")
+    isl = puzzle.islands
+    assert out["links"] == [[*isl[ln.a].pos, *isl[ln.b].pos] for ln in puzzle.links]
+    assert out["crossings"] == [list(c) for c in puzzle.crossings] and len(out["crossings"]) == 1
+    h, v = out["crossings"][0]
+    assert {out["links"][h][0], out["links"][v][0]} == {1, 0}  # a horizontal and a vertical link cross
+
+
+def test_analyze_unique_several_infeasible(client):
+    unique = client.post("/api/analyze", json={"puzzle": parse(client, EXAMPLE)["puzzle"]}).json()
+    p = parse(client, EXAMPLE)["puzzle"]
+    assert unique["status"] == "unique" and unique["grade"] in ("easy", "medium", "hard", "expert")
+    assert unique["score"] > 0 and len(unique["solutions"]) == 1
+    assert check(puzzle_from_obj(p, "t"), Solution.from_list(unique["solutions"][0])).ok
+
+    two = parse(client, TWO)["puzzle"]
+    assert count_solutions([[3, 0, 3], [0, 0, 0], [3, 0, 3]], 2)[0] == 2
+    several = client.post("/api/analyze", json={"puzzle": two}).json()
+    assert several["status"] == "several" and len(several["solutions"]) == 2
+    a, b = (Solution.from_list(s) for s in several["solutions"])
+    assert a != b and check(puzzle_from_obj(two, "t"), a).ok and check(puzzle_from_obj(two, "t"), b).ok
+    differ = {tuple(d) for d in several["differ"]}
+    assert differ == {k[0] + k[1] for k in set(a.bridges) | set(b.bridges)
+                      if a.bridges.get(k, 0) != b.bridges.get(k, 0)} and differ
+
+    apart = parse(client, "1.1\n...\n1.1\n")["puzzle"]
+    none = client.post("/api/analyze", json={"puzzle": apart}).json()
+    assert none["status"] == "infeasible" and none["reason"] and none["solutions"] == []
+
+
+def test_marks_narrow_the_hint_and_are_checked(client):
+    p = parse(client, EXAMPLE)["puzzle"]
+    truth = client.post("/api/solve", json={"puzzle": p}).json()["bridges"]
+    used = truth[0][:4]
+    out = client.post("/api/hint", json={"puzzle": p, "bridges": [], "marks": [used]}).json()
+    assert out["status"] == "conflict" and out["problems"]  # the mark leaves an island short, or the solution has a bridge there
+    links = parse(client, EXAMPLE)["links"]
+    unused = next(ln for ln in links if ln not in [b[:4] for b in truth])
+    ok = client.post("/api/hint", json={"puzzle": p, "bridges": [], "marks": [unused]}).json()
+    assert ok["status"] == "hint"
+    checked = client.post("/api/check", json={"puzzle": p, "bridges": [truth[0]], "marks": [used]}).json()
+    assert checked["valid"] is False and [v["rule"] for v in checked["violations"]] == ["marked"]
+    assert "no link" in error(client.post("/api/hint", json={"puzzle": p, "marks": [[0, 0, 5, 5]]}))
+    error(client.post("/api/check", json={"puzzle": p, "bridges": [], "marks": [[0, 0, 0]]}))
+
+
+def test_convert_writes_every_writable_format_and_reads_back(client):
+    from hashikit.formats import formats, read_text
+
+    doc = client.get("/api/openapi.json").json()
+    schema = doc["components"]["schemas"]["ConvertRequest"]["properties"]["format"]
+    assert sorted(schema["enum"]) == sorted(n for n, f in formats().items() if f.write)
+    p = parse(client, EXAMPLE)["puzzle"]
+    truth = client.post("/api/solve", json={"puzzle": p}).json()["bridges"]
+    puzzle = puzzle_from_obj(p, "t")
+    for name in ("tatham", "puzzlink", "json", "grid", "json-solution"):
+        body = {"puzzle": p, "format": name, **({"bridges": truth} if formats()[name].needs_solution else {})}
+        out = client.post("/api/convert", json=body).json()
+        back = read_text(out["text"], name)
+        assert back.puzzle == puzzle, name
+        if formats()[name].needs_solution:
+            assert check(back.puzzle, back.solution).ok
+    assert "bridges" in error(client.post("/api/convert", json={"puzzle": p, "format": "json-solution"}))
+    error(client.post("/api/convert", json={"puzzle": p, "format": "nope"}))
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/solve", {"puzzle": {"rows": 3, "cols": 3, "maxbridges": 1000,
+                               "islands": [[0, 0, 1000], [0, 2, 1000], [2, 0, 1000], [2, 2, 1000]]}}),
+    ("/api/solve", {"puzzle": {"rows": 3, "cols": 3, "maxbridges": 100000,
+                               "islands": [[0, 0, 1], [0, 2, 1]]}}),
+    ("/api/hint", {"puzzle": {"rows": 3, "cols": 3, "maxbridges": WEB.max_maxbridges + 1,
+                              "islands": [[0, 0, 1], [0, 2, 1]]}}),
+    ("/api/analyze", {"puzzle": {"rows": 3, "cols": 3, "maxbridges": WEB.max_maxbridges + 1,
+                                 "islands": [[0, 0, 1], [0, 2, 1]]}}),
+    ("/api/check", {"puzzle": {"rows": 3, "cols": 3, "maxbridges": 10**6, "islands": [[0, 0, 1], [0, 2, 1]]},
+                    "bridges": []}),
+    ("/api/parse", {"text": "3x3m99:1a1f"}),
+    ("/api/parse", {"text": "7x7m99:4d2b1b4a26b3m1c3c3c2d3"}),
+])
+def test_size_caps_are_400_in_well_under_a_second(client, path, body):
+    start = time.perf_counter()
+    message = error(client.post(path, json=body))
+    assert time.perf_counter() - start < 1.0
+    assert "MAXBRIDGES" in message or "maxbridges" in message.lower()
+
+
+@pytest.mark.parametrize("text", ["10000x10000m2:1a1", "https://puzz.link/p?hashikake/10000/10000/1g1",
+                                  "99999999999x3:1"])
+def test_a_declared_huge_board_is_400_before_parsing(client, text):
+    start = time.perf_counter()
+    assert "60x60" in error(client.post("/api/parse", json={"text": text}))
+    assert time.perf_counter() - start < 1.0
+
+
+def test_a_hint_on_a_big_board_keeps_the_time_limit():
+    from conftest import random_puzzle
+    from hashikit.formats.jsonfmt import puzzle_obj
+
+    p, _ = random_puzzle(60, 60, 3)
+    with TestClient(create_app(solve_time_limit=1.0)) as c:
+        for path in ("/api/hint", "/api/analyze"):
+            start = time.perf_counter()
+            r = c.post(path, json={"puzzle": puzzle_obj(p)})
+            took = time.perf_counter() - start
+            assert r.status_code == 200, r.text
+            assert took < 1.0 + TIME_MARGIN + 1.0, (path, took)  # + building the board and the request
+            assert r.json()["status"] in ("unknown", "hint", "stuck", "several", "infeasible", "unique")
+
+
+# -- fuzzing from the generated OpenAPI description ----------------------------------------
+def fuzz(max_examples: int, generate_examples: int):
+    schemathesis = pytest.importorskip("schemathesis")
+    from hypothesis import HealthCheck, settings
+
+    app = create_app(solve_time_limit=2.0, generate_time_limit=2.0)
+    schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
+    limits = {"/api/generate": 2.0 + TIME_MARGIN + 1.0}
+    failures = []
+    for op in schema.get_all_operations():
+        operation = op.ok()
+        path = operation.path
+        strategy = operation.as_strategy()
+
+        @settings(max_examples=generate_examples if path == "/api/generate" else max_examples, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck))
+        def one(case):
+            start = time.perf_counter()
+            response = case.call()
+            took = time.perf_counter() - start
+            if response.status_code >= 500 and response.status_code != 503:
+                failures.append((path, response.status_code, case.body, response.text[:200]))
+            if took > limits.get(path, 2.0 + TIME_MARGIN + 1.0):
+                failures.append((path, f"{took:.1f} s", case.body))
+
+        from hypothesis import given
+
+        given(strategy)(one)()
+    assert not failures, failures[:5]
+
+
+def test_fuzz_the_api_from_its_openapi_description():
+    fuzz(max_examples=4, generate_examples=1)
+
+
+@pytest.mark.slow
+def test_fuzz_the_api_longer():
+    fuzz(max_examples=300, generate_examples=30)
