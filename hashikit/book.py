@@ -246,7 +246,7 @@ def _grid_pages(items: list[BookPuzzle], first: int, cols: int, rows: int, opts:
         for k, item in enumerate(items[start:start + per]):
             cx, cy = x0 + (k % cols) * (cw + gap), y0 + (k // cols) * (ch + gap)
             line = caption_pt * _PT * 1.5
-            caption = f"{item.number}" if solved else f"{item.number}   {item.level}"
+            caption = f"#{item.number}" if solved else f"#{item.number}  {item.level}"
             page.labels.append(Label(cx, cy + caption_pt * _PT, caption, caption_pt, bold=True))
             bx, by, bw, bh = _fit(cx, cy + line, cw, ch - line, _board_aspect(item.puzzle))
             page.boards.append(Board(bx, by, bw, bh, item.puzzle, item.solution if solved else None))
