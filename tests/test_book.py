@@ -180,3 +180,23 @@ def test_a_folder_of_files_makes_a_book_graded_on_the_way(tmp_path, catalogue):
     items = order(verify(__import__("hashikit.book", fromlist=["load"]).load(str(tmp_path / "files"))))
     assert [i.level for i in items] == ["medium", "medium"] and [i.number for i in items] == [1, 2]
     assert all(i.solution is not None for i in items)
+
+
+@needs_poppler
+def test_book_command(catalogue, tmp_path, capsys):
+    import argparse
+
+    from hashikit.cli_catalog import add_parsers
+
+    parser = argparse.ArgumentParser(prog="hashikit")
+    add_parsers(parser.add_subparsers(dest="command"))
+    pdf = tmp_path / "hard.pdf"
+    args = parser.parse_args(["book", str(catalogue), "-o", str(pdf), "--level", "hard", "--per-page", "1",
+                              "--pages", str(tmp_path / "pages")])
+    assert args.func(args) == 0
+    assert "4 pages, 2 puzzles (2 hard), solutions from page 4" in capsys.readouterr().err
+    assert pages_of(pdf) == 4 and len(list((tmp_path / "pages").glob("*.svg"))) == 4
+    with pytest.raises(SystemExit):
+        parser.parse_args(["book", str(catalogue), "-o", str(pdf), "--per-page", "3"])
+    with pytest.raises(SystemExit):
+        parser.parse_args(["book", str(catalogue), "-o", str(pdf), "--binding", "-1"])

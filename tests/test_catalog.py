@@ -240,3 +240,75 @@ def test_export_jsonl_and_filters(tmp_path):
         from hashikit.formats import read_text
         doc = read_text(json.dumps(record["puzzle"]), "json")
         assert check(doc.puzzle, Solution.from_list(record["solution_bridges"])).ok
+
+
+# -- the command line --------------------------------------------------------------------------------
+
+def cli(*argv) -> int:
+    """Run a catalogue command as the main command does (a HashikitError is exit 2)."""
+    import argparse
+
+    from hashikit.cli_catalog import add_parsers
+    from hashikit.errors import HashikitError
+
+    parser = argparse.ArgumentParser(prog="hashikit")
+    add_parsers(parser.add_subparsers(dest="command"))
+    args = parser.parse_args([str(a) for a in argv])
+    try:
+        return args.func(args)
+    except HashikitError as exc:
+        print(f"hashikit: error: {exc}")
+        return 2
+
+
+def test_cli_add_list_export(tmp_path, capsys):
+    from hashikit.formats import write_text
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    items = small_generated(3, size=7, level="medium")
+    for k, (p, s, g) in enumerate(items):
+        (folder / f"p{k}.txt").write_text(write_text(p, "grid"))
+    p0, s0, _ = items[0]
+    (tmp_path / "mirror.tatham").write_text(write_text(transform(p0, 5), "tatham"))
+    db = tmp_path / "c.db"
+    assert cli("catalog", "add", db, folder, tmp_path / "mirror.tatham") == 0
+    out = capsys.readouterr()
+    assert "added 3, rejected 1" in out.out and "mirror.tatham: already in the catalogue" in out.err
+
+    assert cli("catalog", "list", db, "--format", "json", "--level", "medium") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert len(listed) == 3 and all(e["level"] == "medium" and e["size"] == "7x7" for e in listed)
+    assert [e["score"] for e in listed] == sorted(e["score"] for e in listed)
+    assert cli("catalog", "list", db, "--size", "9x9") == 0
+    assert "0 puzzle(s)" in capsys.readouterr().err
+
+    assert cli("catalog", "export", db, tmp_path / "out", "--to", "json-solution") == 0
+    back = [read_file(str(x)) for x in sorted((tmp_path / "out").glob("*.sol.json"))]
+    assert len(back) == 3 and all(check(d.puzzle, d.solution).ok for d in back)
+    with Catalog(db) as cat:
+        assert {fingerprint(d.puzzle) for d in back} == cat.fingerprints()
+
+
+def test_cli_bad_input_is_exit_2_and_adds_nothing(tmp_path, capsys):
+    good = tmp_path / "good.txt"
+    good.write_text("2.2\n...\n2.2\n")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("2.2\n..\n")
+    db = tmp_path / "c.db"
+    assert cli("catalog", "add", db, good, bad) == 2
+    assert "bad.txt" in capsys.readouterr().out
+    with Catalog(db) as cat:
+        assert len(cat) == 0  # the good file was not added either: all files are read first
+    nosol = tmp_path / "nosol.txt"
+    nosol.write_text("1.1\n...\n1.1\n")  # two pairs that cannot join
+    assert cli("catalog", "add", db, nosol) == 2
+    assert "no solution" in capsys.readouterr().out
+    assert cli("catalog", "list", tmp_path / "missing.db") == 2
+    assert "no such catalogue" in capsys.readouterr().out
+    assert cli("catalog", "export", db, tmp_path / "o", "--to", "nonsense") == 2
+    assert "unknown format" in capsys.readouterr().out
+    assert cli("catalog", "list", db, "--min-score", "9", "--max-score", "3") == 2
+    with pytest.raises(SystemExit) as exc:
+        cli("catalog", "list", db, "--size", "0x5")
+    assert exc.value.code == 2
