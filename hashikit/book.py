@@ -190,6 +190,8 @@ class Options:
                             f"got {self.per_page}")
         if self.paper not in PAPERS:
             raise BookError(f"paper must be one of {', '.join(PAPERS)}, got {self.paper!r}")
+        if not self.title.strip() or len(self.title) > 100 or not self.title.isprintable():
+            raise BookError("a book title is 1 to 100 printable characters")
         if not 0 <= self.binding <= 40:
             raise BookError(f"the binding allowance is 0 to 40 mm, got {self.binding}")
 
@@ -254,6 +256,12 @@ def _grid_pages(items: list[BookPuzzle], first: int, cols: int, rows: int, opts:
     return pages
 
 
+def _fitting(text: str, width: float, size: float) -> float:
+    """A font size no larger than ``size`` at which ``text`` fits ``width`` mm (DejaVu Sans Bold's
+    widest common glyphs are about 0.75 em), so a long title shrinks instead of running off the page."""
+    return max(4.0, min(size, width / (max(1, len(text)) * 0.75 * _PT)))
+
+
 def layout(items: list[BookPuzzle], opts: Options) -> list[Page]:
     """Every page of the book: title, puzzles, solutions.  ``items`` verified and ordered."""
     if not items:
@@ -273,11 +281,11 @@ def layout(items: list[BookPuzzle], opts: Options) -> list[Page]:
     pw, ph = PAPERS[opts.paper]
     x, _, w, _ = _content(1, opts)
     mid = x + w / 2
-    title.labels.append(Label(mid, ph * 0.33, opts.title, 32, bold=True, align="C"))
+    title.labels.append(Label(mid, ph * 0.33, opts.title, _fitting(opts.title, w, 32), bold=True, align="C"))
     counts = {lv: sum(1 for i in items if i.level == lv) for lv in LEVEL_ORDER}
     levels = ", ".join(f"{n} {lv}" for lv, n in counts.items() if n)
     sub = opts.subtitle or f"{len(items)} puzzles: {levels}"
-    title.labels.append(Label(mid, ph * 0.33 + 14, sub, 13, align="C"))
+    title.labels.append(Label(mid, ph * 0.33 + 14, sub, _fitting(sub, w, 13), align="C"))
     y = ph * 0.33 + 40
     for page in puzzle_pages:
         heading = page.labels[0].text

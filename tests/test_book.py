@@ -165,6 +165,9 @@ def test_bad_options_and_sources_are_refused(tmp_path, catalogue):
         Options(per_page=3)
     with pytest.raises(BookError, match="paper"):
         Options(paper="a5")
+    for title in ("", "x" * 101, "two\nlines"):
+        with pytest.raises(BookError, match="title"):
+            Options(title=title)
     with pytest.raises(BookError, match="no such catalogue or folder"):
         make_book(str(tmp_path / "missing.db"), str(tmp_path / "b.pdf"))
     (tmp_path / "empty").mkdir()
