@@ -100,7 +100,7 @@ def executor(spec: str, *, retries: int = RETRIES, allowed_failures: int = ALLOW
                 workers = arg or os.cpu_count() or 1
                 cluster = distributed.LocalCluster(
                     n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                    silence_logs=logging.ERROR if quiet else logging.WARNING)
+                    silence_logs=logging.CRITICAL if quiet else logging.WARNING)
                 client = distributed.Client(cluster)
             else:
                 try:
