@@ -48,6 +48,13 @@ def noop(k: int) -> int:
     return k
 
 
+def timed_row(rows: int, cols: int, level: str, seed: int) -> tuple[float, tuple]:
+    """generate_row and the CPU seconds it took on its worker (what the OS gave it)."""
+    start = time.process_time()
+    row = generate_row(rows, cols, level, seed)
+    return time.process_time() - start, row
+
+
 def symmetric_copy(puzzle: Puzzle, k: int) -> Puzzle:
     """Symmetry k (1-7) of the board: k % 4 quarter turns, mirrored when k >= 4."""
     rows, cols = puzzle.rows, puzzle.cols
@@ -73,8 +80,10 @@ def cluster_run(workers: int, seeds: list[int], cat: Catalog) -> dict:
         up = time.perf_counter() - t0
         start = time.perf_counter()
         prints = set()
-        for _args, row in run_jobs(pool, generate_row, [(SIZE, SIZE, LEVEL, s) for s in seeds]):
+        cpu = 0.0
+        for _args, (used, row) in run_jobs(pool, timed_row, [(SIZE, SIZE, LEVEL, s) for s in seeds]):
             prints.add(row[0])
+            cpu += used
             cat.add_rows([row])
         wall = time.perf_counter() - start
         overhead = None
@@ -83,7 +92,8 @@ def cluster_run(workers: int, seeds: list[int], cat: Catalog) -> dict:
             start = time.perf_counter()
             list(run_jobs(pool, noop, [(k,) for k in range(n)]))
             overhead = (time.perf_counter() - start) / n
-    return {"workers": workers, "startup": up, "wall": wall, "rate": len(seeds) / wall,
+    return {"workers": workers, "startup": up, "wall": wall, "rate": len(seeds) / wall, "cpu": cpu,
+            "busy": cpu / (wall * workers),
             "prints": prints, "overhead": overhead}
 
 
@@ -192,7 +202,10 @@ def main(argv=None) -> int:
     per_local = local_wall / len(seeds)
     per_cluster1 = 1 / statistics.median(r["rate"] for r in one if r["round"] == 0)
     day = 86_400
-    workers_day = math.ceil(1_000_000 / (rate1 * day))
+    cpu_per_puzzle = statistics.median(r["cpu"] / args.puzzles for r in one)
+    cpu_ratio = [b["cpu"] / a["cpu"] for a, b in pairs]
+    workers_day = math.ceil(1_000_000 * cpu_per_puzzle / day)
+    workers_day_loaded = math.ceil(1_000_000 / (rate1 * day))
     lines = [
         "# Scale-out: Dask workers, task overhead, catalogue insert and dedupe rates",
         "",
@@ -206,17 +219,31 @@ def main(argv=None) -> int:
         "Local Dask cluster (`executor(\"local:N\")`: N processes, one thread each); the same seeds for "
         "1 and 2 workers in each round, rounds alternating; start-up not counted.",
         "",
-        "| round | workers | puzzles | wall (s) | puzzles/s | start-up (s) |",
-        "|---:|---:|---:|---:|---:|---:|",
+        "CPU s is what the puzzles' tasks got from the OS on their workers (process time); busy is that "
+        "over wall x workers: how much of the time each worker was actually on a CPU (the rest it waited "
+        "for one, other jobs sharing the machine, or for work).",
+        "",
+        "| round | workers | puzzles | wall (s) | puzzles/s | CPU s | CPU s / puzzle | busy | start-up (s) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in runs:
         lines.append(f"| {r['round']} | {r['workers']} | {args.puzzles} | {r['wall']:.1f} | {r['rate']:.2f} | "
+                     f"{r['cpu']:.1f} | {r['cpu'] / args.puzzles:.2f} | {100 * r['busy']:.0f}% | "
                      f"{r['startup']:.1f} |")
     lines += [
         "",
         f"- 2 workers over 1, per round: {', '.join(f'{x:.2f}x' for x in ratios)} "
         f"(median rates {rate2:.2f} vs {rate1:.2f} puzzles/s, {rate2 / rate1:.2f}x; goal >= 1.7x: "
         f"{'met' if min(ratios) >= 1.7 else 'NOT met in every round'}).",
+        f"- CPU seconds for the same seeds, 2 workers over 1: {', '.join(f'{x:.2f}x' for x in cpu_ratio)}: "
+        "the work per puzzle does not grow with workers. On this machine the kernel's autogroup "
+        "scheduling (`/proc/sys/kernel/sched_autogroup_enabled` = "
+        f"{Path('/proc/sys/kernel/sched_autogroup_enabled').read_text().strip() if Path('/proc/sys/kernel/sched_autogroup_enabled').exists() else '?'}) "
+        "gives one session one share of the CPUs, however many processes it runs; a LocalCluster's "
+        "workers all sit in the benchmark's session, so under heavy load (see the load average) a second "
+        "worker can mostly split the first one's share (the busy column), which is the likely reason "
+        "when the wall-clock ratio falls short. On separate machines, or with `dask worker` processes "
+        "started on their own, each worker has its own core.",
         f"- Same seeds, same puzzles: the fingerprints of round 0 on 1 worker, on 2 workers and in one "
         f"process are {'identical' if same else 'DIFFERENT'}; 1 vs 2 workers agree in every round: "
         f"{'yes' if pair_agree else 'NO'}; {stored} distinct puzzles stored by one catalogue writer.",
@@ -243,11 +270,17 @@ def main(argv=None) -> int:
         "",
         "## A million puzzles: paper plan",
         "",
-        f"- One worker makes {rate1:.2f} unique graded 15x15 hard puzzles/s (median above, on this loaded "
-        f"machine), {rate1 * day:,.0f} a day: a million in a day needs **{workers_day} worker(s)** "
-        f"(one core each); a million in 8 hours, {math.ceil(1_000_000 / (rate1 * 8 * 3600))}.",
-        f"- Task overhead ({overhead * 1000:.1f} ms) is {100 * overhead / (1 / rate1):.1f}% of a puzzle: "
-        "one task per puzzle is fine; no batching needed.",
+        f"- A unique graded 15x15 hard puzzle takes {cpu_per_puzzle:.2f} CPU seconds (median of the 1-worker "
+        f"rounds, {args.puzzles} seeds each): one worker with a core of its own makes "
+        f"{day / cpu_per_puzzle:,.0f} a day, so a million in a day needs **{workers_day} workers** (one core "
+        f"each; {math.ceil(workers_day * 1.25)} with a quarter spare for stragglers and restarts), a million in "
+        f"8 hours {math.ceil(1_000_000 * cpu_per_puzzle / (8 * 3600))}.",
+        f"- At the wall-clock rate measured here on the loaded machine ({rate1:.2f} puzzles/s per worker) it "
+        f"would be {workers_day_loaded} workers: a shared machine is not a plan.",
+        f"- Task overhead ({overhead * 1000:.1f} ms, measured under the same load) is "
+        f"{100 * overhead / cpu_per_puzzle:.1f}% of a puzzle's CPU time: "
+        + ("one task per puzzle is fine." if overhead < 0.05 * cpu_per_puzzle else
+           f"worth sending {math.ceil(overhead / (0.02 * cpu_per_puzzle))} seeds per task to bring it under 2%."),
         f"- The single catalogue writer: a million rows at {ins['batch']:,.0f}/s in batches is "
         f"{1_000_000 / ins['batch'] / 60:.1f} minutes of writing, far below the generation time; "
         f"about {dd['size_mb'] / dd['added'] * 1e6 / 1000:.1f} GB on disk for a million 7x7 rows "
