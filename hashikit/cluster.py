@@ -29,6 +29,7 @@ import contextlib
 import logging
 import os
 import re
+import warnings
 from concurrent.futures import Executor, Future, as_completed
 from typing import Callable, Iterable, Iterator
 
@@ -98,9 +99,11 @@ def executor(spec: str, *, retries: int = RETRIES, allowed_failures: int = ALLOW
         try:
             if kind == "local":
                 workers = arg or os.cpu_count() or 1
-                cluster = distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                    silence_logs=logging.CRITICAL if quiet else logging.WARNING)
+                with warnings.catch_warnings():  # "port 8787 in use": no dashboard is asked for
+                    warnings.filterwarnings("ignore", message="Port .* is already in use")
+                    cluster = distributed.LocalCluster(
+                        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                        silence_logs=logging.CRITICAL if quiet else logging.WARNING)
                 client = distributed.Client(cluster)
             else:
                 try:

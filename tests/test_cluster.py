@@ -55,16 +55,23 @@ def test_local_cluster_gives_the_same_puzzles_and_survives_a_killed_worker(tmp_p
     in_process = {generate_row(SIZE, SIZE, LEVEL, s)[0]: s for s in seeds}
     got: dict[str, int] = {}
     cat = Catalog(tmp_path / "c.db")
-    with executor("local:2") as pool:
-        pids = workers_of(pool)
-        assert len(pids) == 2 and os.getpid() not in pids.values()
-        killed = False
-        for (_, _, _, seed), row in run_jobs(pool, slow_row, [(SIZE, SIZE, LEVEL, s) for s in seeds]):
-            got[row[0]] = seed
-            cat.add_rows([row])  # one writer, fed as results stream in
-            if len(got) == 4 and not killed:
-                os.kill(next(iter(pids.values())), signal.SIGKILL)
-                killed = True
+    killed = False
+    with pytest.raises(KeyboardInterrupt):
+        with executor("local:2") as pool:
+            pids = workers_of(pool)
+            assert len(pids) == 2 and os.getpid() not in pids.values()
+            for (_, _, _, seed), row in run_jobs(pool, slow_row, [(SIZE, SIZE, LEVEL, s) for s in seeds]):
+                got[row[0]] = seed
+                cat.add_rows([row])  # one writer, fed as results stream in
+                if len(got) == 4 and not killed:
+                    os.kill(next(iter(pids.values())), signal.SIGKILL)
+                    killed = True
+            # then Ctrl-C with many jobs queued: the block ends, the queue is cancelled, workers stop
+            pids = workers_of(pool)
+            for _ in run_jobs(pool, generate_row, [(15, 15, "hard", s) for s in range(500)]):
+                raise KeyboardInterrupt
+    time.sleep(1)
+    assert [p for p in pids.values() if os.path.exists(f"/proc/{p}")] == []
     assert killed
     assert got == in_process  # every seed once, each the same puzzle as in one process
     assert cat.fingerprints() == set(in_process) and len(cat) == len(seeds)
