@@ -97,10 +97,10 @@ def cluster_run(workers: int, seeds: list[int], cat: Catalog) -> dict:
             "prints": prints, "overhead": overhead}
 
 
-def in_process(seeds: list[int]) -> tuple[float, set[str]]:
-    start = time.perf_counter()
+def in_process(seeds: list[int]) -> tuple[float, float, set[str]]:
+    start, cpu = time.perf_counter(), time.process_time()
     prints = {generate_row(SIZE, SIZE, LEVEL, s)[0] for s in seeds}
-    return time.perf_counter() - start, prints
+    return time.perf_counter() - start, time.process_time() - cpu, prints
 
 
 # -- catalogue ---------------------------------------------------------------------------------------
@@ -171,7 +171,7 @@ def main(argv=None) -> int:
         cat = Catalog(os.path.join(folder, "gen.db"))
         # the in-process loop first, on round 0's seeds, beside the cluster runs
         seeds = list(range(args.puzzles))
-        local_wall, local_prints = in_process(seeds)
+        local_wall, local_cpu, local_prints = in_process(seeds)
         print(f"in process: {len(seeds) / local_wall:.2f} puzzles/s", file=sys.stderr)
         runs = []
         for r in range(args.rounds):
@@ -236,14 +236,16 @@ def main(argv=None) -> int:
         f"(median rates {rate2:.2f} vs {rate1:.2f} puzzles/s, {rate2 / rate1:.2f}x; goal >= 1.7x: "
         f"{'met' if min(ratios) >= 1.7 else 'NOT met in every round'}).",
         f"- CPU seconds for the same seeds, 2 workers over 1: {', '.join(f'{x:.2f}x' for x in cpu_ratio)}: "
-        "the work per puzzle does not grow with workers. On this machine the kernel's autogroup "
-        "scheduling (`/proc/sys/kernel/sched_autogroup_enabled` = "
-        f"{Path('/proc/sys/kernel/sched_autogroup_enabled').read_text().strip() if Path('/proc/sys/kernel/sched_autogroup_enabled').exists() else '?'}) "
-        "gives one session one share of the CPUs, however many processes it runs; a LocalCluster's "
-        "workers all sit in the benchmark's session, so under heavy load (see the load average) a second "
-        "worker can mostly split the first one's share (the busy column), which is the likely reason "
-        "when the wall-clock ratio falls short. On separate machines, or with `dask worker` processes "
-        "started on their own, each worker has its own core.",
+        + ("the work per puzzle does not grow with workers" if max(cpu_ratio) <= 1.15 else
+           "more CPU per puzzle with 2 workers (first-task imports weigh on few puzzles; shared caches)")
+        + "; busy per worker, 2 workers against 1: "
+        + ", ".join(f"{100 * b['busy']:.0f}% vs {100 * a['busy']:.0f}%" for a, b in pairs)
+        + ". Where a round's wall ratio falls short while the CPU per puzzle holds, the workers got less "
+        "CPU per second than the lone worker had: the machine's load changed between the runs (see the "
+        "load average), or the kernel's autogroup scheduling (`sched_autogroup_enabled` = "
+        f"{Path('/proc/sys/kernel/sched_autogroup_enabled').read_text().strip() if Path('/proc/sys/kernel/sched_autogroup_enabled').exists() else '?'}"
+        ") shares one slice among a session's processes, which a LocalCluster's workers are. On separate "
+        "machines, or `dask worker` processes started on their own, each worker has its own core.",
         f"- Same seeds, same puzzles: the fingerprints of round 0 on 1 worker, on 2 workers and in one "
         f"process are {'identical' if same else 'DIFFERENT'}; 1 vs 2 workers agree in every round: "
         f"{'yes' if pair_agree else 'NO'}; {stored} distinct puzzles stored by one catalogue writer.",
@@ -252,9 +254,10 @@ def main(argv=None) -> int:
         "",
         f"- A no-op task on the 1-worker cluster: {overhead * 1000:.2f} ms per task (1,000 tasks, submit "
         f"to result).",
-        f"- A puzzle: {per_local:.3f} s in one process, {per_cluster1:.3f} s per puzzle on the 1-worker "
-        f"cluster (round 0, same seeds): overhead {100 * (per_cluster1 / per_local - 1):+.0f}% "
-        "(the in-process loop ran first, alone; the machine's load changes between runs).",
+        f"- A puzzle, in CPU seconds (round 0's seeds): {local_cpu / len(seeds):.3f} in one process, "
+        f"{one[0]['cpu'] / args.puzzles:.3f} in a task on the 1-worker cluster "
+        f"({100 * (one[0]['cpu'] / local_cpu - 1):+.0f}%); wall clock {per_local:.2f} s against "
+        f"{per_cluster1:.2f} s, which mostly says how the machine's load moved.",
         "",
         "## Catalogue",
         "",
