@@ -237,7 +237,7 @@ def main(argv=None) -> int:
         f"{'met' if min(ratios) >= 1.7 else 'NOT met in every round'}).",
         f"- CPU seconds for the same seeds, 2 workers over 1: {', '.join(f'{x:.2f}x' for x in cpu_ratio)}: "
         + ("the work per puzzle does not grow with workers" if max(cpu_ratio) <= 1.15 else
-           "more CPU per puzzle with 2 workers (first-task imports weigh on few puzzles; shared caches)")
+           "more CPU per puzzle with 2 workers than with 1")
         + "; busy per worker, 2 workers against 1: "
         + ", ".join(f"{100 * b['busy']:.0f}% vs {100 * a['busy']:.0f}%" for a, b in pairs)
         + ". Where a round's wall ratio falls short while the CPU per puzzle holds, the workers got less "
