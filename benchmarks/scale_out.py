@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE))
 
 from _runinfo import git_state  # noqa: E402
 
-from hashikit.catalog import Catalog, fingerprint  # noqa: E402
+from hashikit.catalog import Catalog  # noqa: E402
 from hashikit.cluster import executor, generate_row, run_jobs  # noqa: E402
 from hashikit.model import Puzzle  # noqa: E402
 

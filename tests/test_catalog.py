@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hashikit.catalog import Catalog, CatalogError, canonical_form, fingerprint
+from hashikit.catalog import Catalog, CatalogError, fingerprint
 from hashikit.checker import check
 from hashikit.formats import read_file
 from hashikit.model import Puzzle, Solution
