@@ -1,0 +1,387 @@
+"""A puzzle catalogue in SQLite: every puzzle once, with what is known about it.
+
+Publishers keep tens of thousands of puzzles; the catalogue holds each one with
+its size, MAXBRIDGES, variant (``no_loops``), grade, score, island count, seed,
+generator version, the puzzle in a canonical text (hashikit's JSON format) and
+its solution, keyed by a *fingerprint*: a hash of the puzzle's canonical form
+under the board's symmetries.  A puzzle and its mirror images and rotations are
+the same puzzle to a solver, so they share one fingerprint, and a UNIQUE
+constraint keeps the second copy out (:meth:`Catalog.add` returns False and the
+catalogue counts it in ``rejected``).
+
+Symmetries: the 8 of the square (4 rotations, each mirrored or not).  On a
+non-square board 4 of them keep the board's shape and the other 4 turn an R x C
+board into a C x R one: both are the same puzzle, so all 8 are tried on every
+board and the canonical form (the smallest) decides.
+
+Many writers: each worker process opens its own :class:`Catalog` on the same
+file.  The database runs in WAL mode (readers never block the writer), waits up
+to ``busy_timeout`` for the write lock, and retries a locked write a few times
+with a growing pause; one transaction per :meth:`add` (or per
+:meth:`add_many` batch) keeps the lock short.
+
+SQLite is in the standard library: no server, one file, safe to copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from . import __version__
+from .errors import HashikitError
+from .model import Puzzle, Solution
+
+#: the levels in order of difficulty (as hashikit.logic.LEVELS; repeated here so that
+#: reading a catalogue does not import the deduction engine)
+LEVEL_ORDER = ("easy", "medium", "hard", "expert")
+#: generator version stored with every puzzle unless the caller names another
+GENERATOR = f"hashikit {__version__}"
+#: how long a writer waits for the lock (ms), and how often a locked write is retried
+BUSY_TIMEOUT_MS = 30_000
+WRITE_RETRIES = 8
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS puzzles (
+    id          INTEGER PRIMARY KEY,
+    fingerprint TEXT NOT NULL UNIQUE,
+    rows        INTEGER NOT NULL,
+    cols        INTEGER NOT NULL,
+    maxbridges  INTEGER NOT NULL,
+    no_loops    INTEGER NOT NULL,
+    islands     INTEGER NOT NULL,
+    level       TEXT,
+    score       INTEGER,
+    seed        TEXT,
+    generator   TEXT,
+    source      TEXT,
+    puzzle      TEXT NOT NULL,
+    solution    TEXT,
+    added       REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS puzzles_level ON puzzles (level, score);
+CREATE INDEX IF NOT EXISTS puzzles_size ON puzzles (rows, cols);
+"""
+
+_COLUMNS = ("fingerprint", "rows", "cols", "maxbridges", "no_loops", "islands", "level", "score",
+            "seed", "generator", "source", "puzzle", "solution", "added")
+#: keyword arguments :meth:`Catalog.add` takes besides the puzzle and solution
+META_KEYS = ("level", "score", "seed", "generator", "source")
+
+
+class CatalogError(HashikitError):
+    """A catalogue that cannot be opened, or a request it cannot answer."""
+
+
+# -- fingerprints ---------------------------------------------------------------------
+
+def _transforms(rows: int, cols: int):
+    """The 8 symmetries as (new rows, new cols, map (r, c) -> (r', c'))."""
+    R, C = rows - 1, cols - 1
+    return (
+        (rows, cols, lambda r, c: (r, c)),
+        (rows, cols, lambda r, c: (r, C - c)),          # mirror left-right
+        (rows, cols, lambda r, c: (R - r, c)),          # mirror top-bottom
+        (rows, cols, lambda r, c: (R - r, C - c)),      # half turn
+        (cols, rows, lambda r, c: (c, r)),              # transpose
+        (cols, rows, lambda r, c: (c, R - r)),          # quarter turn clockwise
+        (cols, rows, lambda r, c: (C - c, r)),          # quarter turn anticlockwise
+        (cols, rows, lambda r, c: (C - c, R - r)),      # anti-transpose
+    )
+
+
+def canonical_form(puzzle: Puzzle) -> str:
+    """The smallest text of the puzzle over its 8 symmetries (variant and MAXBRIDGES included)."""
+    head = f"m{puzzle.maxbridges}{'L' if puzzle.no_loops else ''}"
+    best = None
+    for rows, cols, move in _transforms(puzzle.rows, puzzle.cols):
+        cells = sorted(move(i.row, i.col) + (i.number,) for i in puzzle.islands)
+        ignored = sorted(move(i.row, i.col) + (i.number,) for i in puzzle.ignored)
+        text = (f"{head}:{rows}x{cols}:" + ";".join(f"{r},{c},{n}" for r, c, n in cells)
+                + ("|" + ";".join(f"{r},{c},{n}" for r, c, n in ignored) if ignored else ""))
+        if best is None or text < best:
+            best = text
+    return best
+
+
+def fingerprint(puzzle: Puzzle) -> str:
+    """A short hash of :func:`canonical_form`: equal for a puzzle and its rotations/mirrors."""
+    return hashlib.sha256(canonical_form(puzzle).encode("ascii")).hexdigest()[:32]
+
+
+# -- entries -----------------------------------------------------------------------------
+
+@dataclass
+class Entry:
+    """One catalogue row, with the puzzle and solution rebuilt."""
+
+    id: int
+    fingerprint: str
+    rows: int
+    cols: int
+    maxbridges: int
+    no_loops: bool
+    islands: int
+    level: str | None
+    score: int | None
+    seed: str | None
+    generator: str | None
+    source: str | None
+    puzzle_text: str
+    solution_text: str | None
+
+    @property
+    def puzzle(self) -> Puzzle:
+        from .formats import read_text
+
+        p = read_text(self.puzzle_text, "json", f"catalogue entry {self.id}").puzzle
+        if self.no_loops:
+            p = Puzzle(p.rows, p.cols, p.islands + p.ignored, p.maxbridges,
+                       ignore=[i.pos for i in p.ignored], no_loops=True)
+        return p
+
+    @property
+    def solution(self) -> Solution | None:
+        return None if self.solution_text is None else Solution.from_list(json.loads(self.solution_text))
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "fingerprint": self.fingerprint, "size": f"{self.rows}x{self.cols}",
+                "maxbridges": self.maxbridges, "no_loops": self.no_loops, "islands": self.islands,
+                "level": self.level, "score": self.score, "seed": self.seed,
+                "generator": self.generator, "source": self.source}
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``15x15`` (or ``15``) as (rows, cols)."""
+    parts = str(text).lower().split("x")
+    try:
+        nums = [int(p) for p in parts]
+    except ValueError:
+        nums = []
+    if len(nums) == 1:
+        nums = nums * 2
+    if len(nums) != 2 or min(nums) < 1:
+        raise CatalogError(f"a size is ROWSxCOLS with whole numbers of at least 1, got {text!r}")
+    return nums[0], nums[1]
+
+
+# -- the catalogue ---------------------------------------------------------------------------
+
+class Catalog:
+    """A SQLite catalogue file; open one per process (connections are not shared).
+
+    >>> cat = Catalog("puzzles.db")                                  # doctest: +SKIP
+    >>> cat.add(puzzle, solution, level="hard", score=121, seed=7)   # doctest: +SKIP
+    True
+    """
+
+    def __init__(self, path: str | os.PathLike, *, create: bool = True, timeout_ms: int = BUSY_TIMEOUT_MS):
+        self.path = os.fspath(path)
+        #: puzzles this object was asked to add that were already there (same fingerprint)
+        self.rejected = 0
+        #: puzzles this object added
+        self.added = 0
+        if not create and not os.path.exists(self.path):
+            raise CatalogError(f"{self.path}: no such catalogue")
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if not os.path.isdir(folder):
+            raise CatalogError(f"{self.path}: the folder {folder} does not exist")
+        try:
+            self._db = sqlite3.connect(self.path, timeout=timeout_ms / 1000, isolation_level=None)
+            self._db.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+            self._retry(lambda: self._db.execute("PRAGMA journal_mode = WAL"))
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._retry(lambda: self._db.executescript(_SCHEMA))
+        except sqlite3.DatabaseError as exc:
+            raise CatalogError(f"{self.path}: not a hashikit catalogue ({exc})") from None
+
+    # -- plumbing -----------------------------------------------------------------------
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "Catalog":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _retry(self, action):
+        """Run ``action``; on 'database is locked' (another writer held on past the busy
+        timeout) wait a little longer each time and try again."""
+        for attempt in range(WRITE_RETRIES):
+            try:
+                return action()
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if attempt == WRITE_RETRIES - 1:
+                    raise CatalogError(f"{self.path}: still locked by another writer after "
+                                       f"{WRITE_RETRIES} tries") from None
+                time.sleep(0.05 * 2 ** attempt * (1 + random.random()))
+
+    # -- writing ------------------------------------------------------------------------
+    @staticmethod
+    def row_for(puzzle: Puzzle, solution: Solution | None = None, **meta) -> tuple:
+        """The row stored for ``puzzle``: fingerprint first.  Pure, so workers can build rows
+        and a single writer store them (:meth:`add_rows`)."""
+        from .formats import write_text
+
+        unknown = set(meta) - set(META_KEYS)
+        if unknown:
+            raise CatalogError(f"unknown catalogue field(s) {', '.join(sorted(unknown))}; "
+                               f"known: {', '.join(META_KEYS)}")
+        level = meta.get("level")
+        if level is not None and level not in LEVEL_ORDER:
+            raise CatalogError(f"unknown level {level!r}; levels: {', '.join(LEVEL_ORDER)}")
+        if solution is not None:
+            from .checker import check
+
+            report = check(puzzle, solution)
+            if not report.ok:
+                raise CatalogError(f"the solution given breaks the rules: {report.violations[0].message}")
+        seed = meta.get("seed")
+        return (fingerprint(puzzle), puzzle.rows, puzzle.cols, puzzle.maxbridges, int(puzzle.no_loops),
+                len(puzzle.islands), level, meta.get("score"), None if seed is None else str(seed),
+                meta.get("generator", GENERATOR), meta.get("source"),
+                write_text(puzzle, "json"),
+                None if solution is None else json.dumps(solution.to_list(), separators=(",", ":")),
+                time.time())
+
+    def add(self, puzzle: Puzzle, solution: Solution | None = None, **meta) -> bool:
+        """Store ``puzzle``; False (and ``rejected`` + 1) when it, or a mirror or rotation of it,
+        is already there.  A solution is checked by the rule checker first."""
+        return self.add_rows([self.row_for(puzzle, solution, **meta)]) == 1
+
+    def add_many(self, items: Iterable[tuple]) -> int:
+        """Store ``(puzzle, solution, meta)`` triples in one transaction; the number added."""
+        return self.add_rows([self.row_for(p, s, **(m or {})) for p, s, m in items])
+
+    def add_rows(self, rows: list[tuple]) -> int:
+        """Store rows made by :meth:`row_for` in one transaction; the number that were new."""
+        if not rows:
+            return 0
+        sql = (f"INSERT OR IGNORE INTO puzzles ({', '.join(_COLUMNS)}) "
+               f"VALUES ({', '.join('?' * len(_COLUMNS))})")
+
+        def write():
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                before = self._db.total_changes
+                self._db.executemany(sql, rows)
+                new = self._db.total_changes - before
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            return new
+
+        new = self._retry(write)
+        self.added += new
+        self.rejected += len(rows) - new
+        return new
+
+    def has(self, puzzle: Puzzle) -> bool:
+        """Whether ``puzzle`` (or a mirror or rotation of it) is stored."""
+        return self._db.execute("SELECT 1 FROM puzzles WHERE fingerprint = ?",
+                                (fingerprint(puzzle),)).fetchone() is not None
+
+    # -- reading ------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM puzzles").fetchone()[0]
+
+    def fingerprints(self) -> set[str]:
+        return {row[0] for row in self._db.execute("SELECT fingerprint FROM puzzles")}
+
+    def query(self, size: str | tuple[int, int] | None = None, level: str | None = None,
+              score: tuple[int | None, int | None] | None = None, maxbridges: int | None = None,
+              no_loops: bool | None = None, limit: int | None = None) -> list[Entry]:
+        """Entries matching every filter given, easiest first (level, then score, then id)."""
+        return list(self.iter_query(size, level, score, maxbridges, no_loops, limit))
+
+    def iter_query(self, size=None, level=None, score=None, maxbridges=None, no_loops=None,
+                   limit=None) -> Iterator[Entry]:
+        where, args = [], []
+        if size is not None:
+            rows, cols = parse_size(size) if isinstance(size, str) else size
+            where.append("rows = ? AND cols = ?")
+            args += [rows, cols]
+        if level is not None:
+            if level not in LEVEL_ORDER:
+                raise CatalogError(f"unknown level {level!r}; levels: {', '.join(LEVEL_ORDER)}")
+            where.append("level = ?")
+            args.append(level)
+        if score is not None:
+            lo, hi = score
+            if lo is not None:
+                where.append("score >= ?")
+                args.append(lo)
+            if hi is not None:
+                where.append("score <= ?")
+                args.append(hi)
+        if maxbridges is not None:
+            where.append("maxbridges = ?")
+            args.append(maxbridges)
+        if no_loops is not None:
+            where.append("no_loops = ?")
+            args.append(int(no_loops))
+        order = " ".join(f"WHEN '{lv}' THEN {k}" for k, lv in enumerate(LEVEL_ORDER))
+        sql = (f"SELECT id, {', '.join(c for c in _COLUMNS if c != 'added')} FROM puzzles"
+               + (" WHERE " + " AND ".join(where) if where else "")
+               + f" ORDER BY CASE level {order} ELSE {len(LEVEL_ORDER)} END, score, id")
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(int(limit))
+        for row in self._db.execute(sql, args):
+            row = list(row)
+            row[5] = bool(row[5])
+            yield Entry(*row)
+
+    # -- export ---------------------------------------------------------------------------
+    def export(self, fmt: str, dest: str | os.PathLike, *, with_solution: bool = False, **filters) -> list[str]:
+        """Write the matching puzzles to folder ``dest``, one file each in format ``fmt``
+        (``00001.json``, ...) plus ``index.json`` with their catalogue fields; or, when ``dest``
+        ends in ``.jsonl``, every puzzle as one JSON line (fields, puzzle and bridges).
+        Returns the paths written."""
+        from .formats import get, write_text
+
+        dest = os.fspath(dest)
+        entries = self.query(**filters)
+        if dest.endswith(".jsonl"):
+            with open(dest, "w", encoding="utf-8") as fh:
+                for e in entries:
+                    record = e.to_json()
+                    record["puzzle"] = json.loads(e.puzzle_text)
+                    if e.solution_text is not None:
+                        record["solution_bridges"] = json.loads(e.solution_text)
+                    fh.write(json.dumps(record, separators=(",", ":")) + "\n")
+            return [dest]
+        f = get(fmt)
+        if f.write is None:
+            raise CatalogError(f"format {fmt!r} cannot be written")
+        if f.needs_solution:
+            with_solution = True
+        os.makedirs(dest, exist_ok=True)
+        ext = f.extensions[0] if f.extensions else f".{fmt}"
+        paths, index = [], []
+        for e in entries:
+            solution = e.solution if with_solution else None
+            if f.needs_solution and solution is None:
+                raise CatalogError(f"format {fmt!r} shows a solution; catalogue entry {e.id} has none")
+            path = os.path.join(dest, f"{e.id:05d}{ext}")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(write_text(e.puzzle, fmt, solution))
+            paths.append(path)
+            index.append(dict(e.to_json(), file=os.path.basename(path)))
+        with open(os.path.join(dest, "index.json"), "w", encoding="utf-8") as fh:
+            json.dump(index, fh, indent=1)
+        return paths
+
+
+__all__ = ["Catalog", "CatalogError", "Entry", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
+           "canonical_form", "fingerprint", "parse_size"]
