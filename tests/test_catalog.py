@@ -204,13 +204,7 @@ def test_concurrent_adds_from_several_processes(tmp_path):
 
 # -- export -------------------------------------------------------------------------------------------
 
-#: the solved-grid writer leaves a blank line under an empty first row in the spaced layout,
-#: which its reader refuses (a formats bug, reported to the coordinator): strict, so the fix shows
-SOLVED_BLANK_LINE = pytest.mark.xfail(strict=True, reason="solved writer: blank line under an empty top row")
-
-
-@pytest.mark.parametrize("fmt", ["json", "tatham", "has", "grid", "json-solution",
-                                 pytest.param("solved", marks=SOLVED_BLANK_LINE)])
+@pytest.mark.parametrize("fmt", ["json", "tatham", "has", "grid", "json-solution", "solved"])
 def test_export_round_trip(tmp_path, fmt):
     items = small_generated(4, size=7, level="medium")
     with Catalog(tmp_path / "c.db") as cat:
