@@ -13,6 +13,7 @@ from hashikit.generate import random_solution
 from hashikit.logic import (LEVELS, RULES, Deducer, State, Step, apply, contradiction, grade, next_step,
                             solve_logically)
 from hashikit.logic import expert as X
+from hashikit.logic.groups import LookaheadGroups
 from hashikit.model import Puzzle, Solution
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -357,7 +358,7 @@ def test_lookahead_groups_match_the_plain_check():
     for seed in range(4):
         p = random_solution(9, 9, random.Random(seed))[0]
         st, _steps, _stuck = solve_logically(p, "medium")
-        groups = X._Groups(st)
+        groups = LookaheadGroups(st)
         for k in st.undecided():
             for full in (False, True):
                 assert X._lookahead_reason(st, k, full, groups) == X._lookahead_reason(st, k, full)

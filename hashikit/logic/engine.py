@@ -19,6 +19,7 @@ import time
 from typing import Iterator
 
 from ..model import Puzzle
+from .groups import LookaheadGroups
 from .rules import BOARD, CROSSING, ISLAND, LINK, RULES, Rule
 from .state import LEVEL_RANK, LEVELS, State, Step, contradiction as state_contradiction, number_groups
 
@@ -128,13 +129,11 @@ class Deducer:
         return out
 
     def lookahead_groups(self):
-        """The certain groups in the form the lookahead trials read (see :class:`expert._Groups`)."""
-        from .expert import _Groups
-
+        """The certain groups in the form the lookahead trials read (see :class:`groups.LookaheadGroups`)."""
         out = self._cache.get("lookahead")
         if out is None:
             find = self.find
-            out = self._cache["lookahead"] = _Groups.of([find(i) for i in range(self.st.geo.n)],
+            out = self._cache["lookahead"] = LookaheadGroups.of([find(i) for i in range(self.st.geo.n)],
                                                         self.members, self.incomplete)
         out.whole = False
         return out
