@@ -66,7 +66,9 @@ class CpBackend:
         self.caps = caps
         self.nlinks = len(caps)
         self.live = live
-        self.settings = {"num_workers": max(1, int(num_workers)), **DEFAULT_PARAMS, **params}
+        # CP-SAT's own SIGINT handler would end the process: Ctrl-C is Python's (see lazy.interruptible)
+        self.settings = {"num_workers": max(1, int(num_workers)), **DEFAULT_PARAMS, **params,
+                         "catch_sigint_signal": False}
 
     def solve(self, deadline):
         solver = cp_model.CpSolver()

@@ -23,7 +23,7 @@ from .base import SolveResult, Status
 from .lazy import TIME_LIMIT
 
 #: seconds past the deadline the parent waits for the child's own (partial) answer
-GRACE = TIME_MARGIN / 2
+GRACE = TIME_MARGIN / 4
 #: longest single wait (a huge time limit must not overflow poll())
 _MAX_WAIT = 3600.0
 
