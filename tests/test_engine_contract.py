@@ -8,6 +8,7 @@ checked to be trees (connected with one link fewer than islands).  Timing bounds
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import random
@@ -54,12 +55,26 @@ def engine(request):
     return request.param
 
 
+def engine_cases(*cases, default=()):
+    """Parameters (engine, *case) for every installed engine; those not in ``default`` are slow."""
+    out = []
+    for name in ENGINES:
+        for case in cases or [()]:
+            key = (name, *case)
+            marks = [] if installed(name) else [pytest.mark.skip(reason=f"{name}: pip install 'hashikit[{name}]'")]
+            if key not in default and (name,) not in default:
+                marks.append(pytest.mark.slow)
+            out.append(pytest.param(*key, marks=marks, id="-".join(map(str, key))))
+    return out
+
+
 def corners(m: int) -> Puzzle:
     """A 3x3 board with four corner islands numbered m (MAXBRIDGES m): the top and bottom links
     carry a, the sides m - a, so there are m - 1 solutions (a = 1 .. m-1; a ring, all links used)."""
     return Puzzle(3, 3, [(0, 0, m), (0, 2, m), (2, 0, m), (2, 2, m)], maxbridges=m)
 
 
+@functools.lru_cache(maxsize=2)
 def lattice(side: int, seed: int = 0, mb: int = 2) -> Puzzle:
     """A large solvable board made fast: islands on every other cell, each row chained by random
     bridges, the rows joined down the first column (numbers are the bridge ends)."""
@@ -225,8 +240,9 @@ def test_sat_binary_encoding_agrees_with_the_oracle(monkeypatch):
 
 # -- time limits -------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("engine", engine_cases(default=[("sat",)]))
 def test_a_large_board_answers_within_the_time_limit_as_unknown(engine):
-    p = lattice(800)  # 160,000 islands: building the model alone takes longer than the limit
+    p = lattice(566)  # 80,000 islands: building the model alone takes longer than the limit
     start = time.monotonic()
     r = solve(p, engine=engine, time_limit=0.5)
     took = time.monotonic() - start
@@ -237,9 +253,10 @@ def test_a_large_board_answers_within_the_time_limit_as_unknown(engine):
 
 def test_time_limited_enumeration_keeps_what_it_found(engine):
     p = corners(100_000)  # 99,999 solutions: enumeration cannot finish in a second
-    r = solve(p, engine=engine, time_limit=1.0, max_solutions=10**9)
+    r = solve(p, engine=engine, time_limit=0.5, max_solutions=10**9)
     assert r.solved and len(r.solutions) >= 1 and not r.complete and r.stopped == "time limit"
-    assert len(set(r.solutions)) == len(r.solutions) and all_valid(p, r)
+    assert len(set(r.solutions)) == len(r.solutions)
+    assert all(check(p, s).ok for s in r.solutions[:50] + r.solutions[-50:])
     assert r.unique is (False if len(r.solutions) > 1 else None)
 
 
@@ -277,7 +294,8 @@ CTRL_C_SCRIPT = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("limited", ["in-process", "limited"])
+@pytest.mark.parametrize("engine, limited", engine_cases(
+    ("in-process",), ("limited",), default=[("sat", "limited"), ("milp", "in-process"), ("cpsat", "in-process")]))
 def test_ctrl_c_ends_a_long_solve_promptly(engine, limited, tmp_path):
     script = tmp_path / "long_solve.py"
     script.write_text(CTRL_C_SCRIPT)
@@ -285,7 +303,7 @@ def test_ctrl_c_ends_a_long_solve_promptly(engine, limited, tmp_path):
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         assert proc.stdout.readline().strip() == "solving"
-        time.sleep(1.0)
+        time.sleep(0.5)
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=15)
