@@ -120,7 +120,7 @@ def main() -> int:
         files = bench.sample_files(files, args.sample, args.seed)
     if args.engines == "sat":
         return run_one("coelho_sat", "sat", {}, files, args,
-                       "hashikit's `sat` engine (CaDiCaL, or Glucose under a time limit, through python-sat; "
+                       "hashikit's `sat` engine (CaDiCaL through python-sat, in a child process ended at the deadline under a time limit; "
                        "lazy connectivity clauses) against the paper's Table 1 (Gurobi branch-and-cut).")
     runs = [
         ("milp_weak", "coelho_milp_weak", "milp", {"weak": True},
