@@ -141,7 +141,7 @@ def test_an_option_of_another_engine_is_refused(engine):
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), 0, 0.0, -1, -1e-9, True, False,
-                                   "1", [1]])
+                                   "1", [1], 10**400])
 def test_bad_time_limits_are_refused(engine, value):
     with pytest.raises(BadArgument, match="time_limit"):
         solve(corners(3), engine=engine, time_limit=value)
@@ -158,6 +158,12 @@ def test_an_option_value_of_the_wrong_type_is_refused(engine):
     wrong = "yes" if kind is not str else 3
     with pytest.raises(BadArgument, match=repr(name)):
         solve(corners(3), engine=engine, **{name: wrong})
+
+
+def test_huge_but_finite_limits_and_counts_are_taken(engine):
+    p = Puzzle.from_grid([[2, 0, 2], [0, 0, 0], [2, 0, 2]])
+    r = solve(p, engine=engine, time_limit=1e300, max_solutions=10**30)
+    assert r.unique is True and r.stopped is None and all_valid(p, r)
 
 
 def test_bad_arguments_are_value_errors_and_not_a_puzzle_is_refused():
@@ -362,3 +368,28 @@ def test_engines_agree_on_uniqueness_and_enumeration_on_real_puzzles():
         if len({min(len(r.solutions), 20) for r in many.values()}) != 1:
             bad.append(f"{where}: counts {[(e, len(r.solutions)) for e, r in many.items()]}")
     assert not bad, bad[:5]
+
+
+# -- hostile arguments ---------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+ANY_VALUE = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
+                      st.text(max_size=5), st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3),
+                                                                                                st.integers(), max_size=2))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(time_limit=ANY_VALUE, max_solutions=ANY_VALUE,
+       options=st.dictionaries(st.sampled_from(["solver", "implied", "weak", "num_workers", "x"]), ANY_VALUE,
+                               max_size=2))
+def test_any_arguments_give_an_answer_or_a_clear_refusal(time_limit, max_solutions, options):
+    p = Puzzle.from_grid([[2, 0, 2], [0, 0, 0], [2, 0, 2]])
+    if isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) and time_limit > 0:
+        time_limit = min(time_limit, 30)  # a real limit, not a wait (inf and nan stay as they are)
+    try:
+        r = solve(p, time_limit=time_limit, max_solutions=max_solutions, **options)
+    except (BadArgument, UnsupportedOption) as exc:
+        assert str(exc)
+        return
+    assert r.solved and all_valid(p, r)

@@ -77,7 +77,11 @@ def check_time_limit(time_limit) -> None:
         return
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
         raise BadArgument(f"time_limit must be a number of seconds or None, got {time_limit!r}")
-    if not math.isfinite(time_limit) or time_limit <= 0:
+    try:
+        finite = math.isfinite(time_limit)
+    except OverflowError:  # an int too large for a float
+        finite = False
+    if not finite or time_limit <= 0:
         raise BadArgument(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
 
 
