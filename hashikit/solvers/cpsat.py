@@ -127,5 +127,5 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, num_workers: int = DE
     backend = CpBackend(puzzle, caps, live, num_workers, params or {})
     status, found, complete, stopped = lazy.run(
         puzzle, backend, max_solutions=max_solutions, deadline=deadline, stats=stats, report=report,
-        live=lambda k: caps[k] > 0)
+        caps=caps)
     return lazy.result(puzzle, "cpsat", status, found, complete, stopped, stats, start, "CP-SAT")

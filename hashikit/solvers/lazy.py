@@ -46,10 +46,10 @@ def used_links(counts: Sequence[int]) -> list[int]:
     return [k for k, c in enumerate(counts) if c]
 
 
-def split_cuts(puzzle: Puzzle, used: Sequence[int], live: Callable[[int], bool] = lambda k: True,
-               ) -> list[list[int]]:
-    """For every group of islands that ``used`` links join, the live links leaving it; ``[]`` when
-    the used links join every island."""
+def split_cuts(puzzle: Puzzle, used: Sequence[int], caps: Sequence[int] | None = None) -> list[list[int]]:
+    """For every group of islands that ``used`` links join, the links leaving it that can carry a
+    bridge (``caps[k] > 0``; every link when ``caps`` is None); ``[]`` when ``used`` joins every island.
+    (Hot: called once per round on every engine, hence the plain loops.)"""
     links = puzzle.links
     groups = components(len(puzzle.islands), ((links[k].a, links[k].b) for k in used))
     if len(groups) == 1:
@@ -58,10 +58,16 @@ def split_cuts(puzzle: Puzzle, used: Sequence[int], live: Callable[[int], bool] 
     for g, group in enumerate(groups):
         for i in group:
             group_of[i] = g
+    incident = puzzle.incident
     cuts = []
     for g, group in enumerate(groups):
-        cuts.append([k for i in group for k in puzzle.incident[i]
-                     if live(k) and group_of[puzzle.other_end(k, i)] != g])
+        cut = []
+        for i in group:
+            for k in incident[i]:
+                a, b, _ = links[k]
+                if group_of[b if a == i else a] != g and (caps is None or caps[k]):
+                    cut.append(k)
+        cuts.append(cut)
     return cuts
 
 
@@ -124,7 +130,7 @@ def left(deadline: float | None, cap: float = 1e9) -> float | None:
 
 def run(puzzle: Puzzle, backend: Backend, *, max_solutions: int = 1, deadline: float | None = None,
         stats: dict, report: Callable[[list[int]], None] | None = None,
-        live: Callable[[int], bool] = lambda k: True, enforces_splits: bool = False
+        caps: Sequence[int] | None = None, enforces_splits: bool = False
         ) -> tuple[Status, list[list[int]], bool, str | None]:
     """Solve until ``max_solutions`` solutions, a proof that there are no more, or the deadline.
 
@@ -148,7 +154,7 @@ def run(puzzle: Puzzle, backend: Backend, *, max_solutions: int = 1, deadline: f
                 stopped = TIME_LIMIT if deadline is not None else "the engine stopped without an answer"
             break
         used = used_links(counts)
-        cuts = [] if enforces_splits else split_cuts(puzzle, used, live)
+        cuts = [] if enforces_splits else split_cuts(puzzle, used, caps)
         for links in cuts:
             backend.require_one(links)
         stats["cuts"] += len(cuts)

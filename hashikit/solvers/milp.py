@@ -56,6 +56,7 @@ class Connectivity(Conshdlr):
         self.puzzle = puzzle
         self.live = live      # links that can carry a bridge
         self.y = y            # link index -> binary variable
+        self.caps = [1 if k in y else 0 for k in range(len(puzzle.links))]  # 0: cannot carry a bridge
         self.stats = stats
         self.added: set[frozenset[int]] = set()
         self.n = len(puzzle.islands)
@@ -72,7 +73,7 @@ class Connectivity(Conshdlr):
         return self._cuts(self._used(None, 1e-6), SCIP_RESULT.CONSADDED, SCIP_RESULT.DIDNOTFIND)
 
     def _cuts(self, used, added_result, none_result) -> dict:
-        cuts = lazy.split_cuts(self.puzzle, used, self.y.__contains__)
+        cuts = lazy.split_cuts(self.puzzle, used, self.caps)
         if not cuts:
             return {"result": SCIP_RESULT.FEASIBLE if none_result == SCIP_RESULT.INFEASIBLE else none_result}
         new = 0
@@ -238,5 +239,5 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, weak: bool = True,
     backend = MilpBackend(puzzle, caps, live, stats, weak, fractional, params or {})
     status, found, complete, stopped = lazy.run(
         puzzle, backend, max_solutions=max_solutions, deadline=deadline, stats=stats, report=report,
-        live=lambda k: caps[k] > 0, enforces_splits=len(puzzle.islands) > 1)
+        caps=caps, enforces_splits=len(puzzle.islands) > 1)
     return lazy.result(puzzle, "milp", status, found, complete, stopped, stats, start, "SCIP")

@@ -312,16 +312,18 @@ def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT
     if deadline is None and time_limit is not None:
         deadline = start + time_limit
     stats: dict = {"sat_solver": solver, "rounds": 0, "cuts": 0}
+    if announce is not None:  # which solver runs, even if the process is ended before it answers
+        announce(dict(stats))
     reason = simple_infeasibility(puzzle)
     if reason:
         return lazy.simple_result("sat", reason, stats, start)
     enc = encode(puzzle, implied)
     stats.update(encoding=enc.name, vars=enc.nvars, clauses=len(enc.clauses))
     if announce is not None:
-        announce(dict(stats))
+        announce(dict(stats))  # and the formula's size
     caps = enc.caps
     with Solver(name=solver, bootstrap_with=enc.clauses) as sat:
         status, found, complete, stopped = lazy.run(
             puzzle, SatBackend(enc, sat), max_solutions=max_solutions, deadline=deadline, stats=stats,
-            report=report, live=lambda k: caps[k] > 0)
+            report=report, caps=caps)
     return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
