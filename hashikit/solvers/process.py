@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 import time
 
 from ..limits import TIME_MARGIN
@@ -57,6 +58,16 @@ def _child(engine: str, puzzle: Puzzle, deadline: float, max_solutions: int, opt
         conn.close()
 
 
+def _end(child) -> None:
+    """Kill the child if it still runs; a child with a large model takes a while to free its memory,
+    so after a short wait a daemon thread reaps it and the answer is not held up."""
+    if child.is_alive():
+        child.kill()
+    child.join(0.1)
+    if child.exitcode is None:
+        threading.Thread(target=child.join, name="hashikit-reaper", daemon=True).start()
+
+
 def solve_in_child(engine: str, puzzle: Puzzle, start: float, time_limit: float, max_solutions: int,
                    options: dict) -> SolveResult:
     """Run ``engine`` on ``puzzle`` in a child process, ended at ``start + time_limit`` (monotonic)."""
@@ -91,9 +102,7 @@ def solve_in_child(engine: str, puzzle: Puzzle, start: float, time_limit: float,
             else:
                 error = payload
     finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
+        _end(child)
         receive.close()
     if error is not None:
         raise error
