@@ -669,7 +669,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     b.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S",
                    help="seconds per instance and engine (default: %(default)s); status 'unknown' past it")
     b.add_argument("--no-time-limit", dest="time_limit", action="store_const", const=None,
-                   help="no time limit (a limited solve runs in a child process ended at the deadline)")
+                   help="no time limit (the sat engine then uses CaDiCaL; under a limit it uses Glucose)")
     b.add_argument("--csv", metavar="OUT.csv", help="write one row per (instance, engine)")
     b.add_argument("--md", metavar="OUT.md", help="write the tables in Markdown")
     b.add_argument("--plot", metavar="OUT.png", help="plot time against island count (needs matplotlib)")
