@@ -7,6 +7,7 @@ warming up).  Writes benchmarks/results/uniqueness.md.  Target (issue 3): <= 0.1
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
@@ -35,7 +36,8 @@ def main() -> int:
               f"median {statistics.median(times):.3f} s", file=sys.stderr)
     lines = ["# Uniqueness proofs on 60x60 puzzles", "",
              "`solve(puzzle, max_solutions=2)` with the default engine (CaDiCaL): find a solution, block it, "
-             "prove there is no other. 2 shared cores; times are noisy.", "",
+             f"prove there is no other. 2 shared cores; times are noisy (load average {os.getloadavg()[0]:.1f} "
+             "at the end of this run).", "",
              "| seed | islands | grade | generation (s) | unique | proof median (s) | proof max (s) | SAT rounds |",
              "|---:|---:|---|---:|---|---:|---:|---:|"]
     lines += [f"| {s} | {n} | {g} | {gen:.1f} | {u} | {med:.3f} | {mx:.3f} | {rd} |"

@@ -50,3 +50,8 @@ class SolverUnavailable(HashikitError, ImportError):
 
 class UnsupportedOption(HashikitError, ValueError):
     """A caller asked an engine (or a command) for something it does not do: refused, never ignored."""
+
+
+class BadArgument(HashikitError, ValueError):
+    """A value a caller passed (a time limit, a solution count) that no engine can take: nan, inf,
+    zero or negative where a positive number is needed, a bool where a number is needed."""

@@ -103,9 +103,11 @@ def count_solutions(grid, maxbridges: int = 2, no_loops: bool = False, cap: int 
     return len(found), found
 
 
-def random_board(rng: random.Random, max_side: int = 6, maxbridges: int | None = None):
+def random_board(rng: random.Random, max_side: int = 6, maxbridges: int | None = None, trees: float = 0.0):
     """A random small board (grid, maxbridges): islands may touch; about half are built from a
-    random set of bridges (so often solvable), the rest have random numbers (mostly infeasible)."""
+    random set of bridges (so often solvable), the rest have random numbers (mostly infeasible).
+    ``trees``: the share of built boards whose bridges form a forest (no extra links that close a
+    cycle), for the no-loops variant; 0 keeps the boards of earlier runs."""
     rows, cols = rng.randint(2, max_side), rng.randint(2, max_side)
     mb = maxbridges or rng.choice((1, 2, 2, 3))
     cells = [(r, c) for r in range(rows) for c in range(cols)]
@@ -130,8 +132,9 @@ def random_board(rng: random.Random, max_side: int = 6, maxbridges: int | None =
 
     used: set = set()
     taken = []
+    phases = (True,) if trees and rng.random() < trees else (True, False)
     # first a spanning forest (joins first: often connected), then extra links (cycles: several solutions)
-    for joining in (True, False):
+    for joining in phases:
         for a, b, between in links:
             if (a, b) in taken or used & set(between):
                 continue

@@ -13,11 +13,13 @@ import pytest
 
 from hashikit.checker import check
 from hashikit.model import Puzzle
-from hashikit.solvers import ENGINES, solve
+from hashikit.solvers import ENGINES, capabilities, solve
 
 from oracle import count_solutions, random_board
 
 CAP = 12  # solutions compared per board
+#: milp builds a fresh SCIP model per solution (about 0.1-0.3 s each): fewer per board
+CAPS = {"milp": 4}
 
 
 def engines():
@@ -37,29 +39,38 @@ def supports_enumeration(engine: str) -> bool:
     return len(res.solutions) == 2  # this square has exactly two solutions (counted by hand above)
 
 
-def agree(engine: str, grid, mb: int, enumerate_: bool) -> str | None:
+def valid(puzzle: Puzzle, solution) -> bool:
+    """The rule checker's verdict, and for the no-loops variant no cycle: a connected set of
+    used links with one fewer than islands is a tree."""
+    if not check(puzzle, solution).ok:
+        return False
+    return not puzzle.no_loops or len(solution.bridges) == len(puzzle.islands) - 1
+
+
+def agree(engine: str, grid, mb: int, enumerate_: bool, no_loops: bool = False) -> str | None:
     """None when the engine agrees with the oracle on this board, else what differs."""
-    puzzle = Puzzle.from_grid(grid, mb)
-    want, _ = count_solutions(grid, mb, cap=CAP + 1)
+    puzzle = Puzzle.from_grid(grid, mb, no_loops=no_loops)
+    cap = CAPS.get(engine, CAP)
+    want, _ = count_solutions(grid, mb, no_loops=no_loops, cap=cap + 1)
     if not enumerate_:
         res = solve(puzzle, engine=engine)
         if (want > 0) != res.solved:
             return f"status {res.status}, oracle counts {want}"
-        if res.solved and not check(puzzle, res.solution).ok:
+        if res.solved and not valid(puzzle, res.solution):
             return "returned an invalid solution"
         return None
-    res = solve(puzzle, engine=engine, max_solutions=CAP)
+    res = solve(puzzle, engine=engine, max_solutions=cap)
     got = len(res.solutions)
     if (want > 0) != res.solved:
         return f"status {res.status}, oracle counts {want}"
-    if got != min(want, CAP):
+    if got != min(want, cap):
         return f"{got} solutions, oracle {want}"
     if len(set(res.solutions)) != got:
         return "the same solution twice"
-    if want <= CAP - 1 and want and not res.complete:
+    if want <= cap - 1 and want and not res.complete:
         return f"all {want} found but not called complete"
     for sol in res.solutions:
-        if not check(puzzle, sol).ok:
+        if not valid(puzzle, sol):
             return "returned an invalid solution"
     # the uniqueness question as asked by `--unique`
     res2 = solve(puzzle, engine=engine, max_solutions=2)
@@ -68,16 +79,20 @@ def agree(engine: str, grid, mb: int, enumerate_: bool) -> str | None:
     return None
 
 
-def run_boards(engine: str, n: int, seed: int) -> list[str]:
+def run_boards(engine: str, n: int, seed: int, no_loops: bool = False) -> list[str]:
     rng = random.Random(seed)
     enumerate_ = supports_enumeration(engine)
     bad = []
     for _ in range(n):
-        grid, mb = random_board(rng)
-        why = agree(engine, grid, mb, enumerate_)
+        grid, mb = random_board(rng, trees=0.5 if no_loops else 0.0)
+        why = agree(engine, grid, mb, enumerate_, no_loops)
         if why:
-            bad.append(f"{why}: maxbridges {mb}, grid {grid}")
+            bad.append(f"{why}: maxbridges {mb}, no_loops {no_loops}, grid {grid}")
     return bad
+
+
+def no_loops_engines():
+    return [e for e in engines() if not isinstance(e, str) or capabilities(e).no_loops]
 
 
 ISSUE_8_BOARD = ["35432.", "35.4.1", "132343"]
@@ -128,7 +143,7 @@ def test_issue_8_board_is_not_unique(engine):
 
 @pytest.mark.parametrize("engine", engines())
 def test_engines_agree_with_brute_force(engine):
-    n = 2000 if engine == "sat" else 300
+    n = {"sat": 2000, "milp": 40}.get(engine, 300)  # milp re-solves a fresh model per solution
     bad = run_boards(engine, n, seed=8)
     assert not bad, f"{len(bad)} disagreements, first: {bad[:3]}"
 
@@ -138,4 +153,31 @@ def test_engines_agree_with_brute_force(engine):
 def test_engines_agree_with_brute_force_many(engine):
     n = 20000 if engine == "sat" else 5000
     bad = run_boards(engine, n, seed=2026)
+    assert not bad, f"{len(bad)} disagreements, first: {bad[:3]}"
+
+
+@pytest.mark.parametrize("engine", no_loops_engines())
+def test_no_loops_engines_agree_with_brute_force(engine):
+    n = {"sat": 300, "milp": 20}.get(engine, 60)
+    bad = run_boards(engine, n, seed=10, no_loops=True)
+    assert not bad, f"{len(bad)} disagreements, first: {bad[:3]}"
+
+
+def test_no_loops_boards_are_mixed():
+    """The no-loops runs see solvable boards, unique ones, and boards solvable only with a cycle."""
+    rng = random.Random(10)
+    kinds = set()
+    for _ in range(300):
+        grid, mb = random_board(rng, trees=0.5)
+        with_rule = count_solutions(grid, mb, no_loops=True, cap=3)[0]
+        without = count_solutions(grid, mb, cap=3)[0]
+        assert with_rule <= without
+        kinds.add((min(with_rule, 2), without > with_rule))
+    assert {(1, False), (2, False), (0, True), (1, True)} <= kinds, kinds
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", no_loops_engines())
+def test_no_loops_engines_agree_with_brute_force_many(engine):
+    bad = run_boards(engine, 5000, seed=2027, no_loops=True)
     assert not bad, f"{len(bad)} disagreements, first: {bad[:3]}"

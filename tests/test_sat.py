@@ -81,7 +81,8 @@ def test_time_limit_gives_unknown_or_a_valid_answer():
     p = read_has(sorted(f.glob("400/*_75_15_*.has"))[0])
     r = solve(p, time_limit=1e-9)
     assert r.status in (Status.UNKNOWN, Status.SOLVED)
-    assert r.stats["sat_solver"] == "glucose4"  # CaDiCaL cannot be interrupted through python-sat
+    # in a child process ended at the deadline (which may come before the child says which solver runs)
+    assert r.stats.get("sat_solver", "cadical195") == "cadical195" and r.stats["process"] == "child"
     if r.status is Status.SOLVED:
         assert check(p, r.solution).ok
     else:

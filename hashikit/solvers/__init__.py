@@ -1,18 +1,27 @@
-"""Solver engines behind one interface: ``solve(puzzle, engine=..., time_limit=...)``.
+"""Solver engines behind one contract: ``solve(puzzle, engine, time_limit, max_solutions, **options)``.
 
-Each engine is one module exposing ``solve(puzzle, time_limit=None, **options)``
-and returning a :class:`SolveResult`.  ``ENGINES`` names them; an engine whose
-optional dependency is missing raises :class:`SolverUnavailable` with the pip
-command that installs it.
+Each engine is one module exposing ``solve(puzzle, time_limit=None, max_solutions=1,
+deadline=None, report=None, **options)`` and returning a :class:`SolveResult`.  ``ENGINES`` names
+them; ``CAPABILITIES`` declares what each does, readable without importing the engine's optional
+package.  :func:`solve` refuses up front what an engine does not declare (``UnsupportedOption``)
+and values no engine can take (``BadArgument``); an engine whose optional dependency is missing
+raises :class:`SolverUnavailable` with the pip command that installs it.
+
+Time limits are kept here, end to end: a limited solve runs in a child process that is ended at
+the deadline (``process.py``), so model building, solving and enumeration all count and the
+answer comes within ``time_limit + limits.TIME_MARGIN``.  Without a limit the engine runs in
+this process.
 """
 
 from __future__ import annotations
 
 import importlib
+import math
+import time
 
-from ..errors import SolverUnavailable
+from ..errors import BadArgument, SolverUnavailable, UnsupportedOption
 from ..model import Puzzle
-from .base import SolveResult, Status
+from .base import Capabilities, SolveResult, Status
 
 #: name -> (module, what it is, pip extra that installs its dependency)
 ENGINES: dict[str, tuple[str, str, str]] = {
@@ -20,15 +29,35 @@ ENGINES: dict[str, tuple[str, str, str]] = {
     "milp": ("hashikit.solvers.milp", "the paper's branch-and-cut ILP (SCIP via PySCIPOpt)", "hashikit[milp]"),
     "cpsat": ("hashikit.solvers.cpsat", "CP model with integer bridge counts (OR-Tools CP-SAT)", "hashikit[cpsat]"),
 }
+#: what each engine does and the keyword options it takes (an engine not listed gets the defaults)
+CAPABILITIES: dict[str, Capabilities] = {
+    "sat": Capabilities(enumerate=True, time_limit=True, no_loops=True,
+                        options=(("solver", str), ("implied", bool))),
+    "milp": Capabilities(enumerate=True, time_limit=True, no_loops=True,
+                         options=(("weak", bool), ("fractional", bool), ("params", dict))),
+    "cpsat": Capabilities(enumerate=True, time_limit=True, no_loops=True,
+                          options=(("num_workers", int), ("params", dict))),
+}
 DEFAULT_ENGINE = "sat"
 
-__all__ = ["ENGINES", "DEFAULT_ENGINE", "SolveResult", "Status", "solve", "get_engine", "SolverUnavailable"]
+__all__ = ["ENGINES", "CAPABILITIES", "DEFAULT_ENGINE", "SolveResult", "Status", "Capabilities",
+           "solve", "get_engine", "capabilities", "check_arguments", "SolverUnavailable"]
+
+
+def _known(name: str) -> None:
+    if name not in ENGINES:
+        raise UnsupportedOption(f"unknown engine {name!r}; choose from {', '.join(ENGINES)}")
+
+
+def capabilities(name: str) -> Capabilities:
+    """What engine ``name`` declares (without importing it)."""
+    _known(name)
+    return CAPABILITIES.get(name, Capabilities())
 
 
 def get_engine(name: str):
     """The ``solve`` function of engine ``name``."""
-    if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r}; choose from {', '.join(ENGINES)}")
+    _known(name)
     module_name, _, extra = ENGINES[name]
     try:
         module = importlib.import_module(module_name)
@@ -39,9 +68,66 @@ def get_engine(name: str):
     return module.solve
 
 
+def _type_name(kind: type) -> str:
+    return {bool: "true/false", int: "a whole number", str: "a name", dict: "a mapping"}.get(kind, kind.__name__)
+
+
+def check_time_limit(time_limit) -> None:
+    if time_limit is None:
+        return
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+        raise BadArgument(f"time_limit must be a number of seconds or None, got {time_limit!r}")
+    try:
+        finite = math.isfinite(time_limit)
+    except OverflowError:  # an int too large for a float
+        finite = False
+    if not finite or time_limit <= 0:
+        raise BadArgument(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
+
+
+def check_arguments(puzzle, engine: str, time_limit=None, max_solutions=1, options: dict | None = None) -> None:
+    """Refuse, before any work, what ``engine`` does not declare or no engine can take."""
+    caps = capabilities(engine)
+    if not isinstance(puzzle, Puzzle):
+        raise BadArgument(f"solve needs a Puzzle, got {type(puzzle).__name__}")
+    check_time_limit(time_limit)
+    if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
+        raise BadArgument(f"max_solutions must be a whole number >= 1, got {max_solutions!r}")
+    accepted = dict(caps.options)
+    offered = ", ".join(accepted) or "none"
+    for key, value in (options or {}).items():
+        if key not in accepted:
+            raise UnsupportedOption(f"engine {engine!r} has no option {key!r} (its options: {offered})")
+        kind = accepted[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise BadArgument(f"engine {engine!r}: option {key!r} must be {_type_name(kind)}, got {value!r}")
+    if max_solutions > 1 and not caps.enumerate:
+        raise UnsupportedOption(f"engine {engine!r} finds one solution only: max_solutions must be 1, "
+                                f"got {max_solutions}")
+    if time_limit is not None and not caps.time_limit:
+        raise UnsupportedOption(f"engine {engine!r} does not keep time limits: time_limit must be None")
+    if puzzle.no_loops and not caps.no_loops:
+        raise UnsupportedOption(f"engine {engine!r} does not solve the no-loops variant; engines that do: "
+                                f"{', '.join(n for n in ENGINES if capabilities(n).no_loops)}")
+
+
 def solve(puzzle: Puzzle, engine: str = DEFAULT_ENGINE, time_limit: float | None = None,
-          **options) -> SolveResult:
-    """Solve ``puzzle`` with ``engine``; the result's status says solved / infeasible / unknown."""
-    result = get_engine(engine)(puzzle, time_limit=time_limit, **options)
+          max_solutions: int = 1, **options) -> SolveResult:
+    """Solve ``puzzle`` with ``engine``; the result's status says solved / infeasible / unknown.
+
+    ``max_solutions > 1`` enumerates distinct solutions (2 answers "is it unique?"); with
+    ``time_limit`` the answer comes within it plus ``limits.TIME_MARGIN`` (status unknown, or the
+    solutions found so far, and ``stopped == "time limit"``), counted once the engine's package is
+    imported (the first call in a process imports it).
+    """
+    check_arguments(puzzle, engine, time_limit, max_solutions, options)
+    run = get_engine(engine)  # imported once per process, before the clock starts
+    start = time.monotonic()
+    if time_limit is None:
+        result = run(puzzle, max_solutions=max_solutions, **options)
+    else:
+        from .process import solve_in_child
+
+        result = solve_in_child(engine, puzzle, start, time_limit, max_solutions, options)
     result.engine = result.engine or engine
     return result

@@ -44,6 +44,9 @@ class SolveResult:
     solutions: list[Solution] = field(default_factory=list)
     #: with ``max_solutions``: True when the engine proved there are no others
     complete: bool = False
+    #: why the search stopped early, when it did: ``"time limit"`` only when the limit was
+    #: actually reached (then ``complete`` is False and ``unique`` says None unless two were found)
+    stopped: str | None = None
     #: Why the puzzle is infeasible, in words, when the reason is simple.
     reason: str | None = None
     #: Engine statistics: ``time`` (seconds, model building included) always;
@@ -76,4 +79,6 @@ class SolveResult:
         }
         if self.reason:
             out["reason"] = self.reason
+        if self.stopped:
+            out["stopped"] = self.stopped
         return out

@@ -5,12 +5,13 @@ ends' numbers): an integer ``x_e`` in ``0..cap_e`` and a Boolean ``y_e`` with
 ``y_e <=> x_e >= 1`` (two enforced linear constraints); the degree of each
 island equals its number; crossing links are ``AddAtMostOne(y_h, y_v)``.
 
-Connectivity is lazy, as in the SAT engine: solve; if the bridges fall apart
-into components, add for *every* component ``S`` the clause "some link leaving
-``S`` is used" (``AddBoolOr`` over ``y(delta(S))``) and solve again.  CP-SAT is
-not incremental, so each round is a fresh solve of the same model object with
-the added clauses, hinted with the last (disconnected) solution; the time limit
-is shared across rounds.
+Connectivity, enumeration and the no-loops rule come from the loop shared by every
+engine (``lazy.py``): a split cut is ``AddBoolOr`` over ``y(delta(S))``, a cycle cut
+``AddBoolOr`` over the negated ``y``, a no-good one Boolean ``d_e => x_e != c_e`` per link
+and ``AddBoolOr(d)``.  CP-SAT is not incremental, so each round is a fresh solve of the
+same model object with the added constraints, hinted with the last solution; the
+deadline is shared across rounds.  Each solve runs in a helper thread so that Ctrl-C
+stops the search (``stop_search``) and reaches the caller as KeyboardInterrupt.
 
 Why lazy and not a flow formulation.  A single-commodity flow (island 0 sends
 one unit to every other island over used links) needs no rounds, but measured on
@@ -30,9 +31,10 @@ import time
 
 from ortools.sat.python import cp_model
 
-from ..model import Puzzle, Solution
+from ..model import Puzzle
+from . import lazy
 from .base import SolveResult, Status
-from .graph import components as _components, simple_infeasibility
+from .graph import simple_infeasibility
 
 DEFAULT_WORKERS = 1
 #: CP-SAT parameters that suit this model (measured): no LP relaxation, no presolve
@@ -56,57 +58,74 @@ def _build(puzzle: Puzzle, caps: list[int], live: list[int]):
     return model, x, y
 
 
+class CpBackend:
+    """The shared loop's view of one CP-SAT model, solved afresh each round."""
+
+    def __init__(self, puzzle: Puzzle, caps: list[int], live: list[int], num_workers: int, params: dict):
+        self.model, self.x, self.y = _build(puzzle, caps, live)
+        self.caps = caps
+        self.nlinks = len(caps)
+        self.live = live
+        # CP-SAT's own SIGINT handler would end the process: Ctrl-C is Python's (see lazy.interruptible)
+        self.settings = {"num_workers": max(1, int(num_workers)), **DEFAULT_PARAMS, **params,
+                         "catch_sigint_signal": False}
+
+    def solve(self, deadline):
+        solver = cp_model.CpSolver()
+        for key, value in self.settings.items():
+            setattr(solver.parameters, key, value)
+        if deadline is not None:
+            left = lazy.left(deadline)
+            if left <= 0:
+                return Status.UNKNOWN, None
+            solver.parameters.max_time_in_seconds = left
+        status = lazy.interruptible(lambda: solver.solve(self.model), solver.stop_search)
+        if status == cp_model.INFEASIBLE:
+            return Status.INFEASIBLE, None
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Status.UNKNOWN, None
+        counts = [0] * self.nlinks
+        for k in self.live:
+            counts[k] = solver.value(self.x[k])
+        self._hint(counts)
+        return Status.SOLVED, counts
+
+    def _hint(self, counts):
+        model = self.model
+        model.clear_hints()
+        for k in self.live:
+            model.add_hint(self.x[k], counts[k])
+            model.add_hint(self.y[k], counts[k] > 0)
+
+    def require_one(self, links):
+        self.model.add_bool_or([self.y[k] for k in links])  # empty: infeasible
+
+    def forbid_all(self, links):
+        self.model.add_bool_or([~self.y[k] for k in links])
+
+    def exclude(self, counts):
+        differs = []
+        for k in self.live:
+            d = self.model.new_bool_var("")
+            self.model.add(self.x[k] != counts[k]).only_enforce_if(d)
+            differs.append(d)
+        self.model.add_bool_or(differs)
+
+
 def solve(puzzle: Puzzle, time_limit: float | None = None, num_workers: int = DEFAULT_WORKERS,
-          params: dict | None = None, **_options) -> SolveResult:
-    start = time.perf_counter()
+          params: dict | None = None, max_solutions: int = 1, deadline: float | None = None,
+          report=None, announce=None) -> SolveResult:
+    start = time.monotonic()
+    if deadline is None and time_limit is not None:
+        deadline = start + time_limit
     stats: dict = {"rounds": 0, "cuts": 0}
-
-    def done(status, solution=None, reason=None) -> SolveResult:
-        stats["time"] = time.perf_counter() - start
-        return SolveResult(status, solution, engine="cpsat", reason=reason, stats=stats)
-
     reason = simple_infeasibility(puzzle)
     if reason:
-        return done(Status.INFEASIBLE, reason=reason)
-    n = len(puzzle.islands)
+        return lazy.simple_result("cpsat", reason, stats, start)
     caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
     live = [k for k, c in enumerate(caps) if c]
-    links = puzzle.links
-    model, x, y = _build(puzzle, caps, live)
-    member = [0] * n
-    mark = 0
-    while True:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = max(1, int(num_workers))
-        for key, value in {**DEFAULT_PARAMS, **(params or {})}.items():
-            setattr(solver.parameters, key, value)
-        if time_limit is not None:
-            left = time_limit - (time.perf_counter() - start)
-            if left <= 0:
-                return done(Status.UNKNOWN)
-            solver.parameters.max_time_in_seconds = left
-        stats["rounds"] += 1
-        status = solver.solve(model)
-        if status == cp_model.INFEASIBLE:
-            return done(Status.INFEASIBLE, reason="proved by CP-SAT (no assignment meets the degree, "
-                                                  "crossing and connectivity rules)")
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return done(Status.UNKNOWN)
-        counts = [0] * len(caps)
-        for k in live:
-            counts[k] = solver.value(x[k])
-        groups = _components(n, [(links[k].a, links[k].b) for k in live if counts[k]])
-        if len(groups) == 1:
-            return done(Status.SOLVED, Solution.from_counts(puzzle, counts))
-        for group in groups:
-            mark += 1
-            for i in group:
-                member[i] = mark
-            cut = [y[k] for i in group for k in puzzle.incident[i]
-                   if k in y and member[puzzle.other_end(k, i)] != mark]
-            model.add_bool_or(cut)
-            stats["cuts"] += 1
-        model.clear_hints()
-        for k in live:
-            model.add_hint(x[k], counts[k])
-            model.add_hint(y[k], counts[k] > 0)
+    backend = CpBackend(puzzle, caps, live, num_workers, params or {})
+    status, found, complete, stopped = lazy.run(
+        puzzle, backend, max_solutions=max_solutions, deadline=deadline, stats=stats, report=report,
+        caps=caps)
+    return lazy.result(puzzle, "cpsat", status, found, complete, stopped, stats, start, "CP-SAT")

@@ -25,7 +25,13 @@ thread): 9.3 s mean / 13.6 s max with the weak inequality, 6.1 s / 10.8 s
 without it; the SAT engine takes 0.08 s / 0.16 s on the same instances.
 
 The problem is a pure feasibility problem (zero objective), so SCIP stops at
-the first connected solution.  "Infeasible" is reported only when SCIP proved
+the first connected solution.  Enumeration and the no-loops rule come from the loop
+shared by every engine (``lazy.py``): each solve builds the model afresh with the
+no-goods so far (``x_e >= c_e + 1`` or ``x_e <= c_e - 1``, switched by two binaries per
+link, one switch on) and cycle cuts ``y(C) <= |C| - 1``; the connectivity cuts found so
+far are kept as model constraints.  SCIP never prints (``hideOutput``) and never catches
+Ctrl-C (``misc/catchctrlc`` off): it solves in a helper thread that is interrupted, and
+KeyboardInterrupt reaches the caller.  "Infeasible" is reported only when SCIP proved
 it (or a capacity count or a disconnected link graph shows it); at the time
 limit the status is UNKNOWN.
 """
@@ -36,7 +42,8 @@ import time
 
 from pyscipopt import SCIP_RESULT, Conshdlr, Model, quicksum
 
-from ..model import Puzzle, Solution
+from ..model import Puzzle
+from . import lazy
 from .base import SolveResult, Status
 from .graph import components as _components, simple_infeasibility
 
@@ -49,39 +56,32 @@ class Connectivity(Conshdlr):
         self.puzzle = puzzle
         self.live = live      # links that can carry a bridge
         self.y = y            # link index -> binary variable
+        self.caps = [1 if k in y else 0 for k in range(len(puzzle.links))]  # 0: cannot carry a bridge
         self.stats = stats
         self.added: set[frozenset[int]] = set()
         self.n = len(puzzle.islands)
 
-    # -- helpers -------------------------------------------------------------------
-    def _groups(self, solution) -> list[list[int]]:
-        model, links, y = self.model, self.puzzle.links, self.y
-        used = [(links[k].a, links[k].b) for k in self.live if model.getSolVal(solution, y[k]) > 0.5]
-        return _components(self.n, used)
+    def _used(self, solution, threshold: float = 0.5) -> list[int]:
+        model, y = self.model, self.y
+        return [k for k in self.live if model.getSolVal(solution, y[k]) > threshold]
 
-    def _enforce(self) -> dict:
-        return self._cuts(self._groups(None), SCIP_RESULT.CONSADDED, SCIP_RESULT.INFEASIBLE)
+    def _connected(self, solution) -> bool:
+        links = self.puzzle.links
+        return len(_components(self.n, ((links[k].a, links[k].b) for k in self._used(solution)))) == 1
 
     def conssepalp(self, constraints, nusefulconss):
-        model, links, y = self.model, self.puzzle.links, self.y
-        used = [(links[k].a, links[k].b) for k in self.live if model.getSolVal(None, y[k]) > 1e-6]
-        groups = _components(self.n, used)
-        return self._cuts(groups, SCIP_RESULT.CONSADDED, SCIP_RESULT.DIDNOTFIND)
+        return self._cuts(self._used(None, 1e-6), SCIP_RESULT.CONSADDED, SCIP_RESULT.DIDNOTFIND)
 
-    def _cuts(self, groups, added_result, none_result) -> dict:
-        if len(groups) == 1:
+    def _cuts(self, used, added_result, none_result) -> dict:
+        cuts = lazy.split_cuts(self.puzzle, used, self.caps)
+        if not cuts:
             return {"result": SCIP_RESULT.FEASIBLE if none_result == SCIP_RESULT.INFEASIBLE else none_result}
-        puzzle = self.puzzle
-        member = [0] * self.n
         new = 0
-        for mark, group in enumerate(groups, start=1):
-            for i in group:
-                member[i] = mark
-            cut = frozenset(k for i in group for k in puzzle.incident[i]
-                            if k in self.y and member[puzzle.other_end(k, i)] != mark)
-            if not cut:
-                # S has no link to the rest of the board: no solution at all
+        for links in cuts:
+            if not links:
+                # a group with no link to the rest of the board: no solution at all
                 return {"result": SCIP_RESULT.CUTOFF}
+            cut = frozenset(links)
             if cut in self.added:
                 continue
             self.added.add(cut)
@@ -96,19 +96,16 @@ class Connectivity(Conshdlr):
 
     # -- fundamental callbacks ---------------------------------------------------
     def conscheck(self, constraints, solution, checkintegrality, checklprows, printreason, completely):
-        if len(self._groups(solution)) == 1:
-            return {"result": SCIP_RESULT.FEASIBLE}
-        return {"result": SCIP_RESULT.INFEASIBLE}
+        return {"result": SCIP_RESULT.FEASIBLE if self._connected(solution) else SCIP_RESULT.INFEASIBLE}
 
     def consenfolp(self, constraints, nusefulconss, solinfeasible):
-        return self._enforce()
+        return self._cuts(self._used(None), SCIP_RESULT.CONSADDED, SCIP_RESULT.INFEASIBLE)
 
     def consenfops(self, constraints, nusefulconss, solinfeasible, objinfeasible):
-        return self._enforce()
+        return self._cuts(self._used(None), SCIP_RESULT.CONSADDED, SCIP_RESULT.INFEASIBLE)
 
     def consenforelax(self, solution, constraints, nusefulconss, solinfeasible):
-        groups = self._groups(solution)
-        return {"result": SCIP_RESULT.FEASIBLE if len(groups) == 1 else SCIP_RESULT.INFEASIBLE}
+        return {"result": SCIP_RESULT.FEASIBLE if self._connected(solution) else SCIP_RESULT.INFEASIBLE}
 
     def conslock(self, constraint, locktype, nlockspos, nlocksneg):
         # the cuts have positive coefficients and a lower bound: lowering a y may break them
@@ -119,63 +116,128 @@ class Connectivity(Conshdlr):
             model.addVarLocksType(var, locktype, nlockspos, nlocksneg)
 
 
+class MilpBackend:
+    """The shared loop's view of SCIP: one model per solve, rebuilt with the constraints added since.
+
+    (Going back to the problem stage with ``freeTransform`` and solving again crashes PySCIPOpt 6.3
+    in the Python constraint handler's transform callback, so each solve builds a fresh model.)
+    """
+
+    def __init__(self, puzzle: Puzzle, caps: list[int], live: list[int], stats: dict, weak: bool,
+                 fractional: bool, params: dict):
+        self.puzzle = puzzle
+        self.caps = caps
+        self.live = live
+        self.stats = stats
+        self.weak = weak
+        self.fractional = fractional
+        self.params = params
+        self.kept: set[frozenset[int]] = set()   # connectivity cuts found by earlier solves
+        self.at_least_one: list[list[int]] = []
+        self.not_all: list[list[int]] = []
+        self.nogoods: list[list[int]] = []
+
+    def _build(self, deadline) -> tuple[Model, dict, dict, Connectivity | None]:
+        puzzle, caps, live = self.puzzle, self.caps, self.live
+        model = Model("hashi")
+        model.hideOutput()
+        model.setParam("misc/catchctrlc", False)
+        n = len(puzzle.islands)
+        x, y = {}, {}
+        for k in live:
+            x[k] = model.addVar(f"x{k}", vtype="I", lb=0, ub=caps[k])
+            y[k] = model.addVar(f"y{k}", vtype="B")
+            model.addCons(y[k] <= x[k])
+            model.addCons(x[k] <= caps[k] * y[k])
+        for i, isl in enumerate(puzzle.islands):
+            model.addCons(quicksum(x[k] for k in puzzle.incident[i] if k in x) == isl.number)
+        for h, v in puzzle.crossings:
+            if h in y and v in y:
+                model.addCons(y[h] + y[v] <= 1)
+        if self.weak and n > 1:
+            model.addCons(quicksum(y.values()) >= n - 1)
+        for cut in sorted(self.kept, key=sorted):
+            model.addCons(quicksum(y[k] for k in sorted(cut)) >= 1)
+        for links in self.at_least_one:
+            model.addCons(quicksum(y[k] for k in links) >= 1)
+        for links in self.not_all:
+            model.addCons(quicksum(y[k] for k in links) <= len(links) - 1)
+        for counts in self.nogoods:
+            self._nogood(model, x, counts)
+        hdlr = None
+        if n > 1:
+            hdlr = Connectivity(puzzle, live, y, self.stats)
+            hdlr.added = set(self.kept)
+            # negative priorities: called only for candidates that are integral
+            model.includeConshdlr(hdlr, "hashi_connectivity", "all islands form one group",
+                                  chckpriority=-10, enfopriority=-10, needscons=True,
+                                  sepapriority=10, sepafreq=1 if self.fractional else -1)
+            model.addPyCons(model.createCons(hdlr, "connected", separate=self.fractional, propagate=False))
+        for key, value in self.params.items():
+            model.setParam(key, value)
+        return model, x, y, hdlr
+
+    def _nogood(self, model, x, counts) -> None:
+        """Some link's count differs from ``counts``: one switch per way of differing, one switch on."""
+        switches = []
+        for k in self.live:
+            c, cap = counts[k], self.caps[k]
+            if c < cap:  # up: x_k >= c + 1
+                up = model.addVar(vtype="B")
+                model.addCons(x[k] >= (c + 1) * up)
+                switches.append(up)
+            if c > 0:  # down: x_k <= c - 1
+                down = model.addVar(vtype="B")
+                model.addCons(x[k] + (cap - c + 1) * down <= cap)
+                switches.append(down)
+        model.addCons(quicksum(switches) >= 1)
+
+    def solve(self, deadline):
+        model, x, _y, hdlr = self._build(deadline)
+        if deadline is not None:
+            left = lazy.left(deadline)
+            if left <= 0:
+                return Status.UNKNOWN, None
+            model.setParam("limits/time", left)
+        lazy.interruptible(model.optimize, model.interruptSolve)
+        if hdlr is not None:
+            self.kept |= hdlr.added
+        self.stats["nodes"] += model.getNNodes()
+        self.stats["scip_status"] = status = model.getStatus()
+        if model.getNSols() > 0:
+            sol = model.getBestSol()
+            counts = [0] * len(self.caps)
+            for k in self.live:
+                counts[k] = int(round(model.getSolVal(sol, x[k])))
+            return Status.SOLVED, counts
+        if status == "infeasible":
+            return Status.INFEASIBLE, None
+        return Status.UNKNOWN, None
+
+    def require_one(self, links):
+        self.at_least_one.append(list(links))
+
+    def forbid_all(self, links):
+        self.not_all.append(list(links))
+
+    def exclude(self, counts):
+        self.nogoods.append(list(counts))
+
+
 def solve(puzzle: Puzzle, time_limit: float | None = None, weak: bool = True,
-          fractional: bool = True, params: dict | None = None, **_options) -> SolveResult:
-    start = time.perf_counter()
-    stats: dict = {"cuts": 0, "nodes": 0, "weak": bool(weak), "fractional": bool(fractional)}
-
-    def done(status, solution=None, reason=None) -> SolveResult:
-        stats["time"] = time.perf_counter() - start
-        return SolveResult(status, solution, engine="milp", reason=reason, stats=stats)
-
+          fractional: bool = True, params: dict | None = None, max_solutions: int = 1,
+          deadline: float | None = None, report=None, announce=None) -> SolveResult:
+    start = time.monotonic()
+    if deadline is None and time_limit is not None:
+        deadline = start + time_limit
+    stats: dict = {"cuts": 0, "nodes": 0, "rounds": 0, "weak": bool(weak), "fractional": bool(fractional)}
     reason = simple_infeasibility(puzzle)
     if reason:
-        return done(Status.INFEASIBLE, reason=reason)
-    n = len(puzzle.islands)
+        return lazy.simple_result("milp", reason, stats, start)
     caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
     live = [k for k, c in enumerate(caps) if c]
-
-    model = Model("hashi")
-    model.hideOutput()
-    x, y = {}, {}
-    for k in live:
-        x[k] = model.addVar(f"x{k}", vtype="I", lb=0, ub=caps[k])
-        y[k] = model.addVar(f"y{k}", vtype="B")
-        model.addCons(y[k] <= x[k])
-        model.addCons(x[k] <= caps[k] * y[k])
-    for i, isl in enumerate(puzzle.islands):
-        model.addCons(quicksum(x[k] for k in puzzle.incident[i] if k in x) == isl.number)
-    for h, v in puzzle.crossings:
-        if h in y and v in y:
-            model.addCons(y[h] + y[v] <= 1)
-    if weak and n > 1:
-        model.addCons(quicksum(y.values()) >= n - 1)
-    if n > 1:
-        hdlr = Connectivity(puzzle, live, y, stats)
-        # negative priorities: called only for candidates that are integral
-        model.includeConshdlr(hdlr, "hashi_connectivity", "all islands form one group",
-                              chckpriority=-10, enfopriority=-10, needscons=True,
-                              sepapriority=10, sepafreq=1 if fractional else -1)
-        model.addPyCons(model.createCons(hdlr, "connected", separate=fractional, propagate=False))
-    for key, value in (params or {}).items():
-        model.setParam(key, value)
-    if time_limit is not None:
-        left = time_limit - (time.perf_counter() - start)
-        if left <= 0:
-            return done(Status.UNKNOWN)
-        model.setParam("limits/time", left)
-
-    model.optimize()
-    stats["nodes"] = model.getNNodes()
-    scip_status = model.getStatus()
-    stats["scip_status"] = scip_status
-    if model.getNSols() > 0:
-        sol = model.getBestSol()
-        counts = [0] * len(caps)
-        for k in live:
-            counts[k] = int(round(model.getSolVal(sol, x[k])))
-        return done(Status.SOLVED, Solution.from_counts(puzzle, counts))
-    if scip_status == "infeasible":
-        return done(Status.INFEASIBLE, reason="proved by SCIP (no assignment meets the degree, crossing "
-                                              "and connectivity rules)")
-    return done(Status.UNKNOWN)
+    backend = MilpBackend(puzzle, caps, live, stats, weak, fractional, params or {})
+    status, found, complete, stopped = lazy.run(
+        puzzle, backend, max_solutions=max_solutions, deadline=deadline, stats=stats, report=report,
+        caps=caps, enforces_splits=len(puzzle.islands) > 1)
+    return lazy.result(puzzle, "milp", status, found, complete, stopped, stats, start, "SCIP")

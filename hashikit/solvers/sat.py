@@ -1,19 +1,28 @@
 """The default engine: SAT (CaDiCaL through python-sat) with lazy connectivity.
 
 Encoding.  Link ``k`` with capacity ``cap`` (MAXBRIDGES, capped by both ends'
-numbers) gets ``cap`` order variables ``x[k][j]`` = "at least ``j`` bridges on
-``k``", with ``x[k][j+1] -> x[k][j]``; ``x[k][1]`` is the paper's ``y_k``.
+numbers) gets, while every capacity is at most ``UNARY_MAX_CAP``, ``cap`` order
+variables ``x[k][j]`` = "at least ``j`` bridges on ``k``", with
+``x[k][j+1] -> x[k][j]``; ``x[k][1]`` is the paper's ``y_k``.
 
 - crossing pairs: ``not x[h][1] or not x[v][1]``;
 - degree: the bridge count of an island, a sum of unary counts, equals its
   number.  For small MAXBRIDGES the clauses forbid each *maximal* count tuple
   that is one too many or one too few (no auxiliary variables; unit propagation
-  is then exact on each island); larger MAXBRIDGES use a totalizer;
+  is then exact on each island); larger ones use a totalizer;
 - implied clauses: two islands with the same number c are not joined by c
-  bridges (they would form an isolated pair);
-- connectivity, lazily: solve; if the bridges fall apart into components,
-  add for *every* component S the clause "some link leaving S carries a bridge"
-  and solve again on the same incremental solver, until connected or UNSAT.
+  bridges (they would form an isolated pair).
+
+Larger capacities (MAXBRIDGES above ``UNARY_MAX_CAP``) use a *binary* encoding
+instead, so that the formula stays small for any MAXBRIDGES: a link's count is
+``ceil(log2(cap + 1))`` bits bounded by ``cap`` (a lexicographic comparison), a
+"used" variable is the OR of its bits, and each degree is a tree of ripple-carry
+adders whose output bits are fixed to the island's number: O(log MAXBRIDGES)
+variables and clauses per link and island (the unary totalizer grew with its square).
+
+Connectivity, uniqueness, enumeration and the no-loops rule come from the loop
+shared by every engine (``lazy.py``), on one incremental solver: split cuts for
+every group when the bridges fall apart, no-goods between solutions, cycle cuts.
 
 The answer is checked before it is returned only by the tests (the rule
 checker is independent of this module); "infeasible" is said only when the
@@ -22,25 +31,28 @@ SAT solver proved it (or a capacity count shows it).
 
 from __future__ import annotations
 
-import threading
 import time
 from functools import lru_cache
 from itertools import product
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
-from pysat.solvers import Solver
+from pysat.solvers import Solver, SolverNames
 
-from ..model import Puzzle, Solution
+from ..errors import BadArgument
+from ..model import Puzzle
+from . import lazy
 from .base import SolveResult, Status
-from .graph import components as graph_components, simple_infeasibility
+from .graph import simple_infeasibility
 
 DEFAULT_SAT_SOLVER = "cadical195"
-#: python-sat cannot interrupt CaDiCaL or Lingeling; under a time limit we use this one
-INTERRUPTIBLE_SAT_SOLVER = "glucose4"
-_NOT_INTERRUPTIBLE = ("cadical", "lingeling")
 #: degree constraints with more count tuples than this use a totalizer instead
 _TUPLE_LIMIT = 400
+#: links that can carry more bridges than this switch the puzzle to the binary encoding
+UNARY_MAX_CAP = 8
+#: python-sat names of incremental solvers (kissat is not incremental)
+SAT_SOLVERS = frozenset(name for key, names in vars(SolverNames).items()
+                        if isinstance(names, tuple) and not key.startswith("kissat") for name in names)
 
 
 @lru_cache(maxsize=None)
@@ -62,7 +74,9 @@ def _degree_patterns(caps: tuple[int, ...], need: int) -> tuple[tuple[tuple[int,
 
 
 class Encoding:
-    """The CNF of a puzzle without connectivity, plus the variable map."""
+    """The unary (order) CNF of a puzzle without connectivity, plus the variable map."""
+
+    name = "unary"
 
     def __init__(self, puzzle: Puzzle, implied: bool = True):
         self.puzzle = puzzle
@@ -137,6 +151,15 @@ class Encoding:
         for pattern in _degree_patterns(tuple(caps), need):
             self.clauses.append([base[links[p]] + j if j > 0 else -(base[links[p]] - j) for p, j in pattern])
 
+    def differs(self, k: int, c: int) -> list[int]:
+        """Literals of "link ``k`` does not carry exactly ``c`` bridges"."""
+        out = []
+        if c > 0:
+            out.append(-self.var(k, c))
+        if c < self.caps[k]:
+            out.append(self.var(k, c + 1))
+        return out
+
     def counts(self, model: list[int]) -> list[int]:
         """Bridge counts per link from a SAT model."""
         out = []
@@ -149,103 +172,158 @@ class Encoding:
         return out
 
 
-def components(puzzle: Puzzle, counts: list[int]) -> list[list[int]]:
-    """Groups of islands joined by bridges (island indices)."""
-    return graph_components(len(puzzle.islands), ((ln.a, ln.b) for ln, c in zip(puzzle.links, counts) if c))
+class BinaryEncoding:
+    """The binary CNF of a puzzle without connectivity: O(log cap) variables per link."""
+
+    name = "binary"
+
+    def __init__(self, puzzle: Puzzle, implied: bool = True):
+        self.puzzle = puzzle
+        self.caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
+        self.clauses: list[list[int]] = []
+        self.nvars = 0
+        self.false = self._new()
+        self.clauses.append([-self.false])
+        self.bits: list[list[int]] = []
+        self._used: list[int] = []
+        for cap in self.caps:
+            bits = [self._new() for _ in range(cap.bit_length())]
+            self.bits.append(bits)
+            self._used.append(self._new() if cap else 0)
+            self._bound(bits, cap)
+        for k, bits in enumerate(self.bits):
+            if bits:
+                u = self._used[k]
+                self.clauses.append([-u] + bits)
+                self.clauses.extend([-b, u] for b in bits)
+        for h, v in puzzle.crossings:
+            if self.caps[h] and self.caps[v]:
+                self.clauses.append([-self._used[h], -self._used[v]])
+        for i, isl in enumerate(puzzle.islands):
+            self._equals(self._sum([self.bits[k] for k in puzzle.incident[i] if self.caps[k]]), isl.number)
+        if implied and len(puzzle.islands) > 2:
+            isl = puzzle.islands
+            for k, ln in enumerate(puzzle.links):
+                c = isl[ln.a].number
+                if c == isl[ln.b].number and c <= self.caps[k]:
+                    self.clauses.append(self.differs(k, c))
+
+    def _new(self) -> int:
+        self.nvars += 1
+        return self.nvars
+
+    def _bound(self, bits: list[int], cap: int) -> None:
+        """count <= cap, bit by bit from the top: a 1 where cap has a 0 needs a higher 0 where cap has a 1."""
+        for j, b in enumerate(bits):
+            if not cap >> j & 1:
+                self.clauses.append([-b] + [-bits[i] for i in range(j + 1, len(bits)) if cap >> i & 1])
+
+    def _add(self, a: list[int], b: list[int]) -> list[int]:
+        """The bits of a + b (ripple-carry full adders, Tseitin)."""
+        width = max(len(a), len(b))
+        a = a + [self.false] * (width - len(a))
+        b = b + [self.false] * (width - len(b))
+        carry = self.false
+        out = []
+        for x, y in zip(a, b):
+            s, c = self._new(), self._new()
+            self.clauses.extend([
+                [-x, -y, -carry, s], [-x, y, carry, s], [x, -y, carry, s], [x, y, -carry, s],
+                [x, y, carry, -s], [x, -y, -carry, -s], [-x, y, -carry, -s], [-x, -y, carry, -s],
+                [-x, -y, c], [-x, -carry, c], [-y, -carry, c],
+                [x, y, -c], [x, carry, -c], [y, carry, -c],
+            ])
+            out.append(s)
+            carry = c
+        return out + [carry]
+
+    def _sum(self, numbers: list[list[int]]) -> list[int]:
+        while len(numbers) > 1:
+            numbers = [self._add(numbers[i], numbers[i + 1]) if i + 1 < len(numbers) else numbers[i]
+                       for i in range(0, len(numbers), 2)]
+        return numbers[0] if numbers else []
+
+    def _equals(self, bits: list[int], value: int) -> None:
+        if value >> len(bits):
+            self.clauses.append([])  # more than these bits can hold: UNSAT
+        for j, b in enumerate(bits):
+            self.clauses.append([b] if value >> j & 1 else [-b])
+
+    def used(self, k: int) -> int:
+        return self._used[k]
+
+    def differs(self, k: int, c: int) -> list[int]:
+        return [-b if c >> j & 1 else b for j, b in enumerate(self.bits[k])]
+
+    def counts(self, model: list[int]) -> list[int]:
+        return [sum(1 << j for j, b in enumerate(bits) if model[b - 1] > 0) for bits in self.bits]
 
 
-def cut_clause(puzzle: Puzzle, enc: Encoding, group: list[int], member: list[int], mark: int) -> list[int]:
-    """"Some link leaving ``group`` carries a bridge" (``member`` marks the group with ``mark``)."""
-    for i in group:
-        member[i] = mark
-    clause = []
-    for i in group:
-        for k in puzzle.incident[i]:
-            ln = puzzle.links[k]
-            other = ln.b if ln.a == i else ln.a
-            if member[other] != mark and enc.caps[k]:
-                clause.append(enc.used(k))
-    return clause
+def encode(puzzle: Puzzle, implied: bool = True):
+    """The unary encoding for small capacities, the binary one above ``UNARY_MAX_CAP``."""
+    caps = (puzzle.link_capacity(k) for k in range(len(puzzle.links)))
+    if max(caps, default=0) > UNARY_MAX_CAP:
+        return BinaryEncoding(puzzle, implied)
+    return Encoding(puzzle, implied)
+
+
+class SatBackend:
+    """The shared loop's view of one incremental SAT solver."""
+
+    def __init__(self, enc, sat):
+        self.enc = enc
+        self.sat = sat
+
+    def solve(self, deadline):
+        if self.sat.solve():
+            return Status.SOLVED, self.enc.counts(self.sat.get_model())
+        return Status.INFEASIBLE, None
+
+    def require_one(self, links):
+        self.sat.add_clause([self.enc.used(k) for k in links])  # an empty clause: UNSAT
+
+    def forbid_all(self, links):
+        self.sat.add_clause([-self.enc.used(k) for k in links])
+
+    def exclude(self, counts):
+        self.sat.add_clause(blocking_clause(self.enc, counts))
+
+
+def blocking_clause(enc, counts: list[int]) -> list[int]:
+    """"Some link's count differs from ``counts``": excludes exactly this solution."""
+    return [lit for k, c in enumerate(counts) if enc.caps[k] for lit in enc.differs(k, c)]
 
 
 def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT_SAT_SOLVER,
-          max_solutions: int = 1, implied: bool = True, **_options) -> SolveResult:
+          max_solutions: int = 1, implied: bool = True, deadline: float | None = None,
+          report=None, announce=None) -> SolveResult:
     """Solve; with ``max_solutions`` > 1, enumerate up to that many distinct solutions.
 
     ``result.complete`` is True when the search proved there are no further
     solutions (so ``max_solutions=2`` with one solution found proves uniqueness).
     ``implied=False`` leaves out the implied clauses (connectivity then rests on cuts alone).
+    ``deadline`` (``time.monotonic()``) is checked between solver calls only: CaDiCaL cannot
+    be interrupted, so ``solvers.solve`` keeps a time limit by running this in a child process.
     """
-    start = time.perf_counter()
+    start = time.monotonic()
+    if solver not in SAT_SOLVERS:
+        raise BadArgument(f"engine 'sat': unknown SAT solver {solver!r}; choose from "
+                          f"{', '.join(sorted(SAT_SOLVERS))}")
+    if deadline is None and time_limit is not None:
+        deadline = start + time_limit
+    stats: dict = {"sat_solver": solver, "rounds": 0, "cuts": 0}
+    if announce is not None:  # which solver runs, even if the process is ended before it answers
+        announce(dict(stats))
     reason = simple_infeasibility(puzzle)
     if reason:
-        return SolveResult(Status.INFEASIBLE, engine="sat", reason=reason,
-                           stats={"time": time.perf_counter() - start, "rounds": 0, "cuts": 0})
-    if time_limit is not None and solver.startswith(_NOT_INTERRUPTIBLE):
-        solver = INTERRUPTIBLE_SAT_SOLVER
-    enc = Encoding(puzzle, implied)
-    stats = {"sat_solver": solver, "vars": enc.nvars, "clauses": len(enc.clauses), "rounds": 0, "cuts": 0}
-    member = [-1] * len(puzzle.islands)
-    timer = None
-    found: list[list[int]] = []
-    status = Status.UNKNOWN
+        return lazy.simple_result("sat", reason, stats, start)
+    enc = encode(puzzle, implied)
+    stats.update(encoding=enc.name, vars=enc.nvars, clauses=len(enc.clauses))
+    if announce is not None:
+        announce(dict(stats))  # and the formula's size
+    caps = enc.caps
     with Solver(name=solver, bootstrap_with=enc.clauses) as sat:
-        if time_limit is not None:
-            timer = threading.Timer(max(0.0, time_limit - (time.perf_counter() - start)), sat.interrupt)
-            timer.daemon = True
-            timer.start()
-        try:
-            while len(found) < max_solutions:
-                status, counts = _connectivity_loop(puzzle, enc, sat, member, stats, time_limit is not None)
-                if counts is None:
-                    break
-                found.append(counts)
-                if len(found) < max_solutions:
-                    sat.add_clause(blocking_clause(enc, counts))
-        finally:
-            if timer is not None:
-                timer.cancel()
-    stats["time"] = time.perf_counter() - start
-    solutions = [Solution.from_counts(puzzle, c) for c in found]
-    reason = None
-    if not found and status is Status.INFEASIBLE:
-        reason = "proved by the SAT solver (no assignment meets the degree, crossing and connectivity rules)"
-    return SolveResult(Status.SOLVED if found else status, solutions[0] if found else None,
-                       engine="sat", reason=reason, stats=stats, solutions=solutions,
-                       complete=bool(found) and status is Status.INFEASIBLE)
-
-
-def blocking_clause(enc: Encoding, counts: list[int]) -> list[int]:
-    """"Some link's count differs from ``counts``": excludes exactly this solution."""
-    clause = []
-    for k, (c, cap) in enumerate(zip(counts, enc.caps)):
-        if c > 0:
-            clause.append(-enc.var(k, c))
-        if c < cap:
-            clause.append(enc.var(k, c + 1))
-    return clause
-
-
-def _connectivity_loop(puzzle, enc, sat, member, stats, limited):
-    """Solve until the bridges are connected (or UNSAT / interrupted).
-
-    ``member`` keeps its marks from earlier calls (one per enumerated solution), so every
-    group gets a mark never used before: ``stats["cuts"]`` only grows.  (Restarting the marks
-    at 0 on each call once let a stale mark hide links leaving a group, and cut off valid
-    solutions: a false "unique".)
-    """
-    while True:
-        stats["rounds"] += 1
-        ok = sat.solve_limited(expect_interrupt=True) if limited else sat.solve()
-        if ok is None:
-            return Status.UNKNOWN, None
-        if not ok:
-            return Status.INFEASIBLE, None
-        counts = enc.counts(sat.get_model())
-        groups = components(puzzle, counts)
-        if len(groups) == 1:
-            return Status.SOLVED, counts
-        for group in groups:
-            clause = cut_clause(puzzle, enc, group, member, stats["cuts"] + 1)
-            sat.add_clause(clause)  # an empty clause makes the next call UNSAT
-            stats["cuts"] += 1
+        status, found, complete, stopped = lazy.run(
+            puzzle, SatBackend(enc, sat), max_solutions=max_solutions, deadline=deadline, stats=stats,
+            report=report, caps=caps)
+    return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
