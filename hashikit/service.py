@@ -748,7 +748,9 @@ def within(seconds: float | None, fn: Callable, *args, context: str = "fork", **
 
     ctx = mp.get_context(context)
     receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child, args=(send, fn, args, kwargs), daemon=True)
+    # not a daemon: the work may start processes of its own (an engine's time-limited solve runs
+    # in a child); it is killed below whatever happens, so it never outlives this call
+    child = ctx.Process(target=_child, args=(send, fn, args, kwargs), daemon=False)
     child.start()
     send.close()
     try:
