@@ -128,6 +128,6 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT_ENGINE, time_limit: float | None
     else:
         from .process import solve_in_child
 
-        result = solve_in_child(engine, puzzle, start, time_limit, max_solutions, options)
+        result = solve_in_child(engine, run, puzzle, start, time_limit, max_solutions, options)
     result.engine = result.engine or engine
     return result

@@ -34,19 +34,17 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _child(engine: str, puzzle: Puzzle, deadline: float, max_solutions: int, options: dict, conn) -> None:
+def _child(run, puzzle: Puzzle, deadline: float, max_solutions: int, options: dict, conn) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        from . import get_engine
-
         def report(counts):
             conn.send(("solution", counts))
 
         def announce(stats):
             conn.send(("stats", stats))
 
-        result = get_engine(engine)(puzzle, deadline=deadline, max_solutions=max_solutions,
-                                    report=report, announce=announce, **options)
+        result = run(puzzle, deadline=deadline, max_solutions=max_solutions,
+                     report=report, announce=announce, **options)
         result.solution, result.solutions = None, []  # already sent, one by one
         conn.send(("result", result))
     except BaseException as exc:  # handed to the parent, which raises it
@@ -68,14 +66,22 @@ def _end(child) -> None:
         threading.Thread(target=child.join, name="hashikit-reaper", daemon=True).start()
 
 
-def solve_in_child(engine: str, puzzle: Puzzle, start: float, time_limit: float, max_solutions: int,
+def solve_in_child(engine: str, run, puzzle: Puzzle, start: float, time_limit: float, max_solutions: int,
                    options: dict) -> SolveResult:
-    """Run ``engine`` on ``puzzle`` in a child process, ended at ``start + time_limit`` (monotonic)."""
+    """Run ``engine`` (its ``solve`` function ``run``) on ``puzzle`` in a child process, ended at
+    ``start + time_limit`` (monotonic).  In a daemonic process (which may have no children: the
+    caller already runs in a process it ends at its own deadline) the engine runs here, with the
+    deadline checked between solver calls."""
     deadline = start + time_limit
+    if multiprocessing.current_process().daemon:
+        result = run(puzzle, deadline=deadline, max_solutions=max_solutions, **options)
+        result.stats["process"] = "caller (daemonic)"
+        return result
     ctx = _context()
     receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child, args=(engine, puzzle, deadline, max_solutions, options, send),
-                        name=f"hashikit-{engine}", daemon=True)
+    child = ctx.Process(target=_child, args=(run, puzzle, deadline, max_solutions, options, send),
+                        name=f"hashikit-{engine}")  # not daemonic: callers may run in a daemonic process
+    # (a daemonic process may not have children); it is always killed and reaped below
     found: list[list[int]] = []
     early_stats: dict = {}
     result: SolveResult | None = None
