@@ -393,3 +393,27 @@ def test_any_arguments_give_an_answer_or_a_clear_refusal(time_limit, max_solutio
         assert str(exc)
         return
     assert r.solved and all_valid(p, r)
+
+
+def test_a_deadline_between_cut_rounds_is_unknown_never_solved_without_a_solution(monkeypatch):
+    """The shared loop stopped by its deadline right after a disconnected assignment (cuts added,
+    no solution yet) once answered "solved" with no solution."""
+    from hashikit.solvers import lazy
+    from hashikit.solvers.base import Status as S
+
+    class Backend:  # always a disconnected assignment: two pairs of islands
+        calls = 0
+
+        def solve(self, deadline):
+            Backend.calls += 1
+            return S.SOLVED, [1, 0, 0, 1]
+
+        def require_one(self, links):
+            pass
+
+    p = Puzzle.from_grid([[1, 0, 1], [0, 0, 0], [1, 0, 1]])  # links: top, bottom, left, right
+    ticks = iter([False, True])  # the deadline passes after the first round
+    monkeypatch.setattr(lazy, "past", lambda deadline: next(ticks))
+    status, found, complete, stopped = lazy.run(p, Backend(), deadline=1.0, stats={})
+    assert Backend.calls == 1 and found == []
+    assert status is S.UNKNOWN and stopped == lazy.TIME_LIMIT and not complete

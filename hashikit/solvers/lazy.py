@@ -173,7 +173,11 @@ def run(puzzle: Puzzle, backend: Backend, *, max_solutions: int = 1, deadline: f
         if len(found) < max_solutions:
             backend.exclude(counts)
     complete = bool(found) and status is Status.INFEASIBLE
-    return (Status.SOLVED if found else status), found, complete, stopped
+    if found:
+        return Status.SOLVED, found, complete, stopped
+    # nothing found: "infeasible" only when the last solve proved it; a deadline reached after a
+    # disconnected (SOLVED-by-the-backend) assignment is "unknown", never "solved" without a solution
+    return (Status.INFEASIBLE if status is Status.INFEASIBLE else Status.UNKNOWN), found, complete, stopped
 
 
 def result(puzzle: Puzzle, engine: str, status: Status, found: list[list[int]], complete: bool,
