@@ -100,7 +100,8 @@ class PuzzleRequest(Strict):
 class BoardRequest(Strict):
     puzzle: PuzzleIn
     bridges: list[Ints] | None = Field(None, description="[r1, c1, r2, c2, count], 0-based")
-    marks: list[Ints] | None = Field(None, description="[r1, c1, r2, c2]: links marked 'no bridge'")
+    marks: list[Ints] | None = Field(None, description="[r1, c1, r2, c2, most]: at most `most` bridges on that "
+                                                       "link (0 or left out: 'no bridge'), as hints hand them out")
 
 
 class CheckRequest(BoardRequest):
@@ -356,12 +357,14 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
               description="As `hashikit hint --state`: `conflict` (with `problems`) when the board breaks a rule "
                           "or holds a bridge (or a 'no bridge' mark) the unique solution contradicts, `complete`, "
                           "`hint` (the next step: `sentence`, the `islands` and `links` it is about, `changes` "
-                          "as [r1, c1, r2, c2, lo, hi]), `stuck`, or `unknown` past the time limit. `marks` "
-                          "narrow the deduction: a marked link carries no bridge.")
+                          "as [r1, c1, r2, c2, lo, hi], and what it puts on the board: `bridges` [r1, c1, r2, c2, count] "
+                          "and `marks` [r1, c1, r2, c2, most]), `stuck`, or `unknown` past the time limit. Send "
+                          "the `marks` back with the next request: they narrow the deduction (a marked link "
+                          "carries at most `most` bridges), so following the hints finishes the puzzle.")
     async def hint(req: BoardRequest) -> Response:
         puzzle = puzzle_from_request(req.puzzle)
         partial = bridges_from_request(req.bridges, puzzle)
-        service.marks_on_links(puzzle, req.marks)
+        service.board_marks(puzzle, req.marks)
         try:
             report = await work(limited, service.hint, puzzle, partial, marks=req.marks, lim=WEB,
                                 time_limit=solve_time_limit / 2, seconds=solve_time_limit)
