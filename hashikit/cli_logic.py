@@ -130,6 +130,37 @@ def _size(text: str) -> tuple[int, int]:
     return rows, cols
 
 
+def _whole(lo: int, hi: int):
+    """An argparse type: a whole number from ``lo`` to ``hi``."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"runs from {lo} to {hi}")
+        return v
+    return parse
+
+
+def _density(text: str) -> float:
+    """Islands per cell of the default layout: above 0, at most 0.5."""
+    v = argtypes.positive_float(text)
+    if v > 0.5:
+        raise argparse.ArgumentTypeError("islands per cell: above 0 and at most 0.5")
+    return v
+
+
+#: the options of the unique-puzzle generator (--difficulty) that the paper's (--islands) has no use for
+LAYOUT_FLAGS = {"allow_adjacent": "--allow-adjacent", "no_loops": "--no-loops",
+                "islands_percent": "--islands-percent", "expansion": "--expansion", "density": "--density"}
+
+
+def _layout(args) -> dict:
+    """The layout options given, as keywords of :func:`hashikit.service.generate_unique`."""
+    return {k: getattr(args, k) for k in LAYOUT_FLAGS if getattr(args, k) not in (None, False)}
+
+
 def _write_puzzle(puzzle, path: str | None) -> None:
     fmt = service.output_format(path, None, default="grid")
     service.write_output(service.convert(puzzle, None, fmt.name), path)
@@ -137,10 +168,10 @@ def _write_puzzle(puzzle, path: str | None) -> None:
 
 def _one_unique(job):
     """Worker: one graded unique puzzle (module level so a process pool can run it)."""
-    rows, cols, difficulty, seed, maxb, time_limit = job
+    rows, cols, difficulty, seed, maxb, time_limit, layout = job
     try:
         puzzle, report = service.generate_unique(rows, cols, difficulty, seed, maxbridges=maxb,
-                                                 time_limit=time_limit)
+                                                 time_limit=time_limit, **layout)
     except OutOfTime as exc:
         return seed, None, None, str(exc)
     return seed, puzzle, report, None
@@ -158,6 +189,16 @@ def cmd_generate(args) -> int:
             "--alpha and --beta belong to the paper's generator (--islands), not to --difficulty"),
            (args.islands is not None and args.time_limit is not None,
             "--time-limit belongs to --difficulty (the paper's generator is immediate)"),
+           (args.islands is not None and bool(_layout(args)),
+            f"{', '.join(LAYOUT_FLAGS[k] for k in _layout(args))}: only for --difficulty (unique graded puzzles); "
+            "the paper's generator (--islands) lays islands out its own way"),
+           (args.density is not None and (args.islands_percent is not None or args.expansion is not None),
+            "--density shapes the default layout; Tatham's (--islands-percent, --expansion) has its own"),
+           (args.allow_adjacent and (args.islands_percent is not None or args.expansion is not None),
+            "Tatham's layout (--islands-percent, --expansion) never puts islands side by side: "
+            "--allow-adjacent does not apply"),
+           (args.difficulty is not None and not 1 <= args.max_bridges <= 4,
+            "--maxbridges runs from 1 to 4 with --difficulty"),
            (many and args.output is not None, "--count writes several files: give --out-dir, not -o"),
            (not many and (args.out_dir is not None or args.ext is not None or args.jobs is not None),
             "--out-dir, --ext and --jobs go with --count K (K > 1)"))
@@ -171,7 +212,13 @@ def cmd_generate(args) -> int:
         return _generate_paper(args, rows, cols)
     seed0 = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     limit = args.time_limit if args.time_limit is not None else 120.0
-    jobs = [(rows, cols, args.difficulty, seed0 + i, args.max_bridges, limit) for i in range(args.count)]
+    layout = _layout(args)
+    try:  # the generator's own refusals (bad combinations) before any work
+        service.generate_unique(rows, cols, args.difficulty, 0, maxbridges=args.max_bridges, time_limit=1e-9,
+                                **layout)
+    except OutOfTime:
+        pass
+    jobs = [(rows, cols, args.difficulty, seed0 + i, args.max_bridges, limit, layout) for i in range(args.count)]
     if not many:
         try:
             seed, puzzle, report, err = service.within(limit + TIME_MARGIN / 2, _one_unique, jobs[0])
@@ -382,7 +429,18 @@ def add_parsers(sub) -> None:
                    help="paper's cycles parameter, percent (default 50; --islands only)")
     n.add_argument("--beta", type=argtypes.percent, default=None,
                    help="paper's double-bridge parameter, percent (default 5; --islands only)")
-    n.add_argument("--max-bridges", type=argtypes.positive_int, default=2, metavar="M", help="MAXBRIDGES (default 2)")
+    n.add_argument("--maxbridges", "--max-bridges", dest="max_bridges", type=argtypes.positive_int, default=2,
+                   metavar="M", help="MAXBRIDGES (default 2; 1 to 4 with --difficulty)")
+    n.add_argument("--no-loops", action="store_true",
+                   help="with --difficulty: the variant whose bridges may form no cycle")
+    n.add_argument("--allow-adjacent", action="store_true",
+                   help="with --difficulty: islands may sit in neighbouring cells (published puzzles rarely do)")
+    n.add_argument("--density", type=_density, metavar="D",
+                   help="with --difficulty: islands per cell of the default layout (default 0.25, at most 0.5)")
+    n.add_argument("--islands-percent", type=_whole(1, 30), metavar="P",
+                   help="with --difficulty: Tatham's layout, islands on P%% of the cells (1-30; default 30)")
+    n.add_argument("--expansion", type=_whole(0, 100), metavar="E",
+                   help="with --difficulty: Tatham's layout, his expansion factor in percent (0-100; default 10)")
     n.add_argument("--seed", type=int, help="random seed (same seed, same puzzle)")
     n.add_argument("--count", type=argtypes.positive_int, default=1, metavar="K", help="make K puzzles (into --out-dir, with index.csv/json)")
     n.add_argument("--jobs", type=argtypes.positive_int, metavar="N", help="worker processes for --count (default: cores)")

@@ -69,6 +69,7 @@ class PuzzleModel(BaseModel):
     rows: int
     cols: int
     maxbridges: int = 2
+    no_loops: bool = False
     islands: list[list[int]] = Field(description="[row, col, number]")
     ignore: list[list[int]] = Field(default_factory=list, description="[row, col] of islands left out")
     format: str | None = None
@@ -591,12 +592,25 @@ def analyze(puzzle: Puzzle, time_limit: float | None = None, lim: Limits = limit
 
 # -- generate --------------------------------------------------------------------------------
 def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = 2,
-                    time_limit: float | None = None) -> tuple[Puzzle, GenerateReport]:
-    """A unique puzzle graded exactly at ``difficulty``; :class:`OutOfTime` when none in time."""
+                    time_limit: float | None = None, density: float | None = None,
+                    allow_adjacent: bool = False, no_loops: bool = False,
+                    islands_percent: int | None = None, expansion: int | None = None
+                    ) -> tuple[Puzzle, GenerateReport]:
+    """A unique puzzle graded exactly at ``difficulty``; :class:`OutOfTime` when none in time,
+    :class:`BadInput` for options the generator refuses (see
+    :func:`hashikit.generate.generate_unique`: ``density`` and ``allow_adjacent`` shape the
+    default layout, ``islands_percent`` / ``expansion`` choose Tatham's)."""
     from .generate import generate_unique as make
 
+    if density is not None and (islands_percent is not None or expansion is not None):
+        raise BadInput("density shapes the default layout; Tatham's (islands percent, expansion) has its own")
+    layout = dict(allow_adjacent=allow_adjacent, no_loops=no_loops, islands_percent=islands_percent,
+                  expansion=expansion, **({"density": density} if density is not None else {}))
     try:
-        puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges, time_limit=time_limit)
+        puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges, time_limit=time_limit,
+                                   **layout)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     except RuntimeError as exc:
         raise OutOfTime(f"no {difficulty} {cols}x{rows} puzzle found"
                         + (f" within {time_limit:g} s" if time_limit else "") + f" ({exc})") from None

@@ -167,3 +167,69 @@ def test_hint_state_for_another_puzzle_is_bad_input(capsys, tmp_path):
     other.write_text(json.dumps({"bridges": [[0, 0, 5, 5, 1]]}))
     code, _, err = run(capsys, "hint", PROB, "--state", str(other))
     assert code == 2 and "no link" in err
+
+
+def _grid(puzzle) -> list[list[int]]:
+    grid = [[0] * puzzle.cols for _ in range(puzzle.rows)]
+    for i in puzzle.islands:
+        grid[i.row][i.col] = i.number
+    return grid
+
+
+def test_generate_layout_flags_reach_the_generator(capsys, tmp_path):
+    """--no-loops, --maxbridges, --allow-adjacent/--density and Tatham's layout each show in
+    the puzzle made (uniqueness by the brute-force oracle, under the puzzle's own rules)."""
+    from oracle import count_solutions
+
+    nl = tmp_path / "nl.json"
+    code, _, err = run(capsys, "generate", "--size", "6x6", "--difficulty", "easy", "--no-loops", "--seed", "2",
+                       "-o", str(nl))
+    assert code == 0, err
+    puzzle = read_file(str(nl)).puzzle
+    assert puzzle.no_loops
+    count, sols = count_solutions(_grid(puzzle), 2, no_loops=True)
+    assert count == 1
+    assert check(puzzle, Solution({(a, b): k for (a, b), k in sols[0].items() if k})).ok
+
+    m3 = tmp_path / "m3.json"
+    code, _, err = run(capsys, "generate", "--size", "6x6", "--difficulty", "easy", "--maxbridges", "3",
+                       "--seed", "4", "-o", str(m3))
+    assert code == 0, err
+    puzzle = read_file(str(m3)).puzzle
+    assert puzzle.maxbridges == 3 and count_solutions(_grid(puzzle), 3)[0] == 1
+
+    dense = tmp_path / "dense.txt"
+    code, _, err = run(capsys, "generate", "--size", "8x8", "--difficulty", "easy", "--allow-adjacent",
+                       "--density", "0.5", "--seed", "1", "-o", str(dense))
+    assert code == 0, err
+    cells = {i.pos for i in read_file(str(dense)).puzzle.islands}
+    assert any((r, c + 1) in cells or (r + 1, c) in cells for r, c in cells)  # neighbours: allowed and there
+
+    tat = tmp_path / "tat.txt"
+    code, _, err = run(capsys, "generate", "--size", "10x10", "--difficulty", "easy", "--islands-percent", "10",
+                       "--expansion", "0", "--seed", "1", "-o", str(tat))
+    assert code == 0, err
+    puzzle = read_file(str(tat)).puzzle
+    assert len(puzzle.islands) <= 10 and check(puzzle, unique_solution(puzzle)).ok
+
+
+@pytest.mark.parametrize("argv, what", [
+    (["--islands", "20", "--no-loops"], "--no-loops"),
+    (["--islands", "20", "--allow-adjacent", "--density", "0.3"], "--allow-adjacent, --density"),
+    (["--islands", "20", "--expansion", "5"], "--expansion"),
+    (["--difficulty", "easy", "--density", "0.3", "--islands-percent", "20"], "Tatham"),
+    (["--difficulty", "easy", "--allow-adjacent", "--expansion", "20"], "--allow-adjacent does not apply"),
+    (["--difficulty", "easy", "--maxbridges", "5"], "1 to 4"),
+    (["--difficulty", "medium", "--maxbridges", "1"], "no puzzle is medium"),
+])
+def test_generate_refuses_flags_that_do_not_apply(capsys, argv, what):
+    code, _, err = run(capsys, "generate", "--size", "10x10", *argv)
+    assert code == 2 and what in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["--density", "0.6"], ["--density", "0"], ["--islands-percent", "31"],
+                                  ["--expansion", "101"], ["--maxbridges", "0"], ["--density", "nan"]])
+def test_generate_layout_values_out_of_range_are_usage_errors(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(["generate", "--size", "8x8", "--difficulty", "easy", *argv])
+    assert exc.value.code == 2

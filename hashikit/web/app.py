@@ -23,7 +23,7 @@ from typing import Literal
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -83,6 +83,7 @@ class PuzzleIn(Strict):
     rows: StrictInt | None = None
     cols: StrictInt | None = None
     maxbridges: StrictInt | None = None
+    no_loops: StrictBool | None = Field(None, description="the variant whose bridges may form no cycle")
     islands: list[Ints] | None = Field(None, description="[row, col, number], 0-based")
     ignore: list[Ints] | None = Field(None, description="[row, col] of islands left out of play")
     grid: list[Ints] | None = Field(None, description="rows of cells: 0 empty, else the island's number")
@@ -125,6 +126,10 @@ class GenerateRequest(Strict):
     cols: StrictInt | None = Field(None, ge=3, le=WEB_GENERATE_MAX_SIDE, description="default: rows")
     difficulty: Literal["easy", "medium", "hard", "expert"] = "medium"
     seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1)
+    maxbridges: StrictInt = Field(2, ge=1, le=4, description="MAXBRIDGES: the most bridges on one link")
+    no_loops: StrictBool = Field(False, description="the variant whose bridges may form no cycle")
+    density: StrictFloat | StrictInt | None = Field(None, gt=0, le=0.5,
+                                                    description="islands per cell (default 0.25)")
 
 
 class ErrorAnswer(BaseModel):
@@ -410,7 +415,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         busy["generating"] += 1
         try:
             _puzzle, report = await run_in_threadpool(
-                limited, service.generate_unique, rows, cols, req.difficulty, seed,
+                limited, service.generate_unique, rows, cols, req.difficulty, seed, maxbridges=req.maxbridges,
+                no_loops=req.no_loops, density=req.density,
                 time_limit=generate_time_limit, seconds=generate_time_limit + TIME_MARGIN / 2)
         except OutOfTime as exc:
             raise ApiError(503, f"no {req.difficulty} {cols}x{rows} puzzle found within {generate_time_limit:g} s "
