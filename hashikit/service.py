@@ -282,6 +282,13 @@ def _where(exc: FormatError) -> str:
     return exc.message
 
 
+def puzzle_of(obj: dict[str, Any], source: str = "<record>") -> Puzzle:
+    """The puzzle of a :class:`PuzzleModel`'s JSON data (e.g. a stored :func:`generate_record`)."""
+    from .formats.jsonfmt import puzzle_from_obj
+
+    return puzzle_from_obj(obj, source)
+
+
 def puzzle_model(puzzle: Puzzle) -> PuzzleModel:
     from .formats.jsonfmt import puzzle_obj
 
@@ -629,6 +636,32 @@ def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float
         return coelho(islands, rows, cols, alpha, beta, seed, maxbridges=maxbridges)
     except (RuntimeError, ValueError) as exc:
         raise BadInput(str(exc)) from None
+
+
+def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = None, *,
+                    islands: int | None = None, alpha: float = 50.0, beta: float = 5.0, maxbridges: int = 2,
+                    time_limit: float | None = None, **layout) -> dict[str, Any]:
+    """One generated puzzle as JSON data, for a batch (``generate --count``, ``generate-suite``,
+    a catalogue or a cluster): a module-level function of plain arguments answering plain data,
+    so any executor can run it and any sink store it.
+
+    With ``difficulty``: a unique puzzle graded at that level (:func:`generate_unique`; ``layout``
+    its keywords ``density``, ``allow_adjacent``, ``no_loops``, ``islands_percent``, ``expansion``);
+    with ``islands``: the paper's generator (:func:`generate_paper`, ``alpha``, ``beta``).
+    Answers ``{"puzzle": {...}, "grade", "score", "seed", "islands"}`` (grade and score None for
+    the paper's); raises :class:`BadInput` or :class:`OutOfTime` (a batch's error row).
+    """
+    if (difficulty is None) == (islands is None):
+        raise BadInput("give a difficulty (unique, graded) or a number of islands (the paper's), not both")
+    if islands is not None:
+        if layout:
+            raise BadInput(f"{', '.join(sorted(layout))}: not options of the paper's generator")
+        puzzle = generate_paper(islands, rows, cols, alpha, beta, seed, maxbridges)
+        report = GenerateReport(puzzle=puzzle_model(puzzle), seed=seed)
+    else:
+        puzzle, report = generate_unique(rows, cols, difficulty, seed, maxbridges=maxbridges,
+                                         time_limit=time_limit, **layout)
+    return {**report.model_dump(mode="json"), "islands": len(puzzle.islands)}
 
 
 # -- output ----------------------------------------------------------------------------------

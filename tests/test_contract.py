@@ -259,10 +259,12 @@ def test_python_dash_m_hashikit_works():
 
 
 def children(pid: int) -> list[str]:
+    """The processes under ``pid``, its children's children too (a fork server's workers)."""
     try:
-        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        direct = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return []
+    return direct + [g for c in direct for g in children(int(c))]
 
 
 @pytest.mark.parametrize("argv", [
