@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 
 from . import argtypes, service
 from .errors import PuzzleError
