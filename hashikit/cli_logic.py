@@ -211,8 +211,9 @@ def cmd_generate(args) -> int:
         return EXIT_NO
     puzzle = service.puzzle_of(record["puzzle"])
     _write_puzzle(puzzle, args.output)
-    if args.difficulty is not None:
-        say(f"{args.difficulty} {cols}x{rows}, {len(puzzle.islands)} islands, grade {record['grade']}, seed {seed}")
+    what = f"{args.difficulty} {cols}x{rows}" if args.difficulty is not None else f"paper's {cols}x{rows}"
+    say(f"{what}, {len(puzzle.islands)} islands" + (f", grade {record['grade']}" if record["grade"] else "")
+        + f", seed {seed}")
     return EXIT_OK
 
 
