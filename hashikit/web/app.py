@@ -351,8 +351,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     @app.post("/api/check", response_model=CheckReport, responses=ERRORS, summary="Check a board",
               description="`complete`: every rule holds. `valid` and `violations`: only the rules a board "
                           "still being played can break (bridges not on a free straight line, too many bridges "
-                          "on one pair, crossings, an island over its number, a bridge on a link marked "
-                          "'no bridge' in `marks`).")
+                          "on one pair, crossings, an island over its number, more bridges on a link than its mark in "
+                          "`marks`).")
     async def check(req: CheckRequest) -> Response:
         puzzle = puzzle_from_request(req.puzzle)
         solution = bridges_from_request(req.bridges, puzzle)
