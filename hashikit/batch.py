@@ -450,6 +450,29 @@ def _exit_on_sigterm():
     return lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+class _sigint_deferred:
+    """Ctrl-C waits until the block ends: ``submit`` may start a worker process, and one
+    interrupted half-started is not yet known to the pool, so it would not be ended."""
+
+    def __enter__(self):
+        import threading
+
+        self.got, self.old = False, None
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.old = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def _note(self, signum, frame) -> None:
+        self.got = True
+
+    def __exit__(self, *exc) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+            if self.got:
+                raise KeyboardInterrupt
+
+
 class _InFlight:
     """The submitted jobs, and when each began to run.
 
@@ -606,9 +629,10 @@ class _Pool:
             batch, limit = queue, self.window
         while batch and len(flying) < limit:
             i, job = batch.popleft()
-            ex = self._start()
             try:
-                fut = ex.submit(_call, job.fn, job.args, job.kwargs)
+                with _sigint_deferred():  # a worker half-started at Ctrl-C would outlive the batch
+                    ex = self._start()
+                    fut = ex.submit(_call, job.fn, job.args, job.kwargs)
             except BrokenExecutor:
                 batch.appendleft((i, job))
                 if not self._restartable():

@@ -17,9 +17,6 @@ from .cli_common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_O
                          formats_help, limits_help, print_json, refuse, say)
 from .service import BadInput
 
-#: kept for callers written against the old module (bench.py): use hashikit.argtypes instead
-_positive_float, _positive_int = argtypes.positive_float, argtypes.positive_int
-
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_NO", "EXIT_BAD", "BadInput"]
 
 

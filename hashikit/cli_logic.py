@@ -11,15 +11,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 
 from . import argtypes, service
 from .errors import PuzzleError
+from .batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .cli_common import EXIT_BAD, EXIT_NO, EXIT_OK, levels, print_json, refuse, say
 from .limits import TIME_MARGIN
 from .service import BadInput, OutOfTime
 
-__all__ = ["add_parsers", "Progress", "EXIT_BAD"]
+__all__ = ["add_parsers", "EXIT_BAD"]
 
 
 def _unknown(args, exc: OutOfTime) -> int:
@@ -130,20 +130,40 @@ def _size(text: str) -> tuple[int, int]:
     return rows, cols
 
 
+def _whole(lo: int, hi: int):
+    """An argparse type: a whole number from ``lo`` to ``hi``."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"runs from {lo} to {hi}")
+        return v
+    return parse
+
+
+def _density(text: str) -> float:
+    """Islands per cell of the default layout: above 0, at most 0.5."""
+    v = argtypes.positive_float(text)
+    if v > 0.5:
+        raise argparse.ArgumentTypeError("islands per cell: above 0 and at most 0.5")
+    return v
+
+
+#: the options of the unique-puzzle generator (--difficulty) that the paper's (--islands) has no use for
+LAYOUT_FLAGS = {"allow_adjacent": "--allow-adjacent", "no_loops": "--no-loops",
+                "islands_percent": "--islands-percent", "expansion": "--expansion", "density": "--density"}
+
+
+def _layout(args) -> dict:
+    """The layout options given, as keywords of :func:`hashikit.service.generate_unique`."""
+    return {k: getattr(args, k) for k in LAYOUT_FLAGS if getattr(args, k) not in (None, False)}
+
+
 def _write_puzzle(puzzle, path: str | None) -> None:
     fmt = service.output_format(path, None, default="grid")
     service.write_output(service.convert(puzzle, None, fmt.name), path)
-
-
-def _one_unique(job):
-    """Worker: one graded unique puzzle (module level so a process pool can run it)."""
-    rows, cols, difficulty, seed, maxb, time_limit = job
-    try:
-        puzzle, report = service.generate_unique(rows, cols, difficulty, seed, maxbridges=maxb,
-                                                 time_limit=time_limit)
-    except OutOfTime as exc:
-        return seed, None, None, str(exc)
-    return seed, puzzle, report, None
 
 
 def cmd_generate(args) -> int:
@@ -158,6 +178,16 @@ def cmd_generate(args) -> int:
             "--alpha and --beta belong to the paper's generator (--islands), not to --difficulty"),
            (args.islands is not None and args.time_limit is not None,
             "--time-limit belongs to --difficulty (the paper's generator is immediate)"),
+           (args.islands is not None and bool(_layout(args)),
+            f"{', '.join(LAYOUT_FLAGS[k] for k in _layout(args))}: only for --difficulty (unique graded puzzles); "
+            "the paper's generator (--islands) lays islands out its own way"),
+           (args.density is not None and (args.islands_percent is not None or args.expansion is not None),
+            "--density shapes the default layout; Tatham's (--islands-percent, --expansion) has its own"),
+           (args.allow_adjacent and (args.islands_percent is not None or args.expansion is not None),
+            "Tatham's layout (--islands-percent, --expansion) never puts islands side by side: "
+            "--allow-adjacent does not apply"),
+           (args.difficulty is not None and not 1 <= args.max_bridges <= 4,
+            "--maxbridges runs from 1 to 4 with --difficulty"),
            (many and args.output is not None, "--count writes several files: give --out-dir, not -o"),
            (not many and (args.out_dir is not None or args.ext is not None or args.jobs is not None),
             "--out-dir, --ext and --jobs go with --count K (K > 1)"))
@@ -167,87 +197,102 @@ def cmd_generate(args) -> int:
     else:
         service.output_format(args.output, None, default="grid")
         service.check_writable(args.output)
-    if args.islands is not None:
-        return _generate_paper(args, rows, cols)
-    seed0 = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
-    limit = args.time_limit if args.time_limit is not None else 120.0
-    jobs = [(rows, cols, args.difficulty, seed0 + i, args.max_bridges, limit) for i in range(args.count)]
-    if not many:
-        try:
-            seed, puzzle, report, err = service.within(limit + TIME_MARGIN / 2, _one_unique, jobs[0])
-        except OutOfTime as exc:
-            seed, puzzle, report, err = seed0, None, None, str(exc)
-        if puzzle is None:
-            say(f"hashikit: unknown: no {args.difficulty} puzzle found: {err}")
-            return EXIT_NO
-        _write_puzzle(puzzle, args.output)
-        say(f"{args.difficulty} {cols}x{rows}, {len(puzzle.islands)} islands, grade {report.grade}, seed {seed}")
-        return EXIT_OK
-    return _generate_many(args, jobs)
-
-
-def _generate_paper(args, rows: int, cols: int) -> int:
-    alpha = 50.0 if args.alpha is None else args.alpha
-    beta = 5.0 if args.beta is None else args.beta
-    seed0 = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
-    if args.count == 1:
-        puzzle = service.generate_paper(args.islands, rows, cols, alpha, beta, args.seed, args.max_bridges)
-        _write_puzzle(puzzle, args.output)
-        return EXIT_OK
-    out_dir, ext = args.out_dir or "puzzles", (args.ext or "txt").lstrip(".")
-    index = []
-    for i in range(args.count):
-        puzzle = service.generate_paper(args.islands, rows, cols, alpha, beta, seed0 + i, args.max_bridges)
-        name = f"paper-{cols}x{rows}-{args.islands}-{seed0 + i}.{ext}"
-        _write_puzzle(puzzle, os.path.join(out_dir, name))
-        index.append({"file": name, "grade": "", "score": "", "islands": len(puzzle.islands),
-                      "rows": rows, "cols": cols, "seed": seed0 + i})
-    _write_index(out_dir, index)
-    say(f"wrote {len(index)} puzzles and index.csv/index.json to {out_dir}")
+    spec = _spec(args, rows, cols)
+    if args.difficulty is not None:
+        _refused_by_the_generator(spec)
+    if many:
+        return _generate_many(args, spec)
+    seed = base_seed(args.seed)
+    try:
+        record = service.within(spec.get("time_limit") and spec["time_limit"] + TIME_MARGIN / 2,
+                                service.generate_record, seed=seed, **spec)
+    except OutOfTime as exc:
+        say(f"hashikit: unknown: no {args.difficulty} puzzle found: {exc}")
+        return EXIT_NO
+    puzzle = service.puzzle_of(record["puzzle"])
+    _write_puzzle(puzzle, args.output)
+    what = f"{args.difficulty} {cols}x{rows}" if args.difficulty is not None else f"paper's {cols}x{rows}"
+    say(f"{what}, {len(puzzle.islands)} islands" + (f", grade {record['grade']}" if record["grade"] else "")
+        + f", seed {seed}")
     return EXIT_OK
 
 
-def _generate_many(args, jobs) -> int:
-    """``--count``: one job per seed on a process pool; Ctrl-C ends the pool at once (terminate)."""
-    import multiprocessing as mp
+def _spec(args, rows: int, cols: int) -> dict:
+    """The keywords of :func:`hashikit.service.generate_record` the flags ask for (all but the seed)."""
+    spec = dict(rows=rows, cols=cols, maxbridges=args.max_bridges)
+    if args.islands is not None:
+        return {**spec, "islands": args.islands, "alpha": 50.0 if args.alpha is None else args.alpha,
+                "beta": 5.0 if args.beta is None else args.beta}
+    limit = args.time_limit if args.time_limit is not None else 120.0
+    return {**spec, "difficulty": args.difficulty, "time_limit": limit, **_layout(args)}
 
-    out_dir = args.out_dir or "puzzles"
-    ext = (args.ext or "txt").lstrip(".")
-    index, failed = [], 0
-    progress = Progress(len(jobs), "generating")
-    pool = mp.get_context("fork").Pool(processes=min(len(jobs), args.jobs or os.cpu_count() or 1),
-                                       initializer=_ignore_sigint)
+
+def _refused_by_the_generator(spec: dict) -> None:
+    """The generator's own refusals (a bad combination: BadInput, exit 2) before any work: a
+    first call with no time to spend checks the arguments and stops."""
     try:
-        for seed, puzzle, report, err in pool.imap_unordered(_one_unique, jobs):
-            if puzzle is None:
-                failed += 1
-            else:
-                name = f"{args.difficulty}-{puzzle.cols}x{puzzle.rows}-{seed}.{ext}"
-                _write_puzzle(puzzle, os.path.join(out_dir, name))
-                index.append({"file": name, "grade": report.grade, "score": report.score,
-                              "islands": len(puzzle.islands), "rows": puzzle.rows, "cols": puzzle.cols,
-                              "seed": seed})
-            progress.step()
-        pool.close()
-    finally:  # Ctrl-C or an error: drop the queue and end the workers now
-        pool.terminate()
-        pool.join()
-    progress.done()
-    _write_index(out_dir, index)
-    say(f"wrote {len(index)} puzzles and index.csv/index.json to {out_dir}"
-        + (f"; {failed} seeds found no puzzle in time" if failed else ""))
+        service.generate_record(seed=0, **{**spec, "time_limit": 1e-9})
+    except OutOfTime:
+        pass
+
+
+def _generate_many(args, spec: dict) -> int:
+    """``--count K``: puzzle ``i`` has seed ``job_seed(base, i)``; the runner streams results to
+    ``generate.jsonl`` in the folder (a re-run with the same --seed resumes), files and the index
+    are written from them."""
+    out_dir, ext = args.out_dir or "puzzles", (args.ext or "txt").lstrip(".")
+    base = base_seed(args.seed)
+    stem = (f"{spec['difficulty']}-{spec['cols']}x{spec['rows']}" if "difficulty" in spec
+            else f"paper-{spec['cols']}x{spec['rows']}-{spec['islands']}")
+    tag = json.dumps(spec, sort_keys=True, separators=(",", ":"))
+    jobs = []
+    for i in range(args.count):
+        seed = job_seed(base, i)
+        jobs.append(Job(f"{tag}#{base}#{i}", service.generate_record, kwargs={**spec, "seed": seed},
+                        time_limit=spec.get("time_limit")))
+    say(f"generating {args.count} puzzles into {out_dir}, base seed {base}")
+
+    def file_of(record: dict) -> str:
+        return f"{stem}-{record['seed']}.{ext}"
+    return _run_and_index(args, jobs, out_dir, file_of, "generate", index=True)
+
+
+def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: bool) -> int:
+    """Run ``jobs`` (each a :func:`hashikit.service.generate_record`) on the batch runner with
+    ``<out_dir>/<label>.jsonl`` as the sink (resumed on a re-run), write each puzzle to
+    ``file_of(record)`` as it comes, report error rows (exit 1) and, with ``index``, write
+    index.csv/index.json from the results."""
+    workers = max(1, min(args.jobs or os.cpu_count() or 1, len(jobs)))
+    sink = JsonLinesSink(os.path.join(out_dir, f"{label}.jsonl"))
+    rows, failed, resumed = [], [], 0
+    for result in run_batch(jobs, workers=workers, inline=workers == 1, sink=sink, resume=True, retry_failed=True,
+                            label=label,
+                            preload=("hashikit.service", "hashikit.generate", "hashikit.coelho")):
+        if not result.ok:
+            failed.append(result)
+            say(f"hashikit: {label}: seed {result.job.kwargs['seed']}: {result.error}")
+            continue
+        resumed += result.resumed
+        record = result.value
+        name = file_of(record)
+        path = os.path.join(out_dir, name)
+        if not (result.resumed and os.path.exists(path)):
+            fmt = service.output_format(path, None)
+            service.write_output(service.convert(service.puzzle_of(record["puzzle"]), None, fmt.name), path)
+        rows.append((result.index, {"file": name, "grade": record.get("grade") or "",
+                                    "score": "" if record.get("score") is None else record["score"],
+                                    "islands": record["islands"], "rows": record["puzzle"]["rows"],
+                                    "cols": record["puzzle"]["cols"], "seed": record["seed"]}))
+    if index:
+        _write_index(out_dir, [row for _, row in sorted(rows, key=lambda ir: ir[0])])
+    say(f"wrote {len(rows)} puzzles" + (" and index.csv/index.json" if index else "") + f" to {out_dir}"
+        + (f" ({resumed} from an earlier run)" if resumed else "")
+        + (f"; {len(failed)} failed (see above; a re-run retries only them)" if failed else ""))
     return EXIT_OK if not failed else EXIT_NO
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the parent, which ends them (no traceback per worker)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _write_index(out_dir: str, index: list[dict]) -> None:
-    index.sort(key=lambda r: r["seed"])
+    """index.json and index.csv: one row per puzzle, in job order."""
     service.write_output(json.dumps(index, indent=1), os.path.join(out_dir, "index.json"))
     lines = ["file,grade,score,islands,rows,cols,seed"]
     lines += [f"{r['file']},{r['grade']},{r['score']},{r['islands']},{r['rows']},{r['cols']},{r['seed']}"
@@ -267,54 +312,24 @@ def cmd_generate_suite(args) -> int:
         if n not in SUITE_SIDES:
             raise BadInput(f"--islands {n}: the suite has 100, 200, 300 and 400 islands")
     service.check_folder(args.out_dir)
-    total = len(sizes) * len(SUITE_ALPHAS) * len(SUITE_BETAS) * args.per_group
-    progress = Progress(total, "generating suite")
+    for n in sizes:
+        service.check_folder(os.path.join(args.out_dir, str(n)))
+    base = base_seed(args.seed)
+    jobs, names = [], {}
     for n in sizes:
         side = SUITE_SIDES[n]
-        folder = os.path.join(args.out_dir, str(n))
-        service.check_folder(folder)
         for alpha in SUITE_ALPHAS:
             for beta in SUITE_BETAS:
                 for idx in range(1, args.per_group + 1):
-                    seed = (_stable_seed(args.seed, n, alpha, beta, idx) if args.seed is not None
-                            else int.from_bytes(os.urandom(4), "little"))
-                    puzzle = service.generate_paper(n, side, side, alpha, beta, seed)
-                    name = f"Hs_{side}_{n}_{alpha:02d}_{beta:02d}_{idx:03d}.has"
-                    service.write_output(service.convert(puzzle, None, "has"), os.path.join(folder, name))
-                    progress.step()
-    progress.done()
-    say(f"wrote {total} instances under {args.out_dir}")
-    return EXIT_OK
-
-
-def _stable_seed(seed: int, *parts: int) -> int:
-    """A per-instance seed that is the same on every run and every Python (no hash randomisation)."""
-    import zlib
-
-    return zlib.crc32(repr((seed, *parts)).encode()) & 0x7FFFFFFF
-
-
-class Progress:
-    """A one-line progress counter on standard error (in place on a terminal, every 10% otherwise)."""
-
-    def __init__(self, total: int, what: str):
-        self.total, self.what, self.n = total, what, 0
-        self.tty = sys.stderr.isatty()
-        self.last_decile = -1
-
-    def step(self) -> None:
-        self.n += 1
-        if self.tty:
-            print(f"\r{self.what}: {self.n}/{self.total}", end="", file=sys.stderr, flush=True)
-        else:
-            decile = self.n * 10 // max(1, self.total)
-            if decile != self.last_decile:
-                self.last_decile = decile
-                print(f"{self.what}: {self.n}/{self.total}", file=sys.stderr, flush=True)
-
-    def done(self) -> None:
-        if self.tty:
-            print(file=sys.stderr)
+                    name = f"{n}/Hs_{side}_{n}_{alpha:02d}_{beta:02d}_{idx:03d}.has"
+                    seed = job_seed(base, n, alpha, beta, idx)
+                    names[seed] = name
+                    jobs.append(Job(f"{name}#{base}", service.generate_record,
+                                    kwargs=dict(rows=side, cols=side, seed=seed, islands=n, alpha=float(alpha),
+                                                beta=float(beta))))
+    say(f"generating {len(jobs)} instances under {args.out_dir}, base seed {base}")
+    return _run_and_index(args, jobs, args.out_dir, lambda record: names[record["seed"]], "generate-suite",
+                          index=False)
 
 
 # -- parsers ------------------------------------------------------------------
@@ -382,7 +397,18 @@ def add_parsers(sub) -> None:
                    help="paper's cycles parameter, percent (default 50; --islands only)")
     n.add_argument("--beta", type=argtypes.percent, default=None,
                    help="paper's double-bridge parameter, percent (default 5; --islands only)")
-    n.add_argument("--max-bridges", type=argtypes.positive_int, default=2, metavar="M", help="MAXBRIDGES (default 2)")
+    n.add_argument("--maxbridges", "--max-bridges", dest="max_bridges", type=argtypes.positive_int, default=2,
+                   metavar="M", help="MAXBRIDGES (default 2; 1 to 4 with --difficulty)")
+    n.add_argument("--no-loops", action="store_true",
+                   help="with --difficulty: the variant whose bridges may form no cycle")
+    n.add_argument("--allow-adjacent", action="store_true",
+                   help="with --difficulty: islands may sit in neighbouring cells (published puzzles rarely do)")
+    n.add_argument("--density", type=_density, metavar="D",
+                   help="with --difficulty: islands per cell of the default layout (default 0.25, at most 0.5)")
+    n.add_argument("--islands-percent", type=_whole(1, 30), metavar="P",
+                   help="with --difficulty: Tatham's layout, islands on P%% of the cells (1-30; default 30)")
+    n.add_argument("--expansion", type=_whole(0, 100), metavar="E",
+                   help="with --difficulty: Tatham's layout, his expansion factor in percent (0-100; default 10)")
     n.add_argument("--seed", type=int, help="random seed (same seed, same puzzle)")
     n.add_argument("--count", type=argtypes.positive_int, default=1, metavar="K", help="make K puzzles (into --out-dir, with index.csv/json)")
     n.add_argument("--jobs", type=argtypes.positive_int, metavar="N", help="worker processes for --count (default: cores)")
@@ -401,7 +427,8 @@ def add_parsers(sub) -> None:
     s.add_argument("--out-dir", required=True, metavar="DIR", help="where to write the suite")
     s.add_argument("--per-group", type=argtypes.positive_int, default=30, metavar="K", help="instances per group (30)")
     s.add_argument("--islands", type=int, nargs="+", metavar="N", help="only these sizes (100 200 300 400)")
-    s.add_argument("--seed", type=int, help="base seed: the same seed writes the same suite")
+    s.add_argument("--seed", type=int, help="base seed: the same seed writes the same suite (and resumes it)")
+    s.add_argument("--jobs", type=argtypes.positive_int, metavar="N", help="worker processes (default: cores)")
     s.set_defaults(func=cmd_generate_suite)
 
 

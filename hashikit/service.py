@@ -37,6 +37,9 @@ LinkEnds = list[int]
 """``[r1, c1, r2, c2]``: the two islands a link joins."""
 Cell = list[int]
 """``[row, col]``."""
+Mark = list[int]
+"""``[r1, c1, r2, c2, most]``: at most ``most`` bridges on that link (0: "no bridge here");
+a request may leave ``most`` out (``[r1, c1, r2, c2]``, a "no bridge" mark)."""
 
 
 class BadInput(HashikitError, ValueError):
@@ -66,6 +69,7 @@ class PuzzleModel(BaseModel):
     rows: int
     cols: int
     maxbridges: int = 2
+    no_loops: bool = False
     islands: list[list[int]] = Field(description="[row, col, number]")
     ignore: list[list[int]] = Field(default_factory=list, description="[row, col] of islands left out")
     format: str | None = None
@@ -129,6 +133,10 @@ class HintReport(Answer):
     islands: list[Cell] = Field(default_factory=list)
     links: list[LinkEnds] = Field(default_factory=list)
     changes: list[list[int]] = Field(default_factory=list)
+    #: what the hint puts on the board: bridges ``[r1, c1, r2, c2, count]`` and marks
+    #: ``[r1, c1, r2, c2, most]`` (0: "no bridge here"), which later hints receive back
+    bridges: list[Bridge] = Field(default_factory=list)
+    marks: list[Mark] = Field(default_factory=list)
     problems: list[str] = Field(default_factory=list)
 
 
@@ -274,6 +282,13 @@ def _where(exc: FormatError) -> str:
     return exc.message
 
 
+def puzzle_of(obj: dict[str, Any], source: str = "<record>") -> Puzzle:
+    """The puzzle of a :class:`PuzzleModel`'s JSON data (e.g. a stored :func:`generate_record`)."""
+    from .formats.jsonfmt import puzzle_from_obj
+
+    return puzzle_from_obj(obj, source)
+
+
 def puzzle_model(puzzle: Puzzle) -> PuzzleModel:
     from .formats.jsonfmt import puzzle_obj
 
@@ -297,19 +312,29 @@ def bridges_on_board(puzzle: Puzzle, solution: Solution, what: str = "bridges") 
     return solution
 
 
-def marks_on_links(puzzle: Puzzle, marks: list[LinkEnds] | None) -> list[int]:
-    """The link indices of a player's "no bridge here" marks; BadInput for a mark on no link."""
+def board_marks(puzzle: Puzzle, marks: list[Mark] | None) -> list[tuple[int, int]]:
+    """A player's marks as ``(link, most)`` pairs (:meth:`hashikit.logic.State.from_board` reads
+    them); BadInput for a mark on no link or a ``most`` outside 0..MAXBRIDGES."""
     out = []
     for m in marks or []:
-        if len(m) != 4:
-            raise BadInput(f"marks: a mark is [r1, c1, r2, c2], got {m!r}")
-        p, q = tuple(m[:2]), tuple(m[2:])
+        if len(m) not in (4, 5):
+            raise BadInput(f"marks: a mark is [r1, c1, r2, c2] or [r1, c1, r2, c2, most], got {m!r}")
+        p, q = tuple(m[:2]), tuple(m[2:4])
         a, b = puzzle.index.get(p), puzzle.index.get(q)
         k = puzzle.link_index.get((min(a, b), max(a, b))) if a is not None and b is not None else None
         if k is None:
             raise BadInput(f"marks: no link joins {describe_cell(*p)} and {describe_cell(*q)}")
-        out.append(k)
+        most = m[4] if len(m) == 5 else 0
+        if not 0 <= most <= puzzle.maxbridges:
+            raise BadInput(f"marks: the mark {m!r} allows {most} bridges; give 0 to {puzzle.maxbridges}")
+        out.append((k, most))
     return out
+
+
+def mark_list(puzzle: Puzzle, marks) -> list[Mark]:
+    """``(link, most)`` pairs as ``[r1, c1, r2, c2, most]``."""
+    isl, links = puzzle.islands, puzzle.links
+    return [[*isl[links[k].a].pos, *isl[links[k].b].pos, most] for k, most in marks]
 
 
 # -- solve -----------------------------------------------------------------------------------
@@ -379,14 +404,18 @@ def check(puzzle: Puzzle, solution: Solution, *, in_play: bool = False,
              or (v.rule == "island-count" and _island_over(puzzle, solution, v))]
     violations = [ViolationModel(rule=v.rule, message=v.message, cells=[list(c) for c in v.cells])
                   for v in found]
-    for k in marks_on_links(puzzle, marks):
+    for k, most in board_marks(puzzle, marks):
         a, b = puzzle.islands[puzzle.links[k].a], puzzle.islands[puzzle.links[k].b]
-        if solution.bridges.get((a.pos, b.pos), 0):
+        if solution.bridges.get((a.pos, b.pos), 0) > most:
             violations.append(ViolationModel(
                 rule="marked", cells=[list(a.pos), list(b.pos)],
                 message=f"the link from {describe_cell(*a.pos)} to {describe_cell(*b.pos)} is marked "
-                        f"'no bridge' but holds {solution.bridges[(a.pos, b.pos)]}"))
+                        f"{_mark_words(most)} but holds {solution.bridges[(a.pos, b.pos)]}"))
     return CheckReport(complete=report.ok and not violations, valid=not violations, violations=violations)
+
+
+def _mark_words(most: int) -> str:
+    return "'no bridge'" if most == 0 else f"'at most {most}'"
 
 
 def islands_differ(puzzle: Puzzle, other: Puzzle) -> CheckReport | None:
@@ -420,9 +449,9 @@ def step_model(puzzle: Puzzle, step) -> StepModel:
                      changes=[[*isl[links[k].a].pos, *isl[links[k].b].pos, lo, hi] for k, lo, hi in step.changes])
 
 
-def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[int] = (),
+def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[tuple[int, int]] = (),
                     time_limit: float | None = None, result=None) -> list[str]:
-    """Bridges (and "no bridge" marks) of a board in play that the puzzle's unique solution
+    """Bridges (and marks, ``(link, most)``) of a board in play that the puzzle's unique solution
     contradicts; empty when the puzzle is not proved unique (within ``time_limit``).
     ``result``: the engine's answer with ``max_solutions=2`` when the caller has it."""
     if result is None:
@@ -440,42 +469,43 @@ def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[int] 
                        f"({k}) {'are' if k > 1 else 'is'} not part of the solution"
                        + (f" (it has {truth[(p, q)]})" if (p, q) in truth else ""))
     isl = puzzle.islands
-    for k in marked:
+    for k, most in marked:
         p, q = isl[puzzle.links[k].a].pos, isl[puzzle.links[k].b].pos
-        if truth.get((p, q), 0):
-            out.append(f"the link from {describe_cell(*p)} to {describe_cell(*q)} is marked 'no bridge' "
+        if truth.get((p, q), 0) > most:
+            out.append(f"the link from {describe_cell(*p)} to {describe_cell(*q)} is marked {_mark_words(most)} "
                        f"but the solution has {truth[(p, q)]} there")
     return out
 
 
 def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "expert",
-         check_solution: bool = True, marks: list[LinkEnds] | None = None,
+         check_solution: bool = True, marks: list[Mark] | None = None,
          time_limit: float | None = None, lim: Limits = limits_mod.CLI) -> HintReport:
     """The next step from a player's board: ``infeasible`` (the puzzle has no solution), a rule
-    the board breaks or a bridge the unique solution lacks (``conflict``), ``complete``, the
-    next deduction (``hint``) or ``stuck`` (with the solver's :func:`verdict`).
+    the board breaks or a bridge (or mark) the unique solution contradicts (``conflict``),
+    ``complete``, the next deduction (``hint``) or ``stuck`` (with the solver's :func:`verdict`).
 
-    ``marks`` (links the player marked "no bridge") narrow the deduction state: a marked
-    link's upper bound becomes 0, and a mark the unique solution contradicts is a conflict.
+    The board is the logic layer's own (:meth:`hashikit.logic.State.from_board`: drawn
+    bridges and ``marks``), and the step is :func:`hashikit.logic.hint`'s, which always gives
+    something to put on the board: the answer's ``bridges`` and ``marks``
+    (:func:`~hashikit.logic.hint_bridges`, :func:`~hashikit.logic.hint_marks`).  A player
+    who sends them back with the next request finishes the puzzle and never gets a step twice.
     """
     from .checker import check as rule_check
-    from .logic import State, contradictions
+    from . import logic
     from .solvers import solve as engine_solve
 
     admit(puzzle, lim)
     if partial is not None:
         bridges_on_board(puzzle, partial)
-    marked = marks_on_links(puzzle, marks)
+    marked = board_marks(puzzle, marks)
     try:
-        state = State.from_solution(puzzle, partial) if partial is not None else State(puzzle)
+        state = logic.State.from_board(puzzle, partial, marked)
     except PuzzleError as exc:
         raise BadInput(f"bridges: {exc.message}") from None
-    for k in marked:
-        state.hi[k] = min(state.hi[k], 0)
     result = engine_solve(puzzle, max_solutions=2, time_limit=time_limit_for(time_limit, lim))
     if result.status.value == "infeasible":
         return HintReport(status="infeasible", sentence=_verdict_of(result))
-    problems = contradictions(state)
+    problems = logic.contradictions(state)
     if not problems and (partial is not None and partial.bridges or marked) and check_solution:
         problems = player_mistakes(puzzle, partial, marked, result=result)
     if problems:
@@ -484,34 +514,21 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
                           + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
     if partial is not None and partial.bridges and rule_check(puzzle, partial).ok:
         return HintReport(status="complete", sentence="The board is complete: every rule holds.")
-    step = _next_visible_step(state, max_level, set(marked))
+    step = logic.hint(state, max_level)
     if step is None:
         return HintReport(status="stuck", sentence=f"No step up to level '{max_level}' applies here: "
                                                    + _verdict_of(result))
-    return HintReport(status="hint", **step_model(puzzle, step).model_dump())
+    placed = Solution.from_counts(puzzle, _raised(state, logic.hint_bridges(state, step)))
+    return HintReport(status="hint", **step_model(puzzle, step).model_dump(),
+                      bridges=placed.to_list(), marks=mark_list(puzzle, logic.hint_marks(state, step)))
 
 
-def _next_visible_step(state, max_level: str, marked: set[int]):
-    """The next step that changes what a board can show: a bridge more (``lo`` above the
-    drawn count) or a link ruled out (``hi`` 0, where no mark is yet).  A step that only
-    caps a link above 0 (e.g. "no more bridges" on a link already drawn to that count)
-    cannot be drawn, so a player asking again would get it again: it is applied to the
-    state and the search goes on.  None when stuck; the first hidden step when only such
-    steps remain."""
-    from .logic import apply, next_step
-
-    drawn = state.drawn or [0] * len(state.lo)
-    first = None
-    for _ in range(4 * len(state.lo) + 8):
-        step = next_step(state, max_level)
-        if step is None:
-            return first
-        if any(lo > drawn[k] or (hi == 0 and k not in marked) for k, lo, hi in step.changes):
-            return step
-        first = first or step
-        if not apply(state, step):
-            return step
-    return first
+def _raised(state, placed: list[tuple[int, int]]) -> list[int]:
+    """Per-link counts of the bridges a hint places (0 elsewhere)."""
+    counts = [0] * len(state.lo)
+    for k, count in placed:
+        counts[k] = count
+    return counts
 
 
 def verdict(puzzle: Puzzle, time_limit: float | None = None) -> str:
@@ -582,12 +599,25 @@ def analyze(puzzle: Puzzle, time_limit: float | None = None, lim: Limits = limit
 
 # -- generate --------------------------------------------------------------------------------
 def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = 2,
-                    time_limit: float | None = None) -> tuple[Puzzle, GenerateReport]:
-    """A unique puzzle graded exactly at ``difficulty``; :class:`OutOfTime` when none in time."""
+                    time_limit: float | None = None, density: float | None = None,
+                    allow_adjacent: bool = False, no_loops: bool = False,
+                    islands_percent: int | None = None, expansion: int | None = None
+                    ) -> tuple[Puzzle, GenerateReport]:
+    """A unique puzzle graded exactly at ``difficulty``; :class:`OutOfTime` when none in time,
+    :class:`BadInput` for options the generator refuses (see
+    :func:`hashikit.generate.generate_unique`: ``density`` and ``allow_adjacent`` shape the
+    default layout, ``islands_percent`` / ``expansion`` choose Tatham's)."""
     from .generate import generate_unique as make
 
+    if density is not None and (islands_percent is not None or expansion is not None):
+        raise BadInput("density shapes the default layout; Tatham's (islands percent, expansion) has its own")
+    layout = dict(allow_adjacent=allow_adjacent, no_loops=no_loops, islands_percent=islands_percent,
+                  expansion=expansion, **({"density": density} if density is not None else {}))
     try:
-        puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges, time_limit=time_limit)
+        puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges, time_limit=time_limit,
+                                   **layout)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     except RuntimeError as exc:
         raise OutOfTime(f"no {difficulty} {cols}x{rows} puzzle found"
                         + (f" within {time_limit:g} s" if time_limit else "") + f" ({exc})") from None
@@ -606,6 +636,32 @@ def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float
         return coelho(islands, rows, cols, alpha, beta, seed, maxbridges=maxbridges)
     except (RuntimeError, ValueError) as exc:
         raise BadInput(str(exc)) from None
+
+
+def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = None, *,
+                    islands: int | None = None, alpha: float = 50.0, beta: float = 5.0, maxbridges: int = 2,
+                    time_limit: float | None = None, **layout) -> dict[str, Any]:
+    """One generated puzzle as JSON data, for a batch (``generate --count``, ``generate-suite``,
+    a catalogue or a cluster): a module-level function of plain arguments answering plain data,
+    so any executor can run it and any sink store it.
+
+    With ``difficulty``: a unique puzzle graded at that level (:func:`generate_unique`; ``layout``
+    its keywords ``density``, ``allow_adjacent``, ``no_loops``, ``islands_percent``, ``expansion``);
+    with ``islands``: the paper's generator (:func:`generate_paper`, ``alpha``, ``beta``).
+    Answers ``{"puzzle": {...}, "grade", "score", "seed", "islands"}`` (grade and score None for
+    the paper's); raises :class:`BadInput` or :class:`OutOfTime` (a batch's error row).
+    """
+    if (difficulty is None) == (islands is None):
+        raise BadInput("give a difficulty (unique, graded) or a number of islands (the paper's), not both")
+    if islands is not None:
+        if layout:
+            raise BadInput(f"{', '.join(sorted(layout))}: not options of the paper's generator")
+        puzzle = generate_paper(islands, rows, cols, alpha, beta, seed, maxbridges)
+        report = GenerateReport(puzzle=puzzle_model(puzzle), seed=seed)
+    else:
+        puzzle, report = generate_unique(rows, cols, difficulty, seed, maxbridges=maxbridges,
+                                         time_limit=time_limit, **layout)
+    return {**report.model_dump(mode="json"), "islands": len(puzzle.islands)}
 
 
 # -- output ----------------------------------------------------------------------------------

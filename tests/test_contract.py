@@ -259,10 +259,12 @@ def test_python_dash_m_hashikit_works():
 
 
 def children(pid: int) -> list[str]:
+    """The processes under ``pid``, its children's children too (a fork server's workers)."""
     try:
-        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        direct = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return []
+    return direct + [g for c in direct for g in children(int(c))]
 
 
 @pytest.mark.parametrize("argv", [
@@ -490,24 +492,26 @@ def test_time_limit_is_named_only_when_one_was_set(capsys, two, monkeypatch):
 
 @pytest.mark.parametrize("text", ["7x7m2:4d2b1b4a26b3m1c3c3c2d3", (ROOT / "examples" / "prob-bridges.txt").read_text()])
 def test_following_every_hint_solves_the_puzzle(text):
-    """Each hint changes what a board can show (a bridge more, or a link ruled out, sent back
-    as a mark), so a player who follows the hints finishes the puzzle and never gets one twice."""
+    """Each hint hands out something the board keeps (its ``bridges``, or ``marks`` sent back
+    with the next request), so a player who follows the hints finishes the puzzle and never
+    gets one twice."""
     from hashikit import service
 
     puzzle = read_text(text).puzzle
-    bridges, marks = {}, set()
+    bridges, marks, seen = {}, {}, set()
     for _ in range(4 * len(puzzle.links)):
         board = Solution({((r1, c1), (r2, c2)): k for (r1, c1, r2, c2), k in bridges.items()})
-        h = service.hint(puzzle, board, marks=[list(m) for m in marks])
+        h = service.hint(puzzle, board, marks=[[*key, most] for key, most in marks.items()])
         if h.status != "hint":
             break
+        assert h.sentence not in seen, f"the same hint twice: {h.sentence}"
+        seen.add(h.sentence)
         changed = False
-        for r1, c1, r2, c2, lo, hi in h.changes:
-            key = (r1, c1, r2, c2)
-            if lo > bridges.get(key, 0):
-                bridges[key], changed = lo, True
-            if hi == 0 and key not in marks:
-                marks.add(key)
-                changed = True
+        for *key, count in h.bridges:
+            assert count > bridges.get(tuple(key), 0)
+            bridges[tuple(key)], changed = count, True
+        for *key, most in h.marks:
+            assert most < marks.get(tuple(key), puzzle.maxbridges + 1)
+            marks[tuple(key)], changed = most, True
         assert changed, f"a hint the board cannot record: {h.sentence}"
     assert h.status == "complete" and check(puzzle, board).ok

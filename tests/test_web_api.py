@@ -158,6 +158,32 @@ def test_generate_unique_graded(client):
     assert again["puzzle"] == p
 
 
+def test_generate_options_maxbridges_no_loops_density(client):
+    from oracle import count_solutions
+
+    doc = client.get("/api/openapi.json").json()
+    props = doc["components"]["schemas"]["GenerateRequest"]["properties"]
+    assert props["maxbridges"]["maximum"] == 4 and props["no_loops"]["type"] == "boolean" and "density" in props
+    r = client.post("/api/generate", json={"rows": 6, "cols": 6, "difficulty": "easy", "seed": 3,
+                                           "maxbridges": 3, "no_loops": True, "density": 0.3})
+    assert r.status_code == 200, r.text
+    p = r.json()["puzzle"]
+    assert p["maxbridges"] == 3 and p["no_loops"] is True
+    grid = [[0] * p["cols"] for _ in range(p["rows"])]
+    for row, col, n in p["islands"]:
+        grid[row][col] = n
+    assert count_solutions(grid, 3, no_loops=True)[0] == 1
+    parsed = client.post("/api/parse", json={"text": json.dumps(p)}).json()["puzzle"]
+    assert parsed["no_loops"] is True  # the puzzle model holds the variant, and the API takes it back
+    hinted = client.post("/api/hint", json={"puzzle": p}).json()
+    assert hinted["status"] == "hint"
+    solved = client.post("/api/solve", json={"puzzle": p}).json()  # a no-loops puzzle is accepted, solved, checked
+    assert solved["status"] == "solved" and is_solution(p, solved["bridges"])
+    for body in ({"maxbridges": 5}, {"maxbridges": 0}, {"no_loops": "yes"}, {"density": 0.9}, {"density": 0},
+                 {"difficulty": "medium", "maxbridges": 1}):
+        assert_error(client.post("/api/generate", json={"rows": 6, "difficulty": "easy", **body}), 400)
+
+
 def test_generate_gives_up_with_503():
     app = create_app(generate_time_limit=0.0)
     with TestClient(app) as c:

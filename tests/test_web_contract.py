@@ -93,6 +93,69 @@ def test_marks_narrow_the_hint_and_are_checked(client):
     error(client.post("/api/check", json={"puzzle": p, "bridges": [], "marks": [[0, 0, 0]]}))
 
 
+def test_marks_with_a_most_are_read_checked_and_refused_out_of_range(client):
+    p = parse(client, EXAMPLE)["puzzle"]
+    truth = client.post("/api/solve", json={"puzzle": p}).json()["bridges"]
+    two = next(b for b in truth if b[4] == 2)  # the example's solution has a double bridge
+    capped = client.post("/api/check", json={"puzzle": p, "bridges": [two], "marks": [[*two[:4], 1]]}).json()
+    assert [v["rule"] for v in capped["violations"]] == ["marked"] and "at most 1" in capped["violations"][0]["message"]
+    fine = client.post("/api/check", json={"puzzle": p, "bridges": [two], "marks": [[*two[:4], 2]]}).json()
+    assert fine["valid"] is True
+    out = client.post("/api/hint", json={"puzzle": p, "bridges": [], "marks": [[*two[:4], 1]]}).json()
+    assert out["status"] == "conflict" and out["problems"]  # an island left short, or the solution has 2 there
+    assert "0 to 2" in error(client.post("/api/hint", json={"puzzle": p, "marks": [[*two[:4], 3]]}))
+    assert "0 to 2" in error(client.post("/api/check", json={"puzzle": p, "bridges": [], "marks": [[*two[:4], -1]]}))
+
+
+def follow_hints(client, p: dict, limit: int = 2000) -> tuple[dict, int]:
+    """Play ``p`` from an empty board by /api/hint alone, applying each answer's ``bridges``
+    and sending its ``marks`` back; the last answer and how many hints it took."""
+    bridges, marks = {}, {}
+    for taken in range(limit):
+        h = client.post("/api/hint", json={"puzzle": p, "bridges": [[*k, n] for k, n in bridges.items()],
+                                           "marks": [[*k, m] for k, m in marks.items()]}).json()
+        if h["status"] != "hint":
+            return {**h, "board": [[*k, n] for k, n in bridges.items()]}, taken
+        assert h["bridges"] or h["marks"], f"a hint that puts nothing on the board: {h['sentence']}"
+        for *key, count in h["bridges"]:
+            bridges[tuple(key)] = count
+        for *key, most in h["marks"]:
+            marks[tuple(key)] = most
+    raise AssertionError(f"{limit} hints did not finish the puzzle")
+
+
+def _published(small: bool):
+    from conftest import real_records
+
+    recs = [(n, r) for n, r in real_records() if r.get("unique") and r.get("maxb", 2) == 2]
+    if not recs:
+        pytest.skip("published puzzles not found under ../shared/puzzles/real")
+    size = lambda r: sum(1 for row in r["grid"] for v in row if v)  # noqa: E731
+    return [(n, r) for n, r in recs if (size(r) <= 40) == small]
+
+
+def _follow_published(client, records):
+    for name, rec in records:
+        grid = rec["grid"]
+        p = {"rows": len(grid), "cols": len(grid[0]), "maxbridges": 2,
+             "islands": [[r, c, v] for r, row in enumerate(grid) for c, v in enumerate(row) if v]}
+        last, _taken = follow_hints(client, p)
+        assert last["status"] == "complete", (name, last)
+        assert check(puzzle_from_obj(p, name), Solution.from_list(last["board"])).ok, name
+
+
+def test_following_api_hints_solves_published_puzzles_up_to_40_islands(client):
+    """Every 20th published puzzle of up to 40 islands (5 of 86, 10-15 s: each hint is a request
+    with a solve in a child process, 60-150 ms; all published puzzles are the slow test below,
+    ~8300 hints, 15-20 min)."""
+    _follow_published(client, _published(small=True)[::20])
+
+
+@pytest.mark.slow
+def test_following_api_hints_solves_every_published_puzzle(client):
+    _follow_published(client, _published(small=True) + _published(small=False))
+
+
 def test_convert_writes_every_writable_format_and_reads_back(client):
     from hashikit.formats import formats, read_text
 

@@ -23,7 +23,7 @@ from typing import Literal
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -83,6 +83,7 @@ class PuzzleIn(Strict):
     rows: StrictInt | None = None
     cols: StrictInt | None = None
     maxbridges: StrictInt | None = None
+    no_loops: StrictBool | None = Field(None, description="the variant whose bridges may form no cycle")
     islands: list[Ints] | None = Field(None, description="[row, col, number], 0-based")
     ignore: list[Ints] | None = Field(None, description="[row, col] of islands left out of play")
     grid: list[Ints] | None = Field(None, description="rows of cells: 0 empty, else the island's number")
@@ -100,7 +101,8 @@ class PuzzleRequest(Strict):
 class BoardRequest(Strict):
     puzzle: PuzzleIn
     bridges: list[Ints] | None = Field(None, description="[r1, c1, r2, c2, count], 0-based")
-    marks: list[Ints] | None = Field(None, description="[r1, c1, r2, c2]: links marked 'no bridge'")
+    marks: list[Ints] | None = Field(None, description="[r1, c1, r2, c2, most]: at most `most` bridges on that "
+                                                       "link (0 or left out: 'no bridge'), as hints hand them out")
 
 
 class CheckRequest(BoardRequest):
@@ -124,6 +126,10 @@ class GenerateRequest(Strict):
     cols: StrictInt | None = Field(None, ge=3, le=WEB_GENERATE_MAX_SIDE, description="default: rows")
     difficulty: Literal["easy", "medium", "hard", "expert"] = "medium"
     seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1)
+    maxbridges: StrictInt = Field(2, ge=1, le=4, description="MAXBRIDGES: the most bridges on one link")
+    no_loops: StrictBool = Field(False, description="the variant whose bridges may form no cycle")
+    density: StrictFloat | StrictInt | None = Field(None, gt=0, le=0.5,
+                                                    description="islands per cell (default 0.25)")
 
 
 class ErrorAnswer(BaseModel):
@@ -345,8 +351,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     @app.post("/api/check", response_model=CheckReport, responses=ERRORS, summary="Check a board",
               description="`complete`: every rule holds. `valid` and `violations`: only the rules a board "
                           "still being played can break (bridges not on a free straight line, too many bridges "
-                          "on one pair, crossings, an island over its number, a bridge on a link marked "
-                          "'no bridge' in `marks`).")
+                          "on one pair, crossings, an island over its number, more bridges on a link than its mark in "
+                          "`marks`).")
     async def check(req: CheckRequest) -> Response:
         puzzle = puzzle_from_request(req.puzzle)
         solution = bridges_from_request(req.bridges, puzzle)
@@ -356,12 +362,14 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
               description="As `hashikit hint --state`: `conflict` (with `problems`) when the board breaks a rule "
                           "or holds a bridge (or a 'no bridge' mark) the unique solution contradicts, `complete`, "
                           "`hint` (the next step: `sentence`, the `islands` and `links` it is about, `changes` "
-                          "as [r1, c1, r2, c2, lo, hi]), `stuck`, or `unknown` past the time limit. `marks` "
-                          "narrow the deduction: a marked link carries no bridge.")
+                          "as [r1, c1, r2, c2, lo, hi], and what it puts on the board: `bridges` [r1, c1, r2, c2, count] "
+                          "and `marks` [r1, c1, r2, c2, most]), `stuck`, or `unknown` past the time limit. Send "
+                          "the `marks` back with the next request: they narrow the deduction (a marked link "
+                          "carries at most `most` bridges), so following the hints finishes the puzzle.")
     async def hint(req: BoardRequest) -> Response:
         puzzle = puzzle_from_request(req.puzzle)
         partial = bridges_from_request(req.bridges, puzzle)
-        service.marks_on_links(puzzle, req.marks)
+        service.board_marks(puzzle, req.marks)
         try:
             report = await work(limited, service.hint, puzzle, partial, marks=req.marks, lim=WEB,
                                 time_limit=solve_time_limit / 2, seconds=solve_time_limit)
@@ -407,7 +415,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         busy["generating"] += 1
         try:
             _puzzle, report = await run_in_threadpool(
-                limited, service.generate_unique, rows, cols, req.difficulty, seed,
+                limited, service.generate_unique, rows, cols, req.difficulty, seed, maxbridges=req.maxbridges,
+                no_loops=req.no_loops, density=req.density,
                 time_limit=generate_time_limit, seconds=generate_time_limit + TIME_MARGIN / 2)
         except OutOfTime as exc:
             raise ApiError(503, f"no {req.difficulty} {cols}x{rows} puzzle found within {generate_time_limit:g} s "

@@ -161,6 +161,7 @@ function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", 
   links.forEach((l, k) => { game.inc[l.a].push(k); game.inc[l.b].push(k); });
   game.counts = links.map(() => 0);
   game.marks = links.map(() => false);
+  game.caps = new Map();   // link -> at most this many bridges, from hints (sent back with the marks)
   game.locked = new Set();
   game.elapsed = 0;
   game.solved = false; game.revealed = false;
@@ -216,7 +217,8 @@ function bridgeList(counts = game.counts) {
   game.links.forEach((l, k) => { if (counts[k]) out.push([...ends(k), counts[k]]); });
   return out;
 }
-const markList = () => game.links.map((_, k) => k).filter((k) => game.marks[k]).map(ends);
+const markList = () => [...game.links.map((_, k) => k).filter((k) => game.marks[k]).map(ends),
+  ...[...(game.caps || new Map())].filter(([k]) => !game.marks[k]).map(([k, most]) => [...ends(k), most])];
 
 // ---------------------------------------------------------------- drawing
 export function el(name, attrs = {}, parent = null) {
@@ -887,7 +889,8 @@ function hintChanges(h) {
   const marks = h.marks || (h.changes || []).filter((ch) => ch.length >= 6 && ch[5] === 0).map((ch) => ch.slice(0, 4));
   for (const m of marks) {
     const k = linkAt(m);
-    if (k !== undefined && !game.marks[k] && !game.counts[k]) out.push(["m", k, 0, 1]);
+    if (k !== undefined && m[4] > 0) game.caps.set(k, Math.min(m[4], game.caps.get(k) ?? m[4]));
+    else if (k !== undefined && !game.marks[k] && !game.counts[k]) out.push(["m", k, 0, 1]);
   }
   for (const ch of h.changes || []) {
     const k = linkAt(ch.slice(0, 4)), lo = ch[4];
