@@ -308,6 +308,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench import add_parser as add_bench_parser
 
     add_bench_parser(sub)
+    from .cli_catalog import add_parsers as add_catalog_parsers
+
+    add_catalog_parsers(sub)
     from .web.cli import add_parser as add_web_parser
 
     add_web_parser(sub)

@@ -15,6 +15,7 @@ import os
 from . import argtypes, service
 from .errors import PuzzleError
 from .batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
+from .cli_catalog import add_run_options
 from .cli_common import EXIT_BAD, EXIT_NO, EXIT_OK, levels, print_json, refuse, say
 from .limits import TIME_MARGIN
 from .service import BadInput, OutOfTime
@@ -189,8 +190,11 @@ def cmd_generate(args) -> int:
            (args.difficulty is not None and not 1 <= args.max_bridges <= 4,
             "--maxbridges runs from 1 to 4 with --difficulty"),
            (many and args.output is not None, "--count writes several files: give --out-dir, not -o"),
-           (not many and (args.out_dir is not None or args.ext is not None or args.jobs is not None),
-            "--out-dir, --ext and --jobs go with --count K (K > 1)"))
+           (not many and (args.out_dir is not None or args.ext is not None or args.jobs is not None
+                          or args.cluster is not None),
+            "--out-dir, --ext, --jobs and --cluster go with --count K (K > 1)"),
+           (args.cluster is not None and args.jobs is not None,
+            "--jobs sizes the local pool; with --cluster the cluster's workers run the jobs"))
     if many:
         service.output_format(f"x.{(args.ext or 'txt').lstrip('.')}", None)
         service.check_folder(args.out_dir or "puzzles")
@@ -211,6 +215,10 @@ def cmd_generate(args) -> int:
         return EXIT_NO
     puzzle = service.puzzle_of(record["puzzle"])
     _write_puzzle(puzzle, args.output)
+    if args.catalog:
+        with _open_catalog(args.catalog) as cat:
+            added = cat.add(puzzle, **_catalog_meta(record))
+        say(f"{args.catalog}: {'added' if added else 'already there (or a mirror or rotation of it)'}")
     what = f"{args.difficulty} {cols}x{rows}" if args.difficulty is not None else f"paper's {cols}x{rows}"
     say(f"{what}, {len(puzzle.islands)} islands" + (f", grade {record['grade']}" if record["grade"] else "")
         + f", seed {seed}")
@@ -260,14 +268,49 @@ def _generate_many(args, spec: dict) -> int:
 def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: bool) -> int:
     """Run ``jobs`` (each a :func:`hashikit.service.generate_record`) on the batch runner with
     ``<out_dir>/<label>.jsonl`` as the sink (resumed on a re-run), write each puzzle to
-    ``file_of(record)`` as it comes, report error rows (exit 1) and, with ``index``, write
-    index.csv/index.json from the results."""
-    workers = max(1, min(args.jobs or os.cpu_count() or 1, len(jobs)))
-    sink = JsonLinesSink(os.path.join(out_dir, f"{label}.jsonl"))
-    rows, failed, resumed = [], [], 0
-    for result in run_batch(jobs, workers=workers, inline=workers == 1, sink=sink, resume=True, retry_failed=True,
-                            label=label,
-                            preload=("hashikit.service", "hashikit.generate", "hashikit.coelho")):
+    ``file_of(record)`` as it comes (and into the ``--catalog``, from this process only), report
+    error rows (exit 1) and, with ``index``, write index.csv/index.json from the results.
+    ``--cluster`` runs the same jobs (same seeds, same puzzles) on Dask instead of the local pool."""
+    catalog = _open_catalog(args.catalog) if args.catalog else None
+    try:
+        if args.cluster:
+            from .cluster import executor
+
+            with executor(args.cluster) as pool:
+                say(f"{label}: running on the Dask cluster {args.cluster}")
+                return _collect(args, run_batch(jobs, executor=pool, sink=_sink(out_dir, label), resume=True,
+                                                retry_failed=True, label=label),
+                                out_dir, file_of, label, index, catalog)
+        workers = max(1, min(args.jobs or os.cpu_count() or 1, len(jobs)))
+        results = run_batch(jobs, workers=workers, inline=workers == 1, sink=_sink(out_dir, label), resume=True,
+                            retry_failed=True, label=label,
+                            preload=("hashikit.service", "hashikit.generate", "hashikit.coelho"))
+        return _collect(args, results, out_dir, file_of, label, index, catalog)
+    finally:
+        if catalog is not None:
+            catalog.close()
+
+
+def _sink(out_dir: str, label: str) -> JsonLinesSink:
+    return JsonLinesSink(os.path.join(out_dir, f"{label}.jsonl"))
+
+
+def _open_catalog(path: str):
+    from .catalog import Catalog
+
+    return Catalog(path)
+
+
+def _catalog_meta(record: dict) -> dict:
+    meta = {"seed": record["seed"], "source": "hashikit generate"}
+    if record.get("grade"):
+        meta.update(level=record["grade"], score=record.get("score"))
+    return meta
+
+
+def _collect(args, results, out_dir: str, file_of, label: str, index: bool, catalog) -> int:
+    rows, failed, resumed, added = [], [], 0, 0
+    for result in results:
         if not result.ok:
             failed.append(result)
             say(f"hashikit: {label}: seed {result.job.kwargs['seed']}: {result.error}")
@@ -276,9 +319,13 @@ def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: b
         record = result.value
         name = file_of(record)
         path = os.path.join(out_dir, name)
+        puzzle = None
         if not (result.resumed and os.path.exists(path)):
+            puzzle = service.puzzle_of(record["puzzle"])
             fmt = service.output_format(path, None)
-            service.write_output(service.convert(service.puzzle_of(record["puzzle"]), None, fmt.name), path)
+            service.write_output(service.convert(puzzle, None, fmt.name), path)
+        if catalog is not None:
+            added += catalog.add(puzzle or service.puzzle_of(record["puzzle"]), **_catalog_meta(record))
         rows.append((result.index, {"file": name, "grade": record.get("grade") or "",
                                     "score": "" if record.get("score") is None else record["score"],
                                     "islands": record["islands"], "rows": record["puzzle"]["rows"],
@@ -288,6 +335,8 @@ def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: b
     say(f"wrote {len(rows)} puzzles" + (" and index.csv/index.json" if index else "") + f" to {out_dir}"
         + (f" ({resumed} from an earlier run)" if resumed else "")
         + (f"; {len(failed)} failed (see above; a re-run retries only them)" if failed else ""))
+    if catalog is not None:
+        say(f"{args.catalog}: {added} added, {len(rows) - added} already there (or a mirror or rotation)")
     return EXIT_OK if not failed else EXIT_NO
 
 
@@ -417,6 +466,7 @@ def add_parsers(sub) -> None:
     n.add_argument("-o", "--output", metavar="FILE", help="write the puzzle here (format from the extension)")
     n.add_argument("--out-dir", metavar="DIR", help="with --count: folder for the puzzles and index.csv/json")
     n.add_argument("--ext", help="with --count: file extension, i.e. format (default txt)")
+    add_run_options(n)
     n.set_defaults(func=cmd_generate)
 
     s = sub.add_parser("generate-suite", help="write a benchmark set laid out like Coelho et al.'s",
@@ -429,6 +479,7 @@ def add_parsers(sub) -> None:
     s.add_argument("--islands", type=int, nargs="+", metavar="N", help="only these sizes (100 200 300 400)")
     s.add_argument("--seed", type=int, help="base seed: the same seed writes the same suite (and resumes it)")
     s.add_argument("--jobs", type=argtypes.positive_int, metavar="N", help="worker processes (default: cores)")
+    add_run_options(s)
     s.set_defaults(func=cmd_generate_suite)
 
 
