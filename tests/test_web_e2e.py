@@ -516,11 +516,12 @@ def test_print_view(browser, server, artifacts):
     page.evaluate("window.print = () => { window.__printed = true; }")
     page.keyboard.press("p")
     page.wait_for_function("window.__printed === true", timeout=10000)
+    page.wait_for_function("document.querySelectorAll('#print-solution section').length === 2", timeout=10000)
+    pages = page.locator("#print-solution section")
+    assert pages.count() == 2
     page.emulate_media(media="print")
     assert page.evaluate("getComputedStyle(document.getElementById('board-wrap')).display") == "none"
     assert page.evaluate("getComputedStyle(document.querySelector('aside')).display") == "none"
-    pages = page.locator("#print-solution section")
-    assert pages.count() == 2
     assert pages.nth(0).locator("line").count() == 0            # the puzzle alone
     assert pages.nth(1).locator("line").count() == sum(k for *_, k in solution())
     assert page.evaluate("getComputedStyle(document.querySelectorAll('#print-solution section')[1]).breakBefore") \
