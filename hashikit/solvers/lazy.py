@@ -215,8 +215,11 @@ def interruptible(call: Callable[[], object], stop: Callable[[], None]):
         while worker.is_alive():
             worker.join(0.5)
     except KeyboardInterrupt:
-        stop()
-        worker.join()
+        # asked again until the solver has stopped: a stop that comes while the solver is still
+        # setting up (before its search starts) is ignored by SCIP, and the search would run on
+        while worker.is_alive():
+            stop()
+            worker.join(0.05)
         raise
     if "error" in box:
         raise box["error"]
