@@ -725,3 +725,15 @@ def test_the_registry_order_does_not_depend_on_import_order():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["grid", "csv", "has", "tatham", "puzzlink", "json", "json-solution", "solved",
                            "solved-unicode", "prob", "dot", "ohmec", "pzprv3"]
+
+
+def test_a_grid_over_the_cell_cap_is_refused_from_its_first_row():
+    """2001 x 2001 cells (> limits.CLI.max_cells): refused from the first row's width and the row
+    count, before every cell is read (a 2290x2290 grid once drove `grade` past gigabytes)."""
+    from hashikit.errors import FormatError
+    from hashikit.formats import read_text
+
+    text = "\n".join(["1" + "." * 2000] * 2001) + "\n"
+    with pytest.raises(FormatError) as info:
+        read_text(text, "grid", source="big.txt")
+    assert info.value.line == 1 and "4004001 cells" in str(info.value)

@@ -11,7 +11,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import board_lines, build_puzzle, check_islands, check_side, grid_header, number_of, symbol_of
+from ._common import board_lines, build_puzzle, check_islands, check_board, check_side, grid_header, number_of, symbol_of
 
 
 def split_cells(line: str) -> list[tuple[int, str]]:
@@ -26,6 +26,8 @@ def split_cells(line: str) -> list[tuple[int, str]]:
 def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid", limits: Limits = CLI):
     """Rows of numbers and the text line of each, MAXBRIDGES and the no-loops flag from comments."""
     lines, maxb, no_loops = board_lines(text, source, kind, limits)
+    if lines:  # the board's size from its first row and its row count, before reading every cell
+        check_board(len(lines), len(split_cells(lines[0][1])), limits, source, lines[0][0])
     rows: list[list[int]] = []
     cols_of: list[list[int]] = []
     lines_of: list[int] = []
