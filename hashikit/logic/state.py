@@ -300,28 +300,9 @@ def apply(state: State, step: Step) -> bool:
 
 
 # -- structure shared by rules and the contradiction check ---------------------------
-def components(state: State) -> tuple[list[int], list[list[int]]]:
-    """Groups of islands joined by certain bridges (``lo >= 1``): (group of each island, members)."""
-    geo = state.geo
-    parent = list(range(geo.n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    lo = state.lo
-    for k, (a, b) in enumerate(geo.ends):
-        if lo[k] >= 1:
-            ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[ra] = rb
-    return number_groups(geo.n, find)
-
-
-def certain_cycle(state: State) -> int | None:
-    """A link whose certain bridge closes a cycle of certain bridges (no-loops puzzles), or None."""
+def _join_certain(state: State):
+    """Union-find over the certain bridges (``lo >= 1``): ``(find, the first link whose certain
+    bridge closed a cycle, or None)``."""
     parent = list(range(state.geo.n))
 
     def find(x: int) -> int:
@@ -330,14 +311,27 @@ def certain_cycle(state: State) -> int | None:
             x = parent[x]
         return x
 
+    closing = None
     lo = state.lo
     for k, (a, b) in enumerate(state.geo.ends):
         if lo[k] >= 1:
             ra, rb = find(a), find(b)
-            if ra == rb:
-                return k
-            parent[ra] = rb
-    return None
+            if ra != rb:
+                parent[ra] = rb
+            elif closing is None:
+                closing = k
+    return find, closing
+
+
+def components(state: State) -> tuple[list[int], list[list[int]]]:
+    """Groups of islands joined by certain bridges (``lo >= 1``): (group of each island, members)."""
+    find, _closing = _join_certain(state)
+    return number_groups(state.geo.n, find)
+
+
+def certain_cycle(state: State) -> int | None:
+    """A link whose certain bridge closes a cycle of certain bridges (no-loops puzzles), or None."""
+    return _join_certain(state)[1]
 
 
 def number_groups(n: int, find) -> tuple[list[int], list[list[int]]]:
