@@ -43,12 +43,19 @@ def positive_int(text: str) -> int:
     return v
 
 
-def percent(text: str) -> float:
-    """A number from 0 to 100."""
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= v <= 100:
-        raise argparse.ArgumentTypeError("a percentage runs from 0 to 100")
-    return v
+def between(lo: float, hi: float, message: str | None = None, whole: bool = False):
+    """An argparse type: a number (``whole``: a whole number) from ``lo`` to ``hi``; ``message``
+    says what the range is (default "runs from LO to HI")."""
+    def parse(text: str):
+        try:
+            v = int(text) if whole else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a {'whole number' if whole else 'number'}: {text!r}") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(message or f"runs from {lo} to {hi}")
+        return v
+    return parse
+
+
+#: a number from 0 to 100
+percent = between(0, 100, "a percentage runs from 0 to 100")

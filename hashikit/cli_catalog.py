@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from .argtypes import positive_int
+from .argtypes import between, positive_int
 from .catalog import LEVEL_ORDER, Catalog, CatalogError, parse_size
 
 EXIT_OK = 0
@@ -178,16 +178,6 @@ def cmd_book(args) -> int:
     return EXIT_OK
 
 
-def _binding(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= v <= 40:
-        raise argparse.ArgumentTypeError("the binding allowance runs from 0 to 40 mm")
-    return v
-
-
 def _dpi(text: str) -> int:
     v = positive_int(text)
     if v > 1200:
@@ -238,7 +228,7 @@ def add_parsers(sub) -> None:
     b.add_argument("-o", "--output", required=True, help="PDF file to write")
     b.add_argument("--per-page", type=int, choices=(1, 2, 4, 6), default=4, help="puzzles per page")
     b.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size")
-    b.add_argument("--binding", type=_binding, default=10.0, metavar="MM",
+    b.add_argument("--binding", type=between(0, 40, "the binding allowance runs from 0 to 40 mm"), default=10.0, metavar="MM",
                    help="extra inner margin for binding, in mm (default 10)")
     b.add_argument("--title", default="Hashiwokakero", help="the title page's title")
     b.add_argument("--pages", metavar="DIR", help="also write each page as SVG (or PNG) into DIR")

@@ -131,19 +131,6 @@ def _size(text: str) -> tuple[int, int]:
     return rows, cols
 
 
-def _whole(lo: int, hi: int):
-    """An argparse type: a whole number from ``lo`` to ``hi``."""
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if not lo <= v <= hi:
-            raise argparse.ArgumentTypeError(f"runs from {lo} to {hi}")
-        return v
-    return parse
-
-
 def _density(text: str) -> float:
     """Islands per cell of the default layout: above 0, at most 0.5."""
     v = argtypes.positive_float(text)
@@ -454,9 +441,9 @@ def add_parsers(sub) -> None:
                    help="with --difficulty: islands may sit in neighbouring cells (published puzzles rarely do)")
     n.add_argument("--density", type=_density, metavar="D",
                    help="with --difficulty: islands per cell of the default layout (default 0.25, at most 0.5)")
-    n.add_argument("--islands-percent", type=_whole(1, 30), metavar="P",
+    n.add_argument("--islands-percent", type=argtypes.between(1, 30, whole=True), metavar="P",
                    help="with --difficulty: Tatham's layout, islands on P%% of the cells (1-30; default 30)")
-    n.add_argument("--expansion", type=_whole(0, 100), metavar="E",
+    n.add_argument("--expansion", type=argtypes.between(0, 100, whole=True), metavar="E",
                    help="with --difficulty: Tatham's layout, his expansion factor in percent (0-100; default 10)")
     n.add_argument("--seed", type=int, help="random seed (same seed, same puzzle)")
     n.add_argument("--count", type=argtypes.positive_int, default=1, metavar="K", help="make K puzzles (into --out-dir, with index.csv/json)")
