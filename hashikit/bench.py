@@ -40,9 +40,7 @@ from pathlib import Path
 
 from .argtypes import positive_int, time_limit as time_limit_arg
 from .batch import CsvSink, Job, Result, run_batch
-
-#: the command line's exit codes (README, "Commands"): verified, a wrong answer or crash, bad input
-EXIT_OK, EXIT_NO, EXIT_BAD = 0, 1, 2
+from .cli_common import EXIT_BAD, EXIT_NO, EXIT_OK  # bench: verified, a wrong answer or crash, bad input
 
 # -- the paper's published numbers ---------------------------------------------------
 # L. C. Coelho, G. Laporte, A. Lindbeck, T. Vidal, "Benchmark Instances and

@@ -15,8 +15,7 @@ import sys
 
 from .argtypes import between, positive_int
 from .catalog import LEVEL_ORDER, Catalog, CatalogError, parse_size
-
-EXIT_OK = 0
+from .cli_common import EXIT_OK
 #: files that ``catalog add`` takes from a folder: not these
 _SKIP = {"index.json", "index.csv"}
 _PICTURES = (".svg", ".png", ".pdf", ".db", ".md")
