@@ -193,26 +193,45 @@ class MilpBackend:
         model.addCons(quicksum(switches) >= 1)
 
     def solve(self, deadline):
-        model, x, _y, hdlr = self._build(deadline)
-        if deadline is not None:
-            left = lazy.left(deadline)
-            if left <= 0:
-                return Status.UNKNOWN, None
-            model.setParam("limits/time", left)
-        lazy.interruptible(model.optimize, model.interruptSolve)
-        if hdlr is not None:
-            self.kept |= hdlr.added
-        self.stats["nodes"] += model.getNNodes()
-        self.stats["scip_status"] = status = model.getStatus()
-        if model.getNSols() > 0:
-            sol = model.getBestSol()
-            counts = [0] * len(self.caps)
-            for k in self.live:
-                counts[k] = int(round(model.getSolVal(sol, x[k])))
-            return Status.SOLVED, counts
-        if status == "infeasible":
-            return Status.INFEASIBLE, None
-        return Status.UNKNOWN, None
+        """One SCIP solve. All SCIP work (building, solving, freeing the model) runs in a helper
+        thread: Ctrl-C lands in the waiting thread, never inside one of SCIP's Python callbacks,
+        where PySCIPOpt would swallow it and leave SCIP in an error state (a hang, seen under load
+        when the interrupt hit a constraint handler's lock callback while a model was freed)."""
+        self._model = None
+
+        def stop() -> None:
+            model = self._model
+            if model is not None:
+                model.interruptSolve()
+
+        return lazy.interruptible(lambda: self._solve_here(deadline), stop)
+
+    def _solve_here(self, deadline):
+        try:
+            model, x, _y, hdlr = self._build(deadline)
+            if deadline is not None:
+                left = lazy.left(deadline)
+                if left <= 0:
+                    return Status.UNKNOWN, None
+                model.setParam("limits/time", left)
+            self._model = model
+            model.optimize()
+            self._model = None
+            if hdlr is not None:
+                self.kept |= hdlr.added
+            self.stats["nodes"] += model.getNNodes()
+            self.stats["scip_status"] = status = model.getStatus()
+            if model.getNSols() > 0:
+                sol = model.getBestSol()
+                counts = [0] * len(self.caps)
+                for k in self.live:
+                    counts[k] = int(round(model.getSolVal(sol, x[k])))
+                return Status.SOLVED, counts
+            if status == "infeasible":
+                return Status.INFEASIBLE, None
+            return Status.UNKNOWN, None
+        finally:
+            self._model = None
 
     def require_one(self, links):
         self.at_least_one.append(list(links))
