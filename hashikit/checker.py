@@ -224,18 +224,10 @@ def _crossings(bridges: list[tuple[Pos, Pos, int]]) -> list[Violation]:
 def _loops(bridges: list[tuple[Pos, Pos, int]]) -> list[Violation]:
     """The no-loops rule: the first cycle the bridges close (each pair counted once), with its cells."""
     parent: dict[Pos, Pos] = {}
-
-    def find(x: Pos) -> Pos:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     tree: dict[Pos, list[Pos]] = {}
     closing = []
     for p, q, _ in bridges:
-        rp, rq = find(p), find(q)
+        rp, rq = _root(parent, p), _root(parent, q)
         if rp == rq:
             closing.append((p, q))
             continue
@@ -250,6 +242,15 @@ def _loops(bridges: list[tuple[Pos, Pos, int]]) -> list[Violation]:
     more = f" ({len(closing)} independent loops in all)" if len(closing) > 1 else ""
     return [Violation("loop", f"the bridges form a loop through {len(cycle)} islands: {shown}{more}",
                       tuple(cycle))]
+
+
+def _root(parent: dict[Pos, Pos], x: Pos) -> Pos:
+    """The representative of ``x`` in the union-find ``parent`` (a new cell is its own)."""
+    parent.setdefault(x, x)
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
 
 
 def _path(tree: dict[Pos, list[Pos]], start: Pos, goal: Pos) -> list[Pos]:
@@ -271,18 +272,11 @@ def _path(tree: dict[Pos, list[Pos]], start: Pos, goal: Pos) -> list[Pos]:
 
 def _components(nodes: list[Pos], bridges: list[tuple[Pos, Pos, int]]) -> list[list[Pos]]:
     parent = {n: n for n in nodes}
-
-    def find(x: Pos) -> Pos:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     for p, q, _ in bridges:
-        rp, rq = find(p), find(q)
+        rp, rq = _root(parent, p), _root(parent, q)
         if rp != rq:
             parent[rp] = rq
     groups: dict[Pos, list[Pos]] = {}
     for n in nodes:
-        groups.setdefault(find(n), []).append(n)
+        groups.setdefault(_root(parent, n), []).append(n)
     return sorted((sorted(g) for g in groups.values()), key=lambda g: (-len(g), g))

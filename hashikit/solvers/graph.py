@@ -8,23 +8,36 @@ if TYPE_CHECKING:
     from ..model import Puzzle
 
 
-def components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
-    """Connected components (lists of vertices) of the graph on ``0..n-1`` with ``edges``."""
-    parent = list(range(n))
+class DisjointSets:
+    """Union-find over ``0..n-1`` (path halving): the engines' one copy."""
 
-    def find(x: int) -> int:
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+
+    def find(self, x: int) -> int:
+        parent = self.parent
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
+    def union(self, a: int, b: int) -> bool:
+        """Join the sets of ``a`` and ``b``; False when they were one set already."""
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return False
+        self.parent[ra] = rb
+        return True
+
+
+def components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """Connected components (lists of vertices) of the graph on ``0..n-1`` with ``edges``."""
+    sets = DisjointSets(n)
     for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
+        sets.union(a, b)
     groups: dict[int, list[int]] = {}
     for i in range(n):
-        groups.setdefault(find(i), []).append(i)
+        groups.setdefault(sets.find(i), []).append(i)
     return list(groups.values())
 
 

@@ -22,7 +22,7 @@ from typing import Callable, Protocol, Sequence
 
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
-from .graph import components
+from .graph import DisjointSets, components
 
 TIME_LIMIT = "time limit"
 
@@ -76,23 +76,14 @@ def cycle_cuts(puzzle: Puzzle, used: Sequence[int]) -> list[list[int]]:
     spanning forest): the no-loops rule forbids each of them."""
     links = puzzle.links
     n = len(puzzle.islands)
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    sets = DisjointSets(n)
     tree: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # island -> (neighbour, link)
     closing = []
     for k in used:
         a, b = links[k].a, links[k].b
-        ra, rb = find(a), find(b)
-        if ra == rb:
+        if not sets.union(a, b):
             closing.append(k)
         else:
-            parent[ra] = rb
             tree[a].append((b, k))
             tree[b].append((a, k))
     return [[k] + _tree_path(tree, links[k].a, links[k].b) for k in closing]
