@@ -1,8 +1,44 @@
 """An independent model of the three solver stages of Simon Tatham's *Bridges* (bridges.c),
-written from the facts of his solver for the tests: per island passes, his quantities
-(a link's *possible* count from the islands' numbers and its *maximum*, "marked" links
-next to full islands, a union-find of joined islands), stage 1 before 2 before 3, and
-back to stage 1 after any change.  It shares no code with :mod:`hashikit.logic`.
+written from the facts of his solver for the tests.  It shares no code with :mod:`hashikit.logic`.
+
+The facts it follows (his names in brackets):
+
+- islands in reading order (his islands of a loaded game), each island's directions in
+  the order left, right, up, down;
+- a link's *possible* count [POSSIBLES] is 0 when a bridge crosses it or it is ruled out
+  [NOLINE], else the smaller of the two islands' numbers and the link's *maximum*
+  [MAXIMUM: MAXBRIDGES until stage 3 lowers it]: whole numbers, not what the islands
+  still miss;
+- an island is *marked* once stage 1 sees it full; a link with a marked end counts only
+  its bridges [island_isadj], and has no room [island_adjspace with marks];
+- the *room* of a link seen from an island [island_adjspace]: the smaller of its possible
+  count, what the island misses, and its maximum minus its bridges.  With MAXBRIDGES 3 or
+  4 a link that already has a bridge can show more room than the other island can still
+  take (the possible count is not lowered by the bridges drawn); ``exact_room=True``
+  lowers it (the room hashikit's rules count) so the tests can tell that one known
+  difference from every other;
+- stage 1 [solve_island_stage1], per island: over-full or marked-but-unfinished fails;
+  full marks it; else if number == bridges + room of all links, fill every link
+  [solve_fill]; else if number > MAXBRIDGES x (directions with a possible or existing
+  bridge - 1), one bridge in each such direction without one [solve_fillone];
+- stage 2 [solve_island_stage2], per unmarked island: (no-loops) an empty possible link
+  to an island of the same group is ruled out; then an empty link whose possible count
+  taken from the sum of all the island's possible counts leaves less than its number
+  gets one bridge;
+- stage 3 [solve_island_stage3], per island that misses bridges: for each link with room,
+  try one more bridge, two more, ... up to its room: the first count that leaves the
+  island and its partner full in a full group smaller than the board, or makes any
+  island impossible [island_impossible: over-full, or fewer bridges than it misses from
+  its neighbours' free counts, each capped by the link's maximum minus its bridges], is
+  too many: the maximum becomes that count minus one (0: ruled out).  Then for each
+  empty link with room: fill every other link with its room; if that leaves the island
+  in a full group smaller than the board, the empty link gets one bridge.  The island's
+  missing count is taken once, at the start of its stage 3;
+- the loop [solve_sub]: a stage-1 pass over all islands, repeated while it does
+  anything; then one stage-2 pass (difficulty >= medium), back to stage 1 if it did
+  anything; then one stage-3 pass (hard), back to stage 1 if it did anything.  Solved
+  means every island full, one group and (no-loops) no cycle.  His generator keeps a
+  puzzle at difficulty d when d finishes it and d - 1 does not.
 
 ``tatham_level(puzzle)`` is 0 (easy), 1 (medium) or 2 (hard): the lowest difficulty his
 solver finishes the puzzle at, or None when his hard stage gets stuck.
@@ -12,8 +48,9 @@ from __future__ import annotations
 
 
 class _Board:
-    def __init__(self, puzzle):
+    def __init__(self, puzzle, exact_room: bool = False):
         self.p = puzzle
+        self.exact_room = exact_room
         self.n = len(puzzle.islands)
         self.num = [isl.number for isl in puzzle.islands]
         self.ends = [(ln.a, ln.b) for ln in puzzle.links]
@@ -21,6 +58,9 @@ class _Board:
         for k, (a, b) in enumerate(self.ends):
             self.inc[a].append(k)
             self.inc[b].append(k)
+        pos = [(isl.row, isl.col) for isl in puzzle.islands]
+        for i, links in enumerate(self.inc):
+            links.sort(key=lambda k, i=i: _direction(pos[i], pos[self.other(k, i)]))
         self.crossing = [[] for _ in self.ends]
         for h, v in puzzle.crossings:
             self.crossing[h].append(v)
@@ -63,7 +103,10 @@ class _Board:
     def adjspace(self, i, k, marks, missing):
         if marks and self.is_marked_link(k):
             return 0
-        return max(0, min(self.possible(k), missing, self.most[k] - self.cur[k]))
+        possible = self.possible(k)
+        if self.exact_room and possible:
+            possible -= self.cur[k]
+        return max(0, min(possible, missing, self.most[k] - self.cur[k]))
 
     def isadj(self, i, k):
         return self.cur[k] if self.is_marked_link(k) else self.possible(k)
@@ -222,9 +265,20 @@ class _Board:
         return True
 
 
-def tatham_level(puzzle) -> int | None:
-    """0, 1 or 2: the lowest of Tatham's difficulties whose stages finish ``puzzle`` (None: none)."""
+def _direction(here, there) -> int:
+    """0 left, 1 right, 2 up, 3 down: his order of an island's directions."""
+    (r, c), (r2, c2) = here, there
+    if r == r2:
+        return 0 if c2 < c else 1
+    return 2 if r2 < r else 3
+
+
+def tatham_level(puzzle, exact_room: bool = False) -> int | None:
+    """0, 1 or 2: the lowest of Tatham's difficulties whose stages finish ``puzzle`` (None: none).
+
+    ``exact_room``: count a link's room from what the other island can still take (see the
+    module docstring), as hashikit's rules do."""
     for level in range(3):
-        if _Board(puzzle).solve(level):
+        if _Board(puzzle, exact_room).solve(level):
             return level
     return None
