@@ -74,8 +74,10 @@ class _Board:
 
     # union-find of islands joined by bridges
     def root(self, x):
-        while self.dsf[x] != x:
-            x = self.dsf[x]
+        dsf = self.dsf
+        while dsf[x] != x:
+            dsf[x] = dsf[dsf[x]]
+            x = dsf[x]
         return x
 
     def merge(self, a, b):
