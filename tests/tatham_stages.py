@@ -267,6 +267,36 @@ class _Board:
         return True
 
 
+def board_at(puzzle, bridges, most, exact_room: bool = True) -> _Board:
+    """His solver's state for ``puzzle`` with ``bridges[k]`` bridges on each link and at most
+    ``most[k]`` (a maximum below what the islands allow is his MAXIMUM, 0 his NOLINE unless a
+    crossing bridge or a full end explains it); full islands are marked, as his stage 1 does."""
+    b = _Board(puzzle, exact_room)
+    for k, n in enumerate(bridges):
+        b.join(k, n)
+    for i in range(b.n):
+        b.marked[i] = b.bridges(i) == b.num[i]
+    for k, top in enumerate(most):
+        if b.is_marked_link(k) or b.possible(k) == 0:
+            continue
+        if top == 0:
+            b.noline[k] = True
+        elif top < b.possible(k):
+            b.most[k] = top
+    return b
+
+
+def stage_pass(board: _Board, level: int) -> bool:
+    """One pass of his stage ``level`` (0, 1, 2) over every island; True if it changed anything."""
+    stage = (board.stage1, board.stage2, board.stage3)[level]
+    did = False
+    for i in range(board.n):
+        if level == 1 and board.marked[i]:
+            continue
+        did = bool(stage(i)) or did
+    return did
+
+
 def _direction(here, there) -> int:
     """0 left, 1 right, 2 up, 3 down: his order of an island's directions."""
     (r, c), (r2, c2) = here, there

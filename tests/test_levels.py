@@ -18,12 +18,12 @@ from hypothesis import strategies as hs
 
 from hashikit.checker import check
 from hashikit.generate import generate_unique, random_solution, tatham_layout
-from hashikit.logic import LEVELS, grade, solve_logically
+from hashikit.logic import LEVELS, Deducer, State, grade, solve_logically
 from hashikit.model import Puzzle
 
 from conftest import need, real_records, REAL
 from oracle import count_solutions, random_board
-from tatham_stages import tatham_level
+from tatham_stages import board_at, stage_pass, tatham_level
 
 TATHAM = {0: "easy", 1: "medium", 2: "hard", None: None}
 
@@ -82,12 +82,56 @@ def test_grades_agree_with_tatham_stages_on_random_boards(maxbridges):
         assert _ours(p) == _his(p), (maxbridges, seed)
 
 
+def _bound(board, k: int) -> tuple[int, int]:
+    """His interval for link ``k``: (bridges, most it can still get)."""
+    if board.possible(k) == 0 or board.is_marked_link(k):
+        return board.cur[k], board.cur[k]
+    return board.cur[k], min(board.possible(k), board.most[k])
+
+
+#: our easy steps that his solver takes without a stage: a crossed link's possible count is 0, a
+#: full island's links are marked
+_AUTOMATIC = {"blocked", "finished"}
+
+
+def _steps_are_his(p: Puzzle) -> None:
+    """Each step we take is one his stage of that level takes at that island from the same state
+    (his result at least as narrow), and where our rules stop at a level his stages up to that
+    level change nothing.  The grade alone would miss a rule that others make up for."""
+    state = State(p)
+    engine = Deducer(state)
+    for level in range(3):
+        while (step := engine.next_step(level)) is not None:
+            rank = LEVELS.index(step.level)
+            if step.rule not in _AUTOMATIC:
+                his = board_at(p, state.lo, state.hi)
+                getattr(his, f"stage{rank + 1}")(step.islands[0])
+                for k, lo, hi in step.changes:
+                    got = _bound(his, k)
+                    assert got[0] >= lo and got[1] <= hi, (step.rule, step.sentence, got)
+            engine.apply(step)
+        if engine.bad:
+            return
+        his = board_at(p, state.lo, state.hi)
+        for stage in range(level + 1):
+            assert not stage_pass(his, stage), (LEVELS[level], f"his stage {stage + 1} goes on")
+
+
+@pytest.mark.parametrize("maxbridges", [1, 2, 3, 4])
+def test_each_step_is_one_his_stages_take(maxbridges):
+    for seed, p in _random_boards(maxbridges, 12):
+        _steps_are_his(p)
+    for seed, p in _random_boards(maxbridges, 6, no_loops=True):
+        _steps_are_his(p)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("no_loops", [False, True])
 @pytest.mark.parametrize("maxbridges", [1, 2, 3, 4])
 def test_grades_agree_with_tatham_stages_on_many_random_boards(maxbridges, no_loops):
     for seed, p in _random_boards(maxbridges, 400, no_loops):
         assert _ours(p) == _his(p), (maxbridges, no_loops, seed)
+        _steps_are_his(p)
 
 
 def _generated_cases():
