@@ -324,8 +324,8 @@ def outliers(lines: list[str], rows: list[dict]) -> None:
 READING = (
     "Reading. Each of these steps is one Tatham's solver takes at that level: the medium step is his stage 2 "
     "(an island whose other directions, counted at their possible bridges, cannot make its number needs a "
-    "bridge this way; his stage 1 only counts MAXBRIDGES per direction), and the hard steps are his stage 3 "
-    "trials (two bridges between two 2s would close them off). tests/test_levels.py checks this against an "
+    "bridge this way; his stage 1 only counts MAXBRIDGES per direction), and the hard step is his stage 3 "
+    "trial (two bridges between two 2s would close them off). tests/test_levels.py checks this against an "
     "independent model of his stages (tests/tatham_stages.py) on every published puzzle, the nikoli ones "
     "included, and checks every step we take against the step his stage takes from the same state. So the "
     "lower gamma is the honest consequence of the issue's first requirement (his stages, exactly), not a "
