@@ -75,6 +75,20 @@ def _random_boards(maxbridges: int, count: int, no_loops: bool = False):
         yield seed, (Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True) if no_loops else p)
 
 
+def test_his_room_makes_his_own_grade_depend_on_the_island_order():
+    """Why ours counts a link's room exactly (MAXBRIDGES 3-4): counted his way, the room is not
+    monotone (a bridge drawn on a link can make it look larger), so his stages grade this board
+    hard when they visit the islands in reading order (his order for a loaded game) and easy in
+    the reverse order; his generator grades in the order it placed the islands, which a game ID
+    does not record.  Counted exactly, both orders agree with ours."""
+    rows = ["5..7..5", ".......", "7.6.2.7", ".......", ".......", "..3....", "2..4..2"]
+    p = Puzzle.from_grid([[0 if ch == "." else int(ch) for ch in row] for row in rows], 3)
+    backwards = range(len(p.islands) - 1, -1, -1)
+    assert (tatham_level(p), tatham_level(p, order=backwards)) == (2, 0)
+    assert tatham_level(p, exact_room=True) == tatham_level(p, exact_room=True, order=backwards) == 0
+    assert _ours(p) == "easy"
+
+
 @pytest.mark.parametrize("maxbridges", [1, 2, 3, 4])
 def test_grades_agree_with_tatham_stages_on_random_boards(maxbridges):
     """Ours up to hard and his stages agree on random layouts (published-like and his own)."""

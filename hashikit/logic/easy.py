@@ -30,8 +30,14 @@ with MAXBRIDGES 3 and 4 of 3000 with 4.  hashikit's own puzzles sit at the edge 
 level, where it shows more: of 9x9 ones with MAXBRIDGES 3-4 (25 seeds per level, with and
 without no-loops), 9 of 100 medium ones are hard for him and 1 of 100 easy ones medium (none
 of the hard ones differ).
-Copying his reading would need a per-link maximum beside the interval (his stage 3 lowers it
-to the exact room, which the interval already holds), so it is not done.
+Copying his reading would not give his grades either: his room is not monotone (drawing a
+bridge can make a link look roomier), so with MAXBRIDGES 3-4 his own grade depends on the
+order his passes visit the islands in (one 7x7 board in tests/test_levels.py is hard in
+reading order, his order for a loaded game, and easy in reverse; his generator grades in
+the order it placed the islands, which a game ID does not record), and copying the room
+into this engine (tried: ``fill`` and ``must-exit`` with his room) made random boards
+disagree more often, not less (15 of 3000 MAXBRIDGES-3 boards instead of 6).  The exact
+room is monotone, so the grade here does not depend on the order of the steps.
 
 Each rule reads one island's links (``blocked``: one crossing) and returns a
 :class:`~hashikit.logic.state.Step` or None; the engine
