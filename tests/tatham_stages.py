@@ -42,6 +42,28 @@ The facts it follows (his names in brackets):
   means every island full, one group and (no-loops) no cycle.  His generator keeps a
   puzzle at difficulty d when d finishes it and d - 1 does not.
 
+How hashikit's rules (hashikit/logic/easy.py, medium.py, hard.py) differ from these facts,
+and why the grade stays his (tests/test_levels.py checks the grades, and each step against
+his stage from the same state):
+
+- the room of a link with bridges is counted exactly (``exact_room``): the one difference
+  that can change a grade, MAXBRIDGES 3-4 only (see hashikit/logic/easy.py);
+- ``blocked`` and ``finished`` are easy steps; his possible counts and marks do them
+  without a stage;
+- the order: hashikit takes one step at a time, always from the lowest level that has one;
+  his solver makes whole passes (stage 1 until quiet, then one full stage-2 or stage-3
+  pass before going back).  With MAXBRIDGES 1-2 the stage-1 and stage-2 results do not
+  depend on the order (the rules only gain from what is found); a stage-3 trial's
+  conclusion depends on the state it is tried from, so on boards the hard stage cannot
+  finish the maxima left open can differ, but not what is finished;
+- stage 3 checks every island for "impossible"; hashikit checks the islands a trial can
+  change (its two ends, their neighbours, the ends of the links it crosses): the same
+  unless the board is already contradictory.  His first "impossible" check (too little
+  room counted without marks) is implied by the second and left out;
+- his missing count is taken once per island in stage 3 and his marks are refreshed only
+  by stage 1: both only delay a conclusion to his next pass;
+- the no-loops rule is stage 2 (medium) in both; stages 1 and 3 ignore it in both.
+
 ``tatham_level(puzzle)`` is 0 (easy), 1 (medium) or 2 (hard): the lowest difficulty his
 solver finishes the puzzle at, or None when his hard stage gets stuck.
 """
