@@ -239,7 +239,10 @@ def grades_at(rev: str, recs: list[dict]) -> list[tuple[str, int]] | None:
         tar = Path(tmp) / "old.tar"
         tar.write_bytes(archive.stdout)
         with tarfile.open(tar) as tf:
-            tf.extractall(tmp, filter="data")
+            if hasattr(tarfile, "data_filter"):  # Python 3.11.4+: refuse links and paths out of tmp
+                tf.extractall(tmp, filter="data")
+            else:
+                tf.extractall(tmp)
         child = subprocess.run([sys.executable, "-S", "-c", _CHILD, tmp, json.dumps(site.getsitepackages())],
                                input=json.dumps([[r["grid"], r["maxb"]] for r in recs]),
                                capture_output=True, text=True, cwd=tmp)
