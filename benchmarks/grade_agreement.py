@@ -477,7 +477,8 @@ def main() -> int:
         block("hcmus_csc14003: file number within a folder (post hoc)", hc, "ilabel",
               sorted({r["ilabel"] for r in hc}),
               "Not a label anyone published: after seeing the grades, the files of the four 5-file folders "
-              "(7x7, 9x9, 11x11, 13x13) looked ordered by difficulty (input-04 hard and input-05 expert in each). "
+              "(7x7, 9x9, 11x11, 13x13) looked ordered by difficulty (with the levels before 64e3c91: input-04 "
+              "hard and input-05 expert in each; now input-01 to -03 hard, -04 and -05 expert). "
               "This block tests that observation on the very data that suggested it, so its p-values are "
               "optimistic; the 17x17 and 20x20 folders (6 and 7 files) show no such order.")
 
