@@ -12,6 +12,33 @@ finished island, can carry nothing more):
 ``one-each``  an island whose number is above MAXBRIDGES times (its usable directions
               minus one) needs at least one bridge in every usable direction.
 
+``blocked`` and ``finished`` are steps here where his solver does them without a stage (a
+crossed link's possible count is 0; a full island is *marked*, and its links count only the
+bridges they have), so they are easy steps, like all his stage-1 work.
+
+One difference, kept on purpose: the room of a link that already carries bridges.  His
+stage 1 counts it as the smaller of (the smaller number of the two islands, capped by the
+link's maximum) and (the maximum minus the bridges drawn): the bridges drawn are not taken
+from the islands' numbers.  With MAXBRIDGES 1 or 2 that never changes a conclusion (a link
+with a bridge whose other island has number 1 or 2 ends full or at its maximum), but with 3
+or 4 he can see room the other island no longer has (a 2 that has one bridge on the link
+"has room for 2" there), miss a ``fill``, and need his stage 3 to put a maximum on the link
+first.  ``fill`` counts the room that is really left, as a player does.  Measured with
+tests/tatham_stages.py, which reads his room both ways: random boards grade the same with
+MAXBRIDGES 1 and 2 (800 and 3000 boards), and one or two levels easier here in 6 of 3000
+with MAXBRIDGES 3 and 4 of 3000 with 4.  hashikit's own puzzles sit at the edge of their
+level, where it shows more: of 9x9 ones with MAXBRIDGES 3-4 (25 seeds per level, with and
+without no-loops), 9 of 100 medium ones are hard for him and 1 of 100 easy ones medium (none
+of the hard ones differ).
+Copying his reading would not give his grades either: his room is not monotone (drawing a
+bridge can make a link look roomier), so with MAXBRIDGES 3-4 his own grade depends on the
+order his passes visit the islands in (one 7x7 board in tests/test_levels.py is hard in
+reading order, his order for a loaded game, and easy in reverse; his generator grades in
+the order it placed the islands, which a game ID does not record), and copying the room
+into this engine (tried: ``fill`` and ``must-exit`` with his room) made random boards
+disagree more often, not less (15 of 3000 MAXBRIDGES-3 boards instead of 6).  The exact
+room is monotone, so the grade here does not depend on the order of the steps.
+
 Each rule reads one island's links (``blocked``: one crossing) and returns a
 :class:`~hashikit.logic.state.Step` or None; the engine
 (:mod:`hashikit.logic.engine`) decides where to look.
