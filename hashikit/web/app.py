@@ -8,8 +8,9 @@ request) and answers bad input with a 4xx status and ``{"error": "..."}``.
 
 Limits (``hashikit.limits.WEB``): request bodies (413), board sides, islands and MAXBRIDGES
 (400, checked before a board is built), a time limit on every piece of work, and how many
-run at once.  Work that cannot stop itself (the deduction engine, the generator) runs in a
-process ended at its limit; the solver keeps its own limit in a thread.
+run at once.  Work with a time limit (a solve, the deduction engine, the generator) runs in a
+warm worker process (``hashikit.workers``) killed at its limit; the app starts the workers at
+start-up and ends them at shutdown.
 """
 
 from __future__ import annotations
@@ -287,22 +288,47 @@ ERRORS = {code: {"model": ErrorAnswer, "description": what} for code, what in (
     (415, "body not sent as application/json"))}
 
 
-def _mp_context() -> str:
-    """The process start method for work with a deadline: fork (cheap, nothing re-imported, no
-    ``__main__`` re-run).  The child runs only hashikit code and answers through a pipe; were it
-    ever to block on a lock another server thread held at the fork, its deadline ends it and
-    the answer is "unknown": never a hang, never a wrong answer."""
-    return "fork"
+#: warm worker processes the app keeps for work with a deadline: one per piece of work that may
+#: run at once (so a request never waits for a worker), started at start-up, ended at shutdown
+POOL_SIZE = MAX_WORKING + MAX_GENERATING
+#: modules a worker imports before its first job
+POOL_PRELOAD = ("hashikit.service", "hashikit.solvers.sat", "hashikit.logic", "hashikit.generate", "hashikit.checker")
+
+
+def worker_pool(size: int):
+    """The lifespan that keeps ``size`` warm workers (``hashikit.workers.Pool``) while the app
+    serves: started before the first request, made the process's current pool (the use-cases'
+    time-limited work runs on it), killed at shutdown.  The workers come from a fork server,
+    never from a fork of this threaded process."""
+    from contextlib import asynccontextmanager
+
+    from .. import workers
+
+    @asynccontextmanager
+    async def lifespan(app):
+        if size <= 0:
+            yield
+            return
+        pool = workers.activate(workers.Pool(size, preload=POOL_PRELOAD, name="hashikit-web"))
+        app.state.pool = pool
+        try:
+            yield
+        finally:
+            pool.close()
+
+    return lifespan
 
 
 # -- the application ----------------------------------------------------------------
 def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BODY,
                solve_time_limit: float = SOLVE_TIME_LIMIT,
-               generate_time_limit: float = GENERATE_TIME_LIMIT) -> FastAPI:
+               generate_time_limit: float = GENERATE_TIME_LIMIT, pool_size: int = POOL_SIZE) -> FastAPI:
     """The web app.  ``allowed_hosts`` (e.g. ``["127.0.0.1", "localhost"]``) refuses other Host
-    headers, which keeps DNS-rebinding pages away from a local server; None allows any."""
+    headers, which keeps DNS-rebinding pages away from a local server; None allows any.
+    ``pool_size`` warm workers run the time-limited work while the app's lifespan runs (0: a
+    process per piece of work, as the library does)."""
     app = FastAPI(title="hashikit web API", version=__version__, openapi_url="/api/openapi.json",
-                  docs_url=None, redoc_url=None,
+                  docs_url=None, redoc_url=None, lifespan=worker_pool(pool_size),
                   description="The JSON API behind `hashikit serve`. Every endpoint takes and answers JSON; "
                               "rows and columns are 0-based. Bad input answers 4xx with `{\"error\": message}`. "
                               f"Boards are limited to {MAX_SIDE}x{MAX_SIDE} and MAXBRIDGES {WEB.max_maxbridges}, "
@@ -310,7 +336,6 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                               f"{solve_time_limit:g} s, a generate to {generate_time_limit:g} s.")
     working = asyncio.Semaphore(MAX_WORKING)
     busy = {"generating": 0}
-    context = _mp_context()
 
     async def work(fn, *args, **kwargs):
         """Run CPU work in a thread, at most MAX_WORKING at once; use-case errors become 400."""
@@ -318,8 +343,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             return await run_in_threadpool(fn, *args, **kwargs)
 
     def limited(fn, *args, seconds: float, **kwargs):
-        """``fn`` in a process ended after ``seconds`` (work that cannot stop itself)."""
-        return service.within(seconds, fn, *args, context=context, **kwargs)
+        """``fn`` in a worker process killed after ``seconds`` (work that cannot stop itself)."""
+        return service.within(seconds, fn, *args, **kwargs)
 
     @app.post("/api/parse", response_model=ParseReport, responses=ERRORS, summary="Read puzzle text",
               description="Reads grid text, a Tatham game ID, a puzz.link URL, JSON or any other readable "
