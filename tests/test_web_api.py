@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -367,3 +368,39 @@ def test_serve_without_the_web_extra_prints_the_install_hint(monkeypatch, capsys
     assert run(argparse.Namespace(host="127.0.0.1", port=0, open=False)) == 2
     err = capsys.readouterr().err.strip()
     assert "pip install" in err and "starlette" in err and "\n" not in err
+
+
+# -- the worker pool (hashikit.workers) behind the time-limited work ------------------------------
+def test_concurrent_solves_run_on_the_pool_and_every_answer_is_checked(client):
+    """Several requests at once, from threads as a server sends them: each answered, each checked."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hashikit.formats.jsonfmt import puzzle_obj
+    from hashikit.generate import coelho
+
+    pool = client.app.state.pool
+    assert len(pool.pids()) >= 2
+    puzzles = [puzzle_obj(coelho(45, 15, 15, 50, 5, seed)) for seed in range(4)] + [parse(client, EXAMPLE)]
+    with ThreadPoolExecutor(6) as threads:
+        answers = list(threads.map(lambda i: client.post("/api/solve", json={"puzzle": puzzles[i % 5]}), range(15)))
+        hints = list(threads.map(lambda i: client.post("/api/hint", json={"puzzle": puzzles[i]}), range(5)))
+    for i, r in enumerate(answers):
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "solved" and is_solution(puzzles[i % 5], r.json()["bridges"])
+    assert all(r.status_code == 200 and r.json()["status"] == "hint" for r in hints)
+
+
+def test_shutdown_ends_the_pools_workers():
+    from hashikit import workers
+
+    with TestClient(create_app(pool_size=2)) as c:
+        pool = c.app.state.pool
+        pids = pool.pids()
+        assert workers.current() is pool and len(pids) == 2
+        out = c.post("/api/solve", json={"puzzle": parse(c, EXAMPLE)}).json()
+        assert out["status"] == "solved"
+    assert workers.current() is not pool
+    end = time.monotonic() + 5
+    while any(Path(f"/proc/{p}").exists() for p in pids) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not [p for p in pids if Path(f"/proc/{p}").exists()]
