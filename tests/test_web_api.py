@@ -404,3 +404,55 @@ def test_shutdown_ends_the_pools_workers():
     while any(Path(f"/proc/{p}").exists() for p in pids) and time.monotonic() < end:
         time.sleep(0.05)
     assert not [p for p in pids if Path(f"/proc/{p}").exists()]
+
+
+def slow_generation(*args, **kwargs):
+    time.sleep(60)
+
+
+def test_a_client_that_disconnects_ends_its_generation(monkeypatch):
+    """The page's Cancel aborts the request; the server notices the client is gone and kills the
+    worker at once, instead of generating on until the 20 s limit."""
+    import asyncio
+    import multiprocessing
+
+    from hashikit import service
+
+    monkeypatch.setattr(service, "generate_unique", slow_generation)
+    app = create_app()
+    body = json.dumps({"rows": 7}).encode()
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": "/api/generate", "raw_path": b"/api/generate", "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                         (b"content-length", str(len(body)).encode())],
+             "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+    sent, workers_seen = [], []
+
+    async def drive():
+        first = True
+        cancel_at = time.monotonic() + 0.8  # the user presses Cancel
+
+        async def receive():  # as a server's: the disconnect once it happened, else a wait for it
+            nonlocal first
+            if first:
+                first = False
+                return {"type": "http.request", "body": body, "more_body": False}
+            if not workers_seen:
+                workers_seen.extend(p for p in multiprocessing.active_children() if p.name.startswith("hashikit"))
+            if time.monotonic() < cancel_at:
+                await asyncio.sleep(cancel_at - time.monotonic())
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        start = time.monotonic()
+        await asyncio.wait_for(app(scope, receive, send), 15)
+        return time.monotonic() - start
+
+    took = asyncio.run(drive())
+    assert workers_seen, "the generation never ran in a worker"
+    assert took < 0.8 + 3, took  # not the 20 s generate limit
+    assert sent[0]["status"] == 499
+    time.sleep(0.2)
+    assert not [p for p in workers_seen if p.is_alive()]

@@ -19,6 +19,7 @@ import asyncio
 import json
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Literal
 
@@ -33,6 +34,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__, service
+from ..workers import Cancelled
 from ..errors import FormatError, HashikitError, PuzzleError
 from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
 from ..service import (AnalyzeReport, BadInput, CheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
@@ -56,6 +58,10 @@ MAX_GENERATING = WEB_MAX_GENERATING
 MAX_WORKING = max(2, os.cpu_count() or 2)
 
 SOURCE = "<request>"
+#: seconds between looks at whether the client of a long request (generate) is still there
+DISCONNECT_POLL = 0.25
+#: the status of an answer nobody waits for any more (the client disconnected; nginx's 499)
+CLIENT_GONE = 499
 
 
 class ApiError(Exception):
@@ -346,6 +352,21 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         """``fn`` in a worker process killed after ``seconds`` (work that cannot stop itself)."""
         return service.within(seconds, fn, *args, **kwargs)
 
+    async def unless_gone(request: Request, fn, *args, seconds: float, **kwargs):
+        """:func:`limited` in a thread, its worker killed as soon as the client disconnects (the
+        page's Cancel button aborts its request): a cancelled generation stops at once instead
+        of holding a worker (and a generation slot) until its time limit."""
+        cancel = threading.Event()
+        task = asyncio.ensure_future(run_in_threadpool(limited, fn, *args, seconds=seconds, cancel=cancel, **kwargs))
+        try:
+            while not task.done():
+                await asyncio.wait({task}, timeout=DISCONNECT_POLL)
+                if not task.done() and await request.is_disconnected():
+                    cancel.set()
+            return task.result()
+        finally:
+            cancel.set()  # the handler itself was cancelled (server shutdown): end the work too
+
     @app.post("/api/parse", response_model=ParseReport, responses=ERRORS, summary="Read puzzle text",
               description="Reads grid text, a Tatham game ID, a puzz.link URL, JSON or any other readable "
                           "format (guessed from the content unless `format` names it). Text only: a path is "
@@ -431,7 +452,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
               description=f"A unique puzzle graded at `difficulty`. 503 with `status: timeout` when none is "
                           f"found in {generate_time_limit:g} s, `status: busy` while {MAX_GENERATING} others "
                           f"are being generated.")
-    async def generate(req: GenerateRequest) -> Response:
+    async def generate(req: GenerateRequest, request: Request) -> Response:
         rows, cols = req.rows, req.cols if req.cols is not None else req.rows
         seed = req.seed if req.seed is not None else int.from_bytes(os.urandom(4), "little")
         if busy["generating"] >= MAX_GENERATING:
@@ -439,10 +460,12 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                            status="busy")
         busy["generating"] += 1
         try:
-            _puzzle, report = await run_in_threadpool(
-                limited, service.generate_unique, rows, cols, req.difficulty, seed, maxbridges=req.maxbridges,
+            _puzzle, report = await unless_gone(
+                request, service.generate_unique, rows, cols, req.difficulty, seed, maxbridges=req.maxbridges,
                 no_loops=req.no_loops, density=req.density,
                 time_limit=generate_time_limit, seconds=generate_time_limit + TIME_MARGIN / 2)
+        except Cancelled:
+            raise ApiError(CLIENT_GONE, "the request was cancelled", status="cancelled") from None
         except OutOfTime as exc:
             raise ApiError(503, f"no {req.difficulty} {cols}x{rows} puzzle found within {generate_time_limit:g} s "
                                 f"({exc}); try again, or a smaller board", status="timeout") from None
