@@ -47,6 +47,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) of process ``pid`` and every process under it, the reaped
+    ones included (a child's time joins its parent's when it is reaped); None without /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return None
+    own = sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
+    return own + sum(tree_cpu(int(c)) or 0.0 for c in children)
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     k = (len(values) - 1) * q
@@ -101,12 +113,15 @@ def serve_and_burst(puzzles: list, n: int, tree: str | None = None) -> dict:
             raise RuntimeError(f"the server (tree {tree or 'installed'}) did not start")
         # one request to warm up imports (the solver, the checker) before timing
         httpx.post(f"{base}/api/solve", json={"puzzle": puzzle_obj(puzzles[0])}, timeout=60)
+        cpu_before = tree_cpu(proc.pid)
         latencies, errors, wall = asyncio.run(burst(base, puzzles, n))
+        cpu_after = tree_cpu(proc.pid)
         alive = httpx.get(f"{base}/api/openapi.json", timeout=5).status_code == 200
     finally:
         proc.terminate()
         proc.wait(10)
-    return {"latencies": latencies, "errors": errors, "wall": wall, "alive": alive}
+    cpu = cpu_after - cpu_before if cpu_before is not None and cpu_after is not None else None
+    return {"latencies": latencies, "errors": errors, "wall": wall, "alive": alive, "cpu": cpu}
 
 
 def summary(args, run: dict) -> list[tuple[str, str]]:
@@ -117,6 +132,8 @@ def summary(args, run: dict) -> list[tuple[str, str]]:
             ("answered 200 with a solution the checker accepts", f"{args.requests - len(errors)}"),
             ("errors", f"{len(errors)}"),
             ("wall time for the burst", f"{wall:.2f} s ({args.requests / wall:.0f} requests/s)")]
+    if run.get("cpu") is not None:
+        rows.append(("server CPU time for the burst (all its processes)", f"{run['cpu']:.2f} s"))
     if ms:
         rows += [("latency p50", f"{percentile(ms, 0.50):.0f} ms"),
                  ("latency p90", f"{percentile(ms, 0.90):.0f} ms"),
@@ -137,16 +154,25 @@ def side_by_side(args, puzzles) -> tuple[list[str], dict, bool]:
             runs[name].append(serve_and_burst(puzzles, args.requests, tree))
             r = runs[name][-1]
             print(f"{name}: {r['wall']:.2f} s, p50 {percentile(r['latencies'], 0.5) * 1000:.0f} ms, "
-                  f"{len(r['errors'])} errors", file=sys.stderr)
+                  f"server CPU {r['cpu']}, {len(r['errors'])} errors", file=sys.stderr)
     first = trees[0][0]
-    head = "| round | " + " | ".join(f"{name}: wall, p50" for name, _ in trees) + " | " + \
+
+    def cpu(r) -> str:
+        return "?" if r.get("cpu") is None else f"{r['cpu']:.2f} s"
+
+    head = "| round | " + " | ".join(f"{name}: wall, p50, server CPU" for name, _ in trees) + " | " + \
         " | ".join(f"{name} / {first} (wall)" for name, _ in trees[1:]) + " |"
     lines = [head, "|---|" + "---|" * len(trees) + "---:|" * (len(trees) - 1)]
     for k in range(args.rounds):
-        cells = [f"{runs[n][k]['wall']:.2f} s, {percentile(runs[n][k]['latencies'], 0.5) * 1000:.0f} ms"
-                 for n, _ in trees]
+        cells = [f"{runs[n][k]['wall']:.2f} s, {percentile(runs[n][k]['latencies'], 0.5) * 1000:.0f} ms, "
+                 f"{cpu(runs[n][k])}" for n, _ in trees]
         ratios = [f"{runs[n][k]['wall'] / runs[first][k]['wall']:.2f}" for n, _ in trees[1:]]
         lines.append(f"| {k + 1} | " + " | ".join(cells) + " | " + " | ".join(ratios) + " |")
+    medians = [statistics.median(runs[n][k]["wall"] / runs[first][k]["wall"] for k in range(args.rounds))
+               for n, _ in trees[1:]]
+    lines.append("| median | " + " | ".join(
+        f"{statistics.median(r['wall'] for r in runs[n]):.2f} s" for n, _ in trees) + " | "
+        + " | ".join(f"{m:.2f}" for m in medians) + " |")
     ok = all(not r["errors"] and r["alive"] for rs in runs.values() for r in rs)
     lines += ["", "Trees: " + ", ".join(f"{n} = `{t}`" for n, t in trees) + ". Errors in all runs: "
               + str(sum(len(r["errors"]) for rs in runs.values() for r in rs)) + "."]
