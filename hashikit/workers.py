@@ -136,7 +136,26 @@ def _collect(conn, deadline: float | None, on_message, cancel: threading.Event |
             return kind, payload
 
 
+def _late(conn, on_message, kind: str, payload) -> tuple[str, Any]:
+    """After the worker was killed: what it had sent before still sits in the pipe (the caller
+    may not have been scheduled in time to read it): deliver those messages and, if its answer
+    is among them, take it.  A cancelled job's leftovers are dropped."""
+    if kind == "cancelled":
+        return kind, payload
+    try:
+        while conn.poll(0):
+            got, value = conn.recv()
+            if got == "message":
+                on_message(value)
+            else:
+                return got, value
+    except (EOFError, OSError):
+        pass
+    return kind, payload
+
+
 def _outcome(kind: str, payload, exitcode=None):
+    """The job's value, or the exception that says why there is none."""
     if kind == "value":
         return payload
     if kind == "error":
@@ -172,6 +191,9 @@ def _run_one_off(fn, args, kwargs, deadline, on_message, cancel, name):
     send.close()
     try:
         kind, payload = _collect(receive, deadline, on_message, cancel)
+        _end(child)
+        if kind not in ("value", "error"):
+            kind, payload = _late(receive, on_message, kind, payload)
     finally:
         _end(child)
         receive.close()
@@ -240,19 +262,17 @@ class Pool:
         """A new worker, counted among the pool's from the start (so ``close`` kills it even
         while it is still starting)."""
         mine, theirs = self._ctx.Pipe(duplex=True)
-        with self._lock:
-            if self._closed:
-                raise WorkerDied(None)
-            self._started += 1
-            process = self._ctx.Process(target=_serve, args=(theirs, None, self._preload),
-                                        name=f"{self.name}-{self._started}")
-            worker = _Worker(process, mine)
-            self._workers.add(worker)
         try:
-            process.start()
+            with self._lock:  # started under the lock: close() never meets a worker half started
+                if self._closed:
+                    raise WorkerDied(None)
+                self._started += 1
+                process = self._ctx.Process(target=_serve, args=(theirs, None, self._preload),
+                                            name=f"{self.name}-{self._started}")
+                process.start()
+                worker = _Worker(process, mine)
+                self._workers.add(worker)
         except BaseException:
-            with self._lock:
-                self._workers.discard(worker)
             mine.close()
             raise
         finally:
@@ -282,11 +302,12 @@ class Pool:
         worker.conn.close()
 
     def _retire(self, worker: _Worker) -> None:
-        """Kill a worker whose job did not end cleanly and start its replacement in the background."""
+        """Kill a worker whose job did not end cleanly and start its replacement in the background.
+        Its pipe stays open: what it sent before may still be read (the caller closes it)."""
         with self._lock:
             self._workers.discard(worker)
             replace = not self._closed
-        self._kill(worker)
+        _end(worker.process)
         if replace:
             threading.Thread(target=self._replace, name=f"{self.name}-starter", daemon=True).start()
 
@@ -334,23 +355,30 @@ class Pool:
             on_message: Callable[[Any], None] | None = None, cancel: threading.Event | None = None):
         """As :func:`run`, on this pool."""
         worker = self._take(deadline, cancel)
-        kind, payload, healthy = "died", None, False
         try:
+            worker.conn.send((fn, args, kwargs or {}, on_message is not None))
+        except (OSError, EOFError):  # the worker is gone
+            kind, payload = "died", None
+        except Exception:  # the job does not pickle: nothing was sent, the worker is fine
+            self._give_back(worker)
+            raise
+        except BaseException:  # Ctrl-C while sending: the worker may hold half a job
+            self._retire(worker)
+            worker.conn.close()
+            raise
+        else:
             try:
-                worker.conn.send((fn, args, kwargs or {}, on_message is not None))
-            except (OSError, EOFError):  # the worker is gone
-                kind = "died"
-            except Exception:  # the job does not pickle: nothing was sent, the worker is fine
-                healthy = True
-                raise
-            else:
                 kind, payload = _collect(worker.conn, deadline, on_message, cancel)
-                healthy = kind in ("value", "error")
-        finally:
-            if healthy:
-                self._give_back(worker)
-            else:
+            except BaseException:  # Ctrl-C, or on_message failed: the job may still run
                 self._retire(worker)
+                worker.conn.close()
+                raise
+        if kind in ("value", "error"):
+            self._give_back(worker)
+        else:
+            self._retire(worker)
+            kind, payload = _late(worker.conn, on_message, kind, payload)
+            worker.conn.close()
         return _outcome(kind, payload, worker.process.exitcode)
 
     def pids(self) -> list[int]:

@@ -80,9 +80,20 @@ def gone_soon(pids, within: float = 5.0) -> bool:
     return False
 
 
+def warm(pool):
+    """Have every worker import this module (the first job a worker runs imports it: seconds on a
+    loaded machine, which would count against a short deadline)."""
+    threads = [threading.Thread(target=pool.run, args=(sleep_then, (0.5,))) for _ in range(pool.size)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 @pytest.fixture(scope="module")
 def pool():
     with workers.Pool(2, name="hashikit-test") as p:
+        warm(p)
         yield p
 
 
@@ -90,6 +101,7 @@ def pool():
 def one():
     """A pool of one worker: what happens to *the* worker is visible."""
     with workers.Pool(1, name="hashikit-test-one") as p:
+        warm(p)
         yield p
 
 
@@ -119,7 +131,7 @@ def test_partial_results_are_streamed_and_kept_at_the_deadline(pool):
     assert pool.run(post_then_sleep, (3, 0), on_message=got.append) == "done" and got == [0, 1, 2]
     got.clear()
     with pytest.raises(workers.Overrun):
-        pool.run(post_then_sleep, (4, 60), on_message=got.append, deadline=soon(0.5))
+        pool.run(post_then_sleep, (4, 60), on_message=got.append, deadline=soon(1.0))
     assert got == [0, 1, 2, 3]
 
 
@@ -219,8 +231,8 @@ def test_one_off_worker_keeps_the_deadline_and_streams():
     got = []
     start = time.monotonic()
     with pytest.raises(workers.Overrun):
-        workers.run(post_then_sleep, (2, 60), on_message=got.append, deadline=soon(0.3))
-    assert time.monotonic() - start < 0.3 + SLACK and got == [0, 1]
+        workers.run(post_then_sleep, (2, 60), on_message=got.append, deadline=soon(1.0))
+    assert time.monotonic() - start < 1.0 + SLACK and got == [0, 1]
     with pytest.raises(ValueError, match="boom"):
         workers.run(fail, ("boom",))
     assert workers.run(square, (4,), deadline=soon(30)) == 16
