@@ -234,10 +234,12 @@ def _pool_context(preload: Sequence[str]):
 class Pool:
     """``size`` warm workers (default: one per CPU) that run jobs with a deadline; more callers
     than workers wait their turn (the wait counts against their deadline).  ``preload`` names
-    modules each worker imports before its first job.  ``close()`` (or leaving a ``with`` block,
-    or the interpreter's exit) kills every worker."""
+    modules each worker imports before its first job; the pool is returned once every worker
+    has (``wait=False``: at once, each worker joining as soon as it is ready).  ``close()`` (or
+    leaving a ``with`` block, or the interpreter's exit) kills every worker."""
 
-    def __init__(self, size: int | None = None, *, preload: Sequence[str] = (), name: str = "hashikit-worker"):
+    def __init__(self, size: int | None = None, *, preload: Sequence[str] = (), name: str = "hashikit-worker",
+                 wait: bool = True):
         self.size = max(1, size or os.cpu_count() or 2)
         self.name = name
         self._preload = tuple(preload)
@@ -250,12 +252,15 @@ class Pool:
         atexit.register(self.close)
         try:
             started = [self._start() for _ in range(self.size)]
-            for worker in started:
-                self._ready(worker, time.monotonic() + _READY_WAIT)
-                self._add(worker)
+            if wait:
+                for worker in started:
+                    self._ready(worker, time.monotonic() + _READY_WAIT)
+                    self._add(worker)
         except BaseException:
             self.close()
             raise
+        if not wait:
+            threading.Thread(target=self._warm, args=(started,), name=f"{name}-warming", daemon=True).start()
 
     # workers come and go
     def _start(self) -> _Worker:
@@ -310,6 +315,18 @@ class Pool:
         _end(worker.process)
         if replace:
             threading.Thread(target=self._replace, name=f"{self.name}-starter", daemon=True).start()
+
+    def _warm(self, started: list[_Worker]) -> None:
+        """Hand out each worker as soon as it is ready (``wait=False``: the caller did not wait)."""
+        for worker in started:
+            try:
+                self._ready(worker, time.monotonic() + _READY_WAIT)
+            except Exception:  # noqa: BLE001 - it died at start, or the pool closed: the pool runs one short
+                with self._lock:
+                    self._workers.discard(worker)
+                self._kill(worker)
+                continue
+            self._add(worker)
 
     def _replace(self) -> None:
         try:

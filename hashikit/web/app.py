@@ -34,11 +34,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__, service
-from ..workers import Cancelled
 from ..errors import FormatError, HashikitError, PuzzleError
 from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
 from ..service import (AnalyzeReport, BadInput, CheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
                        ParseReport, SolveReport)
+from ..workers import Cancelled
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -317,7 +317,9 @@ def worker_pool(size: int):
         if size <= 0:
             yield
             return
-        pool = workers.activate(workers.Pool(size, preload=POOL_PRELOAD, name="hashikit-web"))
+        # started now, before any request thread exists; each takes jobs once it has imported
+        # POOL_PRELOAD (the start-up does not wait for that: requests that come first wait for it)
+        pool = workers.activate(workers.Pool(size, preload=POOL_PRELOAD, name="hashikit-web", wait=False))
         app.state.pool = pool
         try:
             yield
