@@ -201,13 +201,12 @@ def main() -> int:
         ok = True
     errors = run["errors"]
     text = ["# Web burst: concurrent /api/solve", "",
-            "`python benchmarks/web_burst.py` (uvicorn, one worker process; solves run in Starlette's thread pool).",
+            "`python benchmarks/web_burst.py` (uvicorn, one server process; requests run in Starlette's thread pool, time-limited solves in the app's worker processes).",
             "", "| what | result |", "|---|---|"]
     text += [f"| {k} | {v} |" for k, v in summary(args, run)]
     text += ["", f"Machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPUs. "
                  f"Latency is per request from the moment all {args.requests} were sent together, so it "
-                 f"includes the wait in the queue: the solves share one process (and its GIL), and the client "
-                 f"runs on the same machine."]
+                 f"includes the wait in the queue; the client runs on the same machine."]
     if errors:
         text += ["", "Errors:", ""] + [f"- {e}" for e in errors[:20]]
     if extra:
