@@ -371,25 +371,13 @@ class Pool:
     def run(self, fn: Callable, args: tuple = (), kwargs: dict | None = None, *, deadline: float | None = None,
             on_message: Callable[[Any], None] | None = None, cancel: threading.Event | None = None):
         """As :func:`run`, on this pool."""
-        worker = self._take(deadline, cancel)
+        worker = self._hand_over(fn, args, kwargs or {}, on_message is not None, deadline, cancel)
         try:
-            worker.conn.send((fn, args, kwargs or {}, on_message is not None))
-        except (OSError, EOFError):  # the worker is gone
-            kind, payload = "died", None
-        except Exception:  # the job does not pickle: nothing was sent, the worker is fine
-            self._give_back(worker)
-            raise
-        except BaseException:  # Ctrl-C while sending: the worker may hold half a job
+            kind, payload = _collect(worker.conn, deadline, on_message, cancel)
+        except BaseException:  # Ctrl-C, or on_message failed: the job may still run
             self._retire(worker)
             worker.conn.close()
             raise
-        else:
-            try:
-                kind, payload = _collect(worker.conn, deadline, on_message, cancel)
-            except BaseException:  # Ctrl-C, or on_message failed: the job may still run
-                self._retire(worker)
-                worker.conn.close()
-                raise
         if kind in ("value", "error"):
             self._give_back(worker)
         else:
@@ -397,6 +385,25 @@ class Pool:
             kind, payload = _late(worker.conn, on_message, kind, payload)
             worker.conn.close()
         return _outcome(kind, payload, worker.process.exitcode)
+
+    def _hand_over(self, fn, args, kwargs, stream: bool, deadline, cancel) -> _Worker:
+        """Send the job to a free worker; one found dead (killed while idle, and not yet seen to
+        be) is replaced and the job goes to the next: nothing of the job ran there."""
+        while True:
+            worker = self._take(deadline, cancel)
+            try:
+                worker.conn.send((fn, args, kwargs, stream))
+                return worker
+            except (OSError, EOFError):  # the worker is gone
+                self._retire(worker)
+                worker.conn.close()
+            except Exception:  # the job does not pickle: nothing was sent, the worker is fine
+                self._give_back(worker)
+                raise
+            except BaseException:  # Ctrl-C while sending: the worker may hold half a job
+                self._retire(worker)
+                worker.conn.close()
+                raise
 
     def pids(self) -> list[int]:
         """The workers' process ids (for tests and monitoring)."""

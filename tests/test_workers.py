@@ -26,7 +26,7 @@ from hashikit.model import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 #: slack for a loaded 2-CPU machine on top of what a deadline promises
-SLACK = 1.0
+SLACK = 2.0
 
 
 # -- jobs ----------------------------------------------------------------------------------------------
