@@ -145,7 +145,7 @@ def test_a_jobs_exception_is_raised_in_the_caller_and_the_worker_carries_on(one)
 
 
 def test_a_job_that_does_not_pickle_is_refused_and_the_worker_stays(pool):
-    with pytest.raises(Exception):
+    with pytest.raises(TypeError, match="pickle"):
         pool.run(square, (threading.Lock(),))
     assert pool.run(square, (3,)) == 9
 

@@ -455,7 +455,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
               summary="Generate a unique puzzle",
               description=f"A unique puzzle graded at `difficulty`. 503 with `status: timeout` when none is "
                           f"found in {generate_time_limit:g} s, `status: busy` while {MAX_GENERATING} others "
-                          f"are being generated.")
+                          f"are being generated. A client that disconnects (the page's Cancel) ends the "
+                          f"generation at once.")
     async def generate(req: GenerateRequest, request: Request) -> Response:
         rows, cols = req.rows, req.cols if req.cols is not None else req.rows
         seed = req.seed if req.seed is not None else int.from_bytes(os.urandom(4), "little")
