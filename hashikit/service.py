@@ -790,51 +790,26 @@ def step_highlight(puzzle: Puzzle, step: HintReport | StepModel) -> list:
 
 
 # -- time limits for work that cannot stop itself -------------------------------------------------
-def within(seconds: float | None, fn: Callable, *args, context: str = "fork", **kwargs):
-    """``fn(*args, **kwargs)`` in a child process ended at ``seconds`` (plus nothing: the
-    caller adds ``limits.TIME_MARGIN`` to what it promises); :class:`OutOfTime` when ended.
+def within(seconds: float | None, fn: Callable, *args, cancel=None, **kwargs):
+    """``fn(*args, **kwargs)`` in a worker process killed at ``seconds`` (plus nothing: the
+    caller adds ``limits.TIME_MARGIN`` to what it promises); :class:`OutOfTime` when killed.
 
     For work without its own time limit (the deduction engine, the generator's layout).
-    ``seconds`` None runs ``fn`` here.  The child's exceptions are raised here; Ctrl-C
-    ends the child at once.
+    ``seconds`` None runs ``fn`` here.  The worker's exceptions are raised here; Ctrl-C kills
+    the worker at once.  The worker is one of the current pool's (``hashikit.workers``: the web
+    app has one; waiting for a free worker counts against ``seconds``), else a one-off process.
+    ``cancel`` (a ``threading.Event``): once set, the worker is killed and
+    ``workers.Cancelled`` raised.
     """
     if seconds is None:
         return fn(*args, **kwargs)
-    import multiprocessing as mp
+    import time
 
-    ctx = mp.get_context(context)
-    receive, send = ctx.Pipe(duplex=False)
-    # not a daemon: the work may start processes of its own (an engine's time-limited solve runs
-    # in a child); it is killed below whatever happens, so it never outlives this call
-    child = ctx.Process(target=_child, args=(send, fn, args, kwargs), daemon=False)
-    child.start()
-    send.close()
+    from . import workers
+
     try:
-        if not receive.poll(seconds):
-            raise OutOfTime(f"no answer within the time limit of {seconds:g} s")
-        try:
-            ok, value = receive.recv()
-        except EOFError:
-            raise RuntimeError("the worker process ended without an answer (out of memory?)") from None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join(1)
-        receive.close()
-    if ok:
-        return value
-    raise value
-
-
-def _child(send, fn, args, kwargs) -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
-    try:
-        value = (True, fn(*args, **kwargs))
-    except BaseException as exc:  # noqa: BLE001 - handed to the parent, raised there
-        value = (False, exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
-    try:
-        send.send(value)
-    except Exception as exc:  # an answer that does not pickle: say what it was
-        send.send((False, RuntimeError(f"the worker's answer could not be handed back: {exc}")))
+        return workers.run(fn, args, kwargs, deadline=time.monotonic() + seconds, cancel=cancel)
+    except workers.Overrun:
+        raise OutOfTime(f"no answer within the time limit of {seconds:g} s") from None
+    except workers.WorkerDied:
+        raise RuntimeError("the worker process ended without an answer (out of memory?)") from None

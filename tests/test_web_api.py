@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -367,3 +368,93 @@ def test_serve_without_the_web_extra_prints_the_install_hint(monkeypatch, capsys
     assert run(argparse.Namespace(host="127.0.0.1", port=0, open=False)) == 2
     err = capsys.readouterr().err.strip()
     assert "pip install" in err and "starlette" in err and "\n" not in err
+
+
+# -- the worker pool (hashikit.workers) behind the time-limited work ------------------------------
+def test_concurrent_solves_run_on_the_pool_and_every_answer_is_checked(client):
+    """Several requests at once, from threads as a server sends them: each answered, each checked."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hashikit.formats.jsonfmt import puzzle_obj
+    from hashikit.generate import coelho
+
+    pool = client.app.state.pool
+    assert len(pool.pids()) >= 2
+    puzzles = [puzzle_obj(coelho(45, 15, 15, 50, 5, seed)) for seed in range(4)] + [parse(client, EXAMPLE)]
+    with ThreadPoolExecutor(6) as threads:
+        answers = list(threads.map(lambda i: client.post("/api/solve", json={"puzzle": puzzles[i % 5]}), range(15)))
+        hints = list(threads.map(lambda i: client.post("/api/hint", json={"puzzle": puzzles[i]}), range(5)))
+    for i, r in enumerate(answers):
+        assert r.status_code == 200, r.text
+        assert r.json()["status"] == "solved" and is_solution(puzzles[i % 5], r.json()["bridges"])
+    assert all(r.status_code == 200 and r.json()["status"] == "hint" for r in hints)
+
+
+def test_shutdown_ends_the_pools_workers():
+    from hashikit import workers
+
+    with TestClient(create_app(pool_size=2)) as c:
+        pool = c.app.state.pool
+        pids = pool.pids()
+        assert workers.current() is pool and len(pids) == 2
+        out = c.post("/api/solve", json={"puzzle": parse(c, EXAMPLE)}).json()
+        assert out["status"] == "solved"
+    assert workers.current() is not pool
+    end = time.monotonic() + 5
+    while any(Path(f"/proc/{p}").exists() for p in pids) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not [p for p in pids if Path(f"/proc/{p}").exists()]
+
+
+def slow_generation(*args, **kwargs):
+    time.sleep(60)
+
+
+def test_a_client_that_disconnects_ends_its_generation(monkeypatch):
+    """The page's Cancel aborts the request; the server notices the client is gone and kills the
+    worker at once, instead of generating on until the 20 s limit."""
+    import asyncio
+
+    from hashikit import service, workers
+
+    monkeypatch.setattr(service, "generate_unique", slow_generation)
+    app = create_app()
+    body = json.dumps({"rows": 7}).encode()
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": "/api/generate", "raw_path": b"/api/generate", "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                         (b"content-length", str(len(body)).encode())],
+             "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+    sent = []
+
+    async def drive():
+        first = True
+        cancel_at = time.monotonic() + 0.8  # the user presses Cancel
+
+        async def receive():  # as a server's: the disconnect once it happened, else a wait for it
+            nonlocal first
+            if first:
+                first = False
+                return {"type": "http.request", "body": body, "more_body": False}
+            if time.monotonic() < cancel_at:
+                await asyncio.sleep(cancel_at - time.monotonic())
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        start = time.monotonic()
+        await asyncio.wait_for(app(scope, receive, send), 15)
+        return time.monotonic() - start
+
+    with workers.Pool(1, name="hashikit-test-cancel") as pool:  # the app's work runs on the current pool
+        workers.activate(pool)
+        (before,) = pool.pids()
+        took = asyncio.run(drive())
+        end = time.monotonic() + 5
+        while Path(f"/proc/{before}").exists() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not Path(f"/proc/{before}").exists()  # the generating worker was killed
+        assert pool.run(len, ("abc",), deadline=time.monotonic() + 30) == 3  # and replaced
+    assert took < 0.8 + 3, took  # not the 20 s generate limit
+    assert sent[0]["status"] == 499

@@ -8,8 +8,9 @@ request) and answers bad input with a 4xx status and ``{"error": "..."}``.
 
 Limits (``hashikit.limits.WEB``): request bodies (413), board sides, islands and MAXBRIDGES
 (400, checked before a board is built), a time limit on every piece of work, and how many
-run at once.  Work that cannot stop itself (the deduction engine, the generator) runs in a
-process ended at its limit; the solver keeps its own limit in a thread.
+run at once.  Work with a time limit (a solve, the deduction engine, the generator) runs in a
+warm worker process (``hashikit.workers``) killed at its limit; the app starts the workers at
+start-up and ends them at shutdown.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import asyncio
 import json
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Literal
 
@@ -36,6 +38,7 @@ from ..errors import FormatError, HashikitError, PuzzleError
 from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
 from ..service import (AnalyzeReport, BadInput, CheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
                        ParseReport, SolveReport)
+from ..workers import Cancelled
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -52,9 +55,15 @@ MAX_GENERATE_SIDE = WEB_GENERATE_MAX_SIDE
 #: Generate requests run at once; more are answered 503 "busy".
 MAX_GENERATING = WEB_MAX_GENERATING
 #: Other pieces of work (solve, check, hint, analyze, parse) run at once; more wait their turn.
-MAX_WORKING = max(2, os.cpu_count() or 2)
+#: Two per CPU: a solve, hint or analysis mostly waits for its worker process (no CPU and no GIL
+#: here), so a second one per CPU keeps the workers busy (200 solves at once: ~2x the rate of one per CPU).
+MAX_WORKING = 2 * max(2, os.cpu_count() or 2)
 
 SOURCE = "<request>"
+#: seconds between looks at whether the client of a long request (generate) is still there
+DISCONNECT_POLL = 0.25
+#: the status of an answer nobody waits for any more (the client disconnected; nginx's 499)
+CLIENT_GONE = 499
 
 
 class ApiError(Exception):
@@ -287,22 +296,49 @@ ERRORS = {code: {"model": ErrorAnswer, "description": what} for code, what in (
     (415, "body not sent as application/json"))}
 
 
-def _mp_context() -> str:
-    """The process start method for work with a deadline: fork (cheap, nothing re-imported, no
-    ``__main__`` re-run).  The child runs only hashikit code and answers through a pipe; were it
-    ever to block on a lock another server thread held at the fork, its deadline ends it and
-    the answer is "unknown": never a hang, never a wrong answer."""
-    return "fork"
+#: warm worker processes the app keeps for work with a deadline: one per piece of work that may
+#: run at once (so a request never waits for a worker), started at start-up, ended at shutdown
+POOL_SIZE = MAX_WORKING + MAX_GENERATING
+#: modules a worker imports before its first job
+POOL_PRELOAD = ("hashikit.service", "hashikit.solvers.sat", "hashikit.logic", "hashikit.generate", "hashikit.checker")
+
+
+def worker_pool(size: int):
+    """The lifespan that keeps ``size`` warm workers (``hashikit.workers.Pool``) while the app
+    serves: started before the first request, made the process's current pool (the use-cases'
+    time-limited work runs on it), killed at shutdown.  The workers come from a fork server,
+    never from a fork of this threaded process."""
+    from contextlib import asynccontextmanager
+
+    from .. import workers
+
+    @asynccontextmanager
+    async def lifespan(app):
+        if size <= 0:
+            yield
+            return
+        # started now, before any request thread exists; each takes jobs once it has imported
+        # POOL_PRELOAD (the start-up does not wait for that: requests that come first wait for it)
+        pool = workers.activate(workers.Pool(size, preload=POOL_PRELOAD, name="hashikit-web", wait=False))
+        app.state.pool = pool
+        try:
+            yield
+        finally:
+            pool.close()
+
+    return lifespan
 
 
 # -- the application ----------------------------------------------------------------
 def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BODY,
                solve_time_limit: float = SOLVE_TIME_LIMIT,
-               generate_time_limit: float = GENERATE_TIME_LIMIT) -> FastAPI:
+               generate_time_limit: float = GENERATE_TIME_LIMIT, pool_size: int = POOL_SIZE) -> FastAPI:
     """The web app.  ``allowed_hosts`` (e.g. ``["127.0.0.1", "localhost"]``) refuses other Host
-    headers, which keeps DNS-rebinding pages away from a local server; None allows any."""
+    headers, which keeps DNS-rebinding pages away from a local server; None allows any.
+    ``pool_size`` warm workers run the time-limited work while the app's lifespan runs (0: a
+    process per piece of work, as the library does)."""
     app = FastAPI(title="hashikit web API", version=__version__, openapi_url="/api/openapi.json",
-                  docs_url=None, redoc_url=None,
+                  docs_url=None, redoc_url=None, lifespan=worker_pool(pool_size),
                   description="The JSON API behind `hashikit serve`. Every endpoint takes and answers JSON; "
                               "rows and columns are 0-based. Bad input answers 4xx with `{\"error\": message}`. "
                               f"Boards are limited to {MAX_SIDE}x{MAX_SIDE} and MAXBRIDGES {WEB.max_maxbridges}, "
@@ -310,7 +346,6 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                               f"{solve_time_limit:g} s, a generate to {generate_time_limit:g} s.")
     working = asyncio.Semaphore(MAX_WORKING)
     busy = {"generating": 0}
-    context = _mp_context()
 
     async def work(fn, *args, **kwargs):
         """Run CPU work in a thread, at most MAX_WORKING at once; use-case errors become 400."""
@@ -318,8 +353,23 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             return await run_in_threadpool(fn, *args, **kwargs)
 
     def limited(fn, *args, seconds: float, **kwargs):
-        """``fn`` in a process ended after ``seconds`` (work that cannot stop itself)."""
-        return service.within(seconds, fn, *args, context=context, **kwargs)
+        """``fn`` in a worker process killed after ``seconds`` (work that cannot stop itself)."""
+        return service.within(seconds, fn, *args, **kwargs)
+
+    async def unless_gone(request: Request, fn, *args, seconds: float, **kwargs):
+        """:func:`limited` in a thread, its worker killed as soon as the client disconnects (the
+        page's Cancel button aborts its request): a cancelled generation stops at once instead
+        of holding a worker (and a generation slot) until its time limit."""
+        cancel = threading.Event()
+        task = asyncio.ensure_future(run_in_threadpool(limited, fn, *args, seconds=seconds, cancel=cancel, **kwargs))
+        try:
+            while not task.done():
+                await asyncio.wait({task}, timeout=DISCONNECT_POLL)
+                if not task.done() and await request.is_disconnected():
+                    cancel.set()
+            return task.result()
+        finally:
+            cancel.set()  # the handler itself was cancelled (server shutdown): end the work too
 
     @app.post("/api/parse", response_model=ParseReport, responses=ERRORS, summary="Read puzzle text",
               description="Reads grid text, a Tatham game ID, a puzz.link URL, JSON or any other readable "
@@ -405,8 +455,9 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
               summary="Generate a unique puzzle",
               description=f"A unique puzzle graded at `difficulty`. 503 with `status: timeout` when none is "
                           f"found in {generate_time_limit:g} s, `status: busy` while {MAX_GENERATING} others "
-                          f"are being generated.")
-    async def generate(req: GenerateRequest) -> Response:
+                          f"are being generated. A client that disconnects (the page's Cancel) ends the "
+                          f"generation at once.")
+    async def generate(req: GenerateRequest, request: Request) -> Response:
         rows, cols = req.rows, req.cols if req.cols is not None else req.rows
         seed = req.seed if req.seed is not None else int.from_bytes(os.urandom(4), "little")
         if busy["generating"] >= MAX_GENERATING:
@@ -414,10 +465,12 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                            status="busy")
         busy["generating"] += 1
         try:
-            _puzzle, report = await run_in_threadpool(
-                limited, service.generate_unique, rows, cols, req.difficulty, seed, maxbridges=req.maxbridges,
+            _puzzle, report = await unless_gone(
+                request, service.generate_unique, rows, cols, req.difficulty, seed, maxbridges=req.maxbridges,
                 no_loops=req.no_loops, density=req.density,
                 time_limit=generate_time_limit, seconds=generate_time_limit + TIME_MARGIN / 2)
+        except Cancelled:
+            raise ApiError(CLIENT_GONE, "the request was cancelled", status="cancelled") from None
         except OutOfTime as exc:
             raise ApiError(503, f"no {req.difficulty} {cols}x{rows} puzzle found within {generate_time_limit:g} s "
                                 f"({exc}); try again, or a smaller board", status="timeout") from None
