@@ -84,9 +84,11 @@ def _bridge_name(p: Pos, q: Pos) -> str:
 
 def _is_cell(pos, puzzle: Puzzle) -> bool:
     """A (row, col) pair of ints on the board: the only ends whose cells are ever looked at."""
-    return (isinstance(pos, tuple) and len(pos) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in pos)
-            and 0 <= pos[0] < puzzle.rows and 0 <= pos[1] < puzzle.cols)
+    if not (isinstance(pos, tuple) and len(pos) == 2):
+        return False
+    r, c = pos
+    return (isinstance(r, int) and isinstance(c, int) and not isinstance(r, bool) and not isinstance(c, bool)
+            and 0 <= r < puzzle.rows and 0 <= c < puzzle.cols)
 
 
 class _Lines:
@@ -127,34 +129,33 @@ def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
     good: list[tuple[Pos, Pos, int]] = []  # bridges whose geometry is sound
 
     for (p, q), count in solution.bridges.items():
-        name = _bridge_name(p, q)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            violations.append(Violation("bad-count", f"{name} has count {_count(count)}", (p, q)))
+            violations.append(Violation("bad-count", f"{_bridge_name(p, q)} has count {_count(count)}", (p, q)))
             continue
         if count > puzzle.maxbridges:
             violations.append(Violation(
-                "too-many-bridges", f"{name} has {_count(count)} bridges; MAXBRIDGES is {puzzle.maxbridges}",
+                "too-many-bridges", f"{_bridge_name(p, q)} has {_count(count)} bridges; MAXBRIDGES is {puzzle.maxbridges}",
                 (p, q)))
         off = [end for end in (p, q) if not _is_cell(end, puzzle)]
         if off:
             for end in off:
                 violations.append(Violation(
-                    "no-island", f"{name}: {_where(end)} is outside the {puzzle.rows}x{puzzle.cols} board",
+                    "no-island", f"{_bridge_name(p, q)}: {_where(end)} is outside the {puzzle.rows}x{puzzle.cols} board",
                     (end,)))
             continue
         if p == q or (p[0] != q[0] and p[1] != q[1]):
-            violations.append(Violation("not-straight", f"{name} is not along one row or column", (p, q)))
+            violations.append(Violation("not-straight", f"{_bridge_name(p, q)} is not along one row or column", (p, q)))
             continue
         ends_ok = True
         for end in (p, q):
             if end not in numbers:
                 what = "an ignored island" if end in ignored else "not an island"
-                violations.append(Violation("no-island", f"{name}: {describe_cell(*end)} is {what}", (end,)))
+                violations.append(Violation("no-island", f"{_bridge_name(p, q)}: {describe_cell(*end)} is {what}", (end,)))
                 ends_ok = False
         blocker = lines.first_between(p, q)
         if blocker is not None:
             violations.append(Violation(
-                "island-between", f"{name} passes over the island at {describe_cell(*blocker)}",
+                "island-between", f"{_bridge_name(p, q)} passes over the island at {describe_cell(*blocker)}",
                 (p, q, blocker)))
             ends_ok = False
         if ends_ok:
