@@ -375,49 +375,56 @@ def _connected_without(puzzle: Puzzle, counts: list[int], skip) -> bool:
     return len(seen) == len(adj)
 
 
-def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random,
+def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random, counts: list[int],
                   allow_adjacent: bool = False) -> list[tuple[Pos, tuple[Pos, Pos]]]:
     """Cells where a new island would add information where the engine is stuck, each with
-    the construction bridge over it.
+    the construction bridge over it (``counts``: the construction on ``puzzle.links``).
 
     First the cells where an open link that the construction leaves empty crosses
-    a built bridge (an island there blocks that link), then the bridge cells next
-    to the islands of open links; cells next to an island only with ``allow_adjacent``
-    (and then last).
+    a built bridge (an island there blocks that link), then (only with ``allow_adjacent``:
+    they are next to an island) the bridge cells next to the islands of open links, and
+    cells next to an island last.
     """
-    covered: dict[Pos, tuple[Pos, Pos]] = {}
-    for (p, q), _c in solution.bridges.items():
-        for cell in _between(p, q):
-            covered[cell] = (p, q)
-    counts = solution.counts(puzzle)
-    isl = puzzle.islands
-    occupied = {i.pos for i in isl}
-    blocking, near = [], []
-    for k in state.undecided():
-        ln = puzzle.links[k]
-        a, b = isl[ln.a].pos, isl[ln.b].pos
-        if counts[k] == 0:
-            blocking.extend(cell for cell in _between(a, b) if cell in covered)
-        for end in (a, b):
-            for dr, dc in _DIRS:
-                cell = (end[0] + dr, end[1] + dc)
-                if cell in covered:
-                    near.append(cell)
+    isl, links = puzzle.islands, puzzle.links
+    partners = puzzle.crossing_partners
+    occupied = puzzle.index
+    undecided = state.undecided()
+    blocking: dict[Pos, tuple[Pos, Pos]] = {}
+    for k in undecided:
+        if counts[k]:
+            continue
+        for j in partners[k]:
+            if counts[j]:
+                h, v = (links[k], links[j]) if links[k].horizontal else (links[j], links[k])
+                blocking[(isl[h.a].row, isl[v.a].col)] = (isl[links[j].a].pos, isl[links[j].b].pos)
+    near: dict[Pos, tuple[Pos, Pos]] = {}
+    if allow_adjacent:
+        covered: dict[Pos, tuple[Pos, Pos]] = {}
+        for (p, q), _c in solution.bridges.items():
+            for cell in _between(p, q):
+                covered[cell] = (p, q)
+        for k in undecided:
+            ln = links[k]
+            for end in (isl[ln.a].pos, isl[ln.b].pos):
+                for dr, dc in _DIRS:
+                    cell = (end[0] + dr, end[1] + dc)
+                    if cell in covered:
+                        near[cell] = covered[cell]
 
     def lonely(cell: Pos) -> bool:
         return not any((cell[0] + dr, cell[1] + dc) in occupied for dr, dc in _DIRS)
 
-    out: list[Pos] = []
+    out: dict[Pos, tuple[Pos, Pos]] = {}
     for group in (blocking, near):
-        group = sorted(set(group))
-        rng.shuffle(group)
+        cells = sorted(group)
+        rng.shuffle(cells)
         if allow_adjacent:
-            group.sort(key=lambda cell: not lonely(cell))  # cells away from islands first
+            cells.sort(key=lambda cell: not lonely(cell))  # cells away from islands first
         else:
-            group = [cell for cell in group if lonely(cell)]
-        seen = set(out)
-        out.extend(c for c in group if c not in seen)
-    return [(cell, covered[cell]) for cell in out]
+            cells = [cell for cell in cells if lonely(cell)]
+        for cell in cells:
+            out.setdefault(cell, group[cell])
+    return list(out.items())
 
 
 def _carry(engine, old: Puzzle, new: Puzzle, cells):
@@ -432,7 +439,8 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     from .logic.engine import Deducer
     from .logic.state import Geometry, State
 
-    if [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
+    same = [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]
+    if same:
         # only numbers changed: the links, crossings and geometry are the old ones
         cached = new.__dict__
         for name in ("index", "links", "link_index", "incident", "crossings", "crossing_partners"):
@@ -452,24 +460,27 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     geo = st.geo
     inc, ends = geo.inc, geo.ends
     near = {new.index[cell] for cell in cells}
-    for _ring in range(2):  # the changed islands, their neighbours and theirs: two rings
+    for _ring in range(_CARRY_RINGS):  # the changed islands and rings of neighbours around them
         for i in list(near):
             for k in inc[i]:
                 near.update(ends[k])
-    lo, hi = engine.st.lo, engine.st.hi
-    slo, shi = st.lo, st.hi
-    for k, (a, b) in enumerate(ends):
-        if a in near or b in near:
-            continue
-        j = link_map[k]
-        if j >= 0:
-            slo[k] = lo[j]
-            if hi[j] < shi[k]:
-                shi[k] = hi[j]
-    # only the links of ``near`` were not copied (and far numbers did not change)
+    lo, hi, cap = engine.st.lo, engine.st.hi, geo.cap
+    if same:
+        slo, shi = list(lo), list(map(min, hi, cap))
+    else:
+        slo = [lo[j] if j >= 0 else 0 for j in link_map]
+        shi = [min(hi[j], c) if j >= 0 else c for j, c in zip(link_map, cap)]
+    for i in near:
+        for k in inc[i]:
+            slo[k], shi[k] = 0, cap[k]
+    st.lo, st.hi = slo, shi
+    # only the links of ``near`` start afresh (and far numbers did not change)
     return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False)
 
 
+#: a carried deducer starts afresh on the links of the changed islands and of this many rings of
+#: neighbours around them
+_CARRY_RINGS = 1
 #: the default layout's extra links per island and share of double bridges (see :func:`random_solution`)
 _CYCLES = 0.1
 _DOUBLES = 0.5
@@ -622,10 +633,10 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     batch takes back), and when the construction stays connected without the links the
     batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
     """
-    cells = _repair_cells(puzzle, solution, engine.st, rng, allow_adjacent)
+    counts = solution.counts(puzzle)
+    cells = _repair_cells(puzzle, solution, engine.st, rng, counts, allow_adjacent)
     open_links = engine.st.undecided()
     rng.shuffle(open_links)
-    counts = solution.counts(puzzle)
     isl = puzzle.islands
     link_index, index = puzzle.link_index, puzzle.index
     taken_blocks: set[tuple[int, int]] = set()
