@@ -562,7 +562,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     deadline = None if time_limit is None else start + time_limit
     target = LEVELS.index(difficulty)
     if max_repairs is None:
-        max_repairs = 40 + rows * cols // 4
+        max_repairs = 160 + rows * cols
 
     def layout() -> tuple[Puzzle, Solution]:
         if tatham:
@@ -747,7 +747,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     last_stuck = None  # (puzzle, solution, insertions not tried yet) of the last stuck version
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failures = 0
-    for _trial in range(_TRIES * (max_repairs + 1)):
+    for _trial in range(max_repairs + 1):
         _check(deadline)
         if not stuck:
             engine, steps, stuck = from_scratch(puzzle)
