@@ -480,7 +480,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
 
 #: a carried deducer starts afresh on the links of the changed islands and of this many rings of
 #: neighbours around them
-_CARRY_RINGS = 1
+_CARRY_RINGS = 0
 #: the default layout's extra links per island and share of double bridges (see :func:`random_solution`)
 _CYCLES = 0.1
 _DOUBLES = 0.5
