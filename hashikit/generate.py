@@ -765,6 +765,13 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         size = max(1, engine.open // _OPEN_PER_SITE)
         batch, inserts = _batch(puzzle, solution, engine, rng, allow_adjacent, size, undo)
         last_stuck = (puzzle, solution, inserts)
+        if not batch and undo:
+            # the repairs to take back cover where it is stuck: take them back alone first
+            new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
+            engine = _carry(engine, puzzle, new_puzzle, where)
+            puzzle, solution, undo = new_puzzle, new_solution, []
+            stuck = engine.run(difficulty, deadline=deadline)
+            continue
         if not batch:
             return None
         new_puzzle, new_solution, where = _apply(puzzle, solution, batch, undo)
