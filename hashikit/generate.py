@@ -334,9 +334,9 @@ def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_R
             numbers[p] += r.delta
             numbers[q] += r.delta
             where += [p, q]
-    islands = [Island(r, c, n) for (r, c), n in numbers.items()]
-    return (Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
-            Solution(bridges), where)
+    built = Solution()
+    built.bridges = {key: c for key, c in bridges.items() if c}  # keys as the construction's: (p, q), p < q
+    return puzzle.with_islands(Island(r, c, n) for (r, c), n in numbers.items()), built, where
 
 
 def _count_moves(puzzle: Puzzle, k: int, counts: list[int], added: set[int]) -> list[int]:
@@ -753,7 +753,9 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             engine, steps, stuck = from_scratch(puzzle)
             undo = []
             if not stuck and engine.hardest == target:
-                return puzzle, solution, steps
+                # built by the checking constructors (the repairs' own builds skip the checks)
+                return (Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
+                        Solution(solution.bridges), steps)
         if not stuck:
             # too easy: the last repairs gave away too much; try another insertion there
             if last_stuck is None or not last_stuck[2]:
