@@ -306,7 +306,13 @@ def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_R
     Returns the new puzzle and solution and the cells of the islands that changed.  The
     repairs must touch different bridges and islands (the caller keeps them apart).
     """
-    numbers = {i.pos: i.number for i in puzzle.islands}
+    numbers: dict[Pos, int | None] = {}  # the changed numbers (None: the island goes)
+    old = puzzle.index
+
+    def number(p: Pos) -> int:
+        n = numbers.get(p)
+        return puzzle.islands[old[p]].number if n is None else n
+
     bridges = dict(solution.bridges)
     where: list[Pos] = []
     for r in undo:
@@ -315,11 +321,11 @@ def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_R
             c = bridges.pop((p, r.cell))
             del bridges[(r.cell, q)]
             bridges[r.bridge] = c
-            del numbers[r.cell]
+            numbers[r.cell] = 0
         else:
             bridges[r.bridge] = bridges.get(r.bridge, 0) - r.delta
-            numbers[p] -= r.delta
-            numbers[q] -= r.delta
+            numbers[p] = number(p) - r.delta
+            numbers[q] = number(q) - r.delta
         where += [p, q]
     for r in add:
         p, q = r.bridge
@@ -331,12 +337,14 @@ def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_R
             where.append(r.cell)
         else:
             bridges[r.bridge] = bridges.get(r.bridge, 0) + r.delta
-            numbers[p] += r.delta
-            numbers[q] += r.delta
+            numbers[p] = number(p) + r.delta
+            numbers[q] = number(q) + r.delta
             where += [p, q]
     built = Solution()
     built.bridges = {key: c for key, c in bridges.items() if c}  # keys as the construction's: (p, q), p < q
-    return puzzle.with_islands(Island(r, c, n) for (r, c), n in numbers.items()), built, where
+    islands = [i for i in puzzle.islands if i.pos not in numbers]
+    islands += [Island(r, c, n) for (r, c), n in numbers.items() if n]
+    return puzzle.with_islands(islands), built, where
 
 
 def _count_moves(puzzle: Puzzle, k: int, counts: list[int], added: set[int]) -> list[int]:
@@ -633,7 +641,9 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     batch takes back), and when the construction stays connected without the links the
     batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
     """
-    counts = solution.counts(puzzle)
+    pos = [i.pos for i in puzzle.islands]
+    built = solution.bridges
+    counts = [built.get((pos[a], pos[b]), 0) for a, b in engine.st.geo.ends]  # the construction per link
     cells = _repair_cells(puzzle, solution, engine.st, rng, counts, allow_adjacent)
     open_links = engine.st.undecided()
     rng.shuffle(open_links)
