@@ -659,12 +659,16 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     isl = puzzle.islands
     link_index, index = puzzle.link_index, puzzle.index
     taken_blocks: set[tuple[int, int]] = set()
-    added: set[int] = set()  # links the batch gives a first bridge
+    added: set[int] = set()  # links without a bridge in the construction that get one (batch or undo)
     emptied: set[int] = set()  # links the batch (or its undo) leaves without a bridge
     for r in keep_away:
-        if r.cell is None and r.delta == 1 and r.bridge in solution.bridges and solution.bridges[r.bridge] == 1:
-            a, b = index[r.bridge[0]], index[r.bridge[1]]
-            emptied.add(link_index[(a, b)])
+        if r.cell is None:
+            now = solution.bridges.get(r.bridge, 0)
+            k = link_index[(index[r.bridge[0]], index[r.bridge[1]])]
+            if r.delta == 1 and now == 1:
+                emptied.add(k)  # taking back a first bridge
+            elif r.delta == -1 and now == 0:
+                added.add(k)  # taking back a removal: no new link may cross it
 
     def free(r: _Repair) -> bool:
         return all(_block(p) not in taken_blocks for p in r.where)

@@ -153,6 +153,15 @@ def test_a_batch_of_repairs_keeps_the_construction_a_solution_and_undoes_exactly
     assert all(not any(abs(i.row - j.row) + abs(i.col - j.col) == 1 for j in new.islands) for i in new.islands)
     back, back_sol, _where = _apply(new, new_sol, [], batch)
     assert back == puzzle and back_sol == sol
+    # the next batch, taking back every other repair of this one, is a solution as well
+    from hashikit.logic.engine import Deducer
+    from hashikit.logic.state import State
+    engine = Deducer(State(new), suppose=False)
+    if engine.run("hard"):
+        undo = batch[::2]
+        again, _left = _batch(new, new_sol, engine, random.Random(seed + 1), False, 50, undo)
+        newer, newer_sol, _where = _apply(new, new_sol, again, undo)
+        assert check(newer, newer_sol).ok
 
 
 def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
