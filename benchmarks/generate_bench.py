@@ -190,7 +190,8 @@ def main(argv=None) -> int:
              "(2 cores, shared: read times as ratios within one run). Every puzzle made is proved unique "
              "(deductions, then the SAT engine) and graded at exactly the requested level. Levels easy, medium "
              "and hard are Tatham's solver stages 1-3. Layout `default`: published-looking (no neighbouring "
-             "islands, density 0.25, half the links doubled, 0.1 extra links per island); `tatham`: his "
+             "islands, density 0.25, half the links doubled, 0.1 extra links per island; expert 0.35 and 0.25); "
+             "`tatham`: his "
              "preset parameters (30% islands, 10% expansion, MAXBRIDGES 2). "
              "Time: wall seconds per puzzle, failures (time limit reached) included. Density: islands per cell. "
              "Bridge length: cells from island to island along each bridge of the solution. Doubles: share of "
@@ -206,16 +207,18 @@ def main(argv=None) -> int:
                      f"{r['islands']:.0f} | {r['density']:.3f} | {r['length']:.2f} | {r['doubles']:.2f} | "
                      f"{r['loops']:.3f} | {r['score']:.0f} |")
     if before:
-        lines += ["", f"Before (git revision {args.before}, its own levels), same cells, run alternately with "
-                      "the ones above:", "",
-                  "| size | level | median s before | p90 s before | median s now | ratio now/before |",
-                  "| --- | --- | ---: | ---: | ---: | ---: |"]
+        lines += ["", f"Before (git revision {args.before}), same cells, run alternately with the ones above "
+                      "(doubles and loops: of its puzzles):", "",
+                  "| size | level | median s before | p90 s before | median s now | p90 s now | ratio now/before "
+                  "| doubles before | loops before |",
+                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for r in rows:
             b = before.get((r["size"], r["level"]))
             if b is None or r["layout"] != "default":
                 continue
             lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {b['median']:.3f} | {b['p90']:.3f} | "
-                         f"{r['median']:.3f} | {r['median'] / b['median']:.2f} |")
+                         f"{r['median']:.3f} | {r['p90']:.3f} | {r['median'] / b['median']:.2f} | "
+                         f"{b.get('doubles', 0):.2f} | {b.get('loops', 0):.3f} |")
     pub = published()
     if pub:
         lines += ["", "Published puzzles (`shared/puzzles/real`), for comparison:", "",
