@@ -646,7 +646,9 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
            keep_away: list[_Repair]) -> tuple[list[_Repair], list[_Repair]]:
     """Up to ``size`` repairs where the engine is stuck, far apart, and the insertions left over.
 
-    Candidates alternate as in a one-at-a-time repair: a count change on an open link,
+    Candidates alternate as in a one-at-a-time repair: a count change on an open link
+    (one more bridge where one may go, else one fewer: measured on 40x40 and 60x60 hard, one
+    more helps in 26-49% of the tries, one fewer in 14-19%, an inserted island in 10%),
     an island where an open link crosses a built bridge or next to the islands of open
     links (on a large stuck area, an island after every two count changes).  A candidate
     is taken when its cells lie in blocks (:data:`_SITE_GAP`) not next to those of the
@@ -694,7 +696,7 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
         moves = _count_moves(puzzle, k, counts, added)
         if not moves:
             return None
-        delta = rng.choice(moves)
+        delta = moves[0]  # one more bridge where it may go: it helps 2-3x as often as one fewer
         if delta == -1 and counts[k] == 1:
             if not _connected_without(puzzle, counts, emptied | {k}):
                 return None
