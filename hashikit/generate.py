@@ -507,7 +507,7 @@ _MANY_OPEN = 60
 _OPEN_PER_SITE = 12
 #: the repairs of one batch lie in blocks of this many cells a side that are not next to each
 #: other (so at least this far apart), and each is judged by the open links within half of it
-_SITE_GAP = 6
+_SITE_GAP = 4
 #: batches in a row that help nowhere before one is kept anyway (the stuck area then changes)
 _TRIES = 4
 
