@@ -209,14 +209,15 @@ def main(argv=None) -> int:
     if before:
         lines += ["", f"Before (git revision {args.before}), same cells, run alternately with the ones above "
                       "(doubles and loops: of its puzzles):", "",
-                  "| size | level | median s before | p90 s before | median s now | p90 s now | ratio now/before "
-                  "| doubles before | loops before |",
-                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                  "| size | level | puzzles before | median s before | p90 s before | median s now | p90 s now "
+                  "| ratio now/before | doubles before | loops before |",
+                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for r in rows:
             b = before.get((r["size"], r["level"]))
             if b is None or r["layout"] != "default":
                 continue
-            lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {b['median']:.3f} | {b['p90']:.3f} | "
+            lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {b['runs']} | {b['median']:.3f} | "
+                         f"{b['p90']:.3f} | "
                          f"{r['median']:.3f} | {r['p90']:.3f} | {r['median'] / b['median']:.2f} | "
                          f"{b.get('doubles', 0):.2f} | {b.get('loops', 0):.3f} |")
     pub = published()

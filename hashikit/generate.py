@@ -529,19 +529,19 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     Tatham-style grading: run the deduction engine up to ``difficulty`` (without the
     ``contradiction`` rule, the slowest by far: an expert puzzle made here needs no
     supposition; the engine with it takes the same steps, since it is the last rule
-    tried); while it
-    gets stuck, change the construction where it is stuck (insert an island on a
-    construction bridge, or change one count: the construction stays a solution),
-    in batches of places far apart built and run at once, and continue from the
-    stuck state (only the links of the changed islands start afresh; see
+    tried); while it gets stuck, change the construction where it is stuck (insert an
+    island on a construction bridge, or change one count: the construction stays a
+    solution), in batches of places far apart built and run at once, and continue from
+    the stuck state (only the links of the changed islands start afresh; see
     :func:`_repair_until_graded`).  ``max_repairs``: batches per layout (default
     160 + rows x cols).  The default layout doubles half the links and adds 0.1 extra
-    links per island (expert: 0.35 and 0.25; published puzzles: 0.40-0.46 of the bridges
+    links per island (expert: 0.35 and 0.25; published puzzles: 0.25-0.46 of the bridges
     double, 0.01-0.10 loops per island; the repairs add a few more doubles): a layout
-    with fewer doubles and more loops leaves the engine stuck in far more places.  When the engine finishes, the puzzle is solved again from scratch:
-    if that run gets stuck, the repairs go on from there; if its hardest step is
-    of level ``difficulty`` the puzzle is kept; if it is too easy, another repair of
-    the last stuck point is tried, or a new layout drawn.  Finishing by sound
+    with fewer doubles and more loops leaves the engine stuck in far more places.  When
+    the engine finishes, the puzzle is solved again from scratch: if that run gets stuck,
+    the repairs go on from there; if its hardest step is of level ``difficulty`` the
+    puzzle is kept; if it is too easy, another repair of the last stuck point is tried,
+    or a new layout drawn.  Finishing by sound
     deductions proves uniqueness; with ``verify`` the SAT engine proves it once more
     (not for no-loops puzzles, which the SAT engine may not know) and the checker
     checks the solution.
