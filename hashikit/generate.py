@@ -439,11 +439,8 @@ def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random,
     return list(out.items())
 
 
-def _carry(engine, old: Puzzle, new: Puzzle, cells, rings: int = 0):
+def _carry(engine, old: Puzzle, new: Puzzle, cells):
     """A deducer for ``new``: ``old`` changed at the islands on ``cells``.
-
-    ``rings``: the links of this many rings of neighbours around the changed islands
-    start afresh as well (the changed islands' own links always do).
 
     Links far from the change keep the intervals found on ``old``; the links of the
     islands near it start afresh.  The construction is a solution of both puzzles and
@@ -475,7 +472,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells, rings: int = 0):
     geo = st.geo
     inc, ends = geo.inc, geo.ends
     near = {new.index[cell] for cell in cells}
-    for _ring in range(rings):
+    for _ring in range(_CARRY_RINGS):  # the changed islands and rings of neighbours around them
         for i in list(near):
             for k in inc[i]:
                 near.update(ends[k])
@@ -494,11 +491,8 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells, rings: int = 0):
 
 
 #: a carried deducer starts afresh on the links of the changed islands and of this many rings of
-#: neighbours around them (0: fewest steps; 1 and 2 took 1.2-1.3x the steps on 25x25 and 40x40),
-#: one more ring after each from-scratch run that got stuck where the carried run finished, up
-#: to the most (60x60 hard: the seeds with three such runs took one or two)
+#: neighbours around them
 _CARRY_RINGS = 0
-_CARRY_RINGS_MOST = 2
 #: the default layout per level: (extra links per island, share of links doubled) for
 #: :func:`random_solution`.  Half the links doubled and few loops leave Tatham's stages stuck in
 #: far fewer places (40x40 hard: 3x faster than the earlier 0.25 and 0.35; 60x60 hard: 3.4x faster
@@ -782,14 +776,11 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     last_stuck = None  # (puzzle, solution, insertions not tried yet) of the last stuck version
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failures = 0
-    rings = _CARRY_RINGS
     for _trial in range(max_repairs + 1):
         _check(deadline)
         if not stuck:
             engine, steps, stuck = from_scratch(puzzle)
             undo = []
-            if stuck:  # the carried deductions were wrong somewhere: carry less from now on
-                rings = min(rings + 1, _CARRY_RINGS_MOST)
             if not stuck and engine.hardest == target:
                 # built by the checking constructors (the repairs' own builds skip the checks)
                 return (Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
@@ -808,7 +799,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         if not batch and undo:
             # the repairs to take back cover where it is stuck: take them back alone first
             new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
-            engine = _carry(engine, puzzle, new_puzzle, where, rings)
+            engine = _carry(engine, puzzle, new_puzzle, where)
             puzzle, solution, undo = new_puzzle, new_solution, []
             stuck = engine.run(difficulty, deadline=deadline)
             continue
@@ -817,7 +808,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         new_puzzle, new_solution, where = _apply(puzzle, solution, batch, undo)
         stats.insertions += len(batch)
         stats.rebuilds += 1
-        trial = _carry(engine, puzzle, new_puzzle, where, rings)
+        trial = _carry(engine, puzzle, new_puzzle, where)
         trial_stuck = trial.run(difficulty, deadline=deadline)
         if trial.bad:
             helped = [False] * len(batch)
