@@ -190,7 +190,7 @@ def main(argv=None) -> int:
              "(2 cores, shared: read times as ratios within one run). Every puzzle made is proved unique "
              "(deductions, then the SAT engine) and graded at exactly the requested level. Levels easy, medium "
              "and hard are Tatham's solver stages 1-3. Layout `default`: published-looking (no neighbouring "
-             "islands, density 0.25, half the links doubled, 0.1 extra links per island; expert 0.35 and 0.25); "
+             "islands, density 0.25, half the links doubled, 0.1 extra links per island; medium and expert 0.35 and 0.25); "
              "`tatham`: his "
              "preset parameters (30% islands, 10% expansion, MAXBRIDGES 2). "
              "Time: wall seconds per puzzle, failures (time limit reached) included. Density: islands per cell. "

@@ -496,9 +496,10 @@ _CARRY_RINGS = 0
 #: the default layout per level: (extra links per island, share of links doubled) for
 #: :func:`random_solution`.  Half the links doubled and few loops leave Tatham's stages stuck in
 #: far fewer places (40x40 hard: 3x faster than the earlier 0.25 and 0.35; 60x60 hard: 3.4x faster
-#: than 0.42 doubled); expert keeps the earlier layout: with this one most layouts end too easy
-#: for it (15x15 expert: 38 layouts per puzzle against 10, 2.5x slower)
-_SHAPE = {"easy": (0.1, 0.5), "medium": (0.1, 0.5), "hard": (0.1, 0.5), "expert": (0.25, 0.35)}
+#: than 0.42 doubled); medium and expert keep the earlier layout: with this one most layouts end
+#: too easy for them (15x15 expert: 38 layouts per puzzle against 10, 2.5x slower; 6x6 medium:
+#: 21 seeds of 30 found within 200 layouts against 25; 15x15 medium as fast either way)
+_SHAPE = {"easy": (0.1, 0.5), "medium": (0.25, 0.35), "hard": (0.1, 0.5), "expert": (0.25, 0.35)}
 #: with this many links open, repairs mostly change counts (one insertion for two count changes):
 #: on large stuck areas a count change helps about three times as often as an insertion
 _MANY_OPEN = 60
@@ -508,6 +509,9 @@ _OPEN_PER_SITE = 12
 #: the repairs of one batch lie in blocks of this many cells a side that are not next to each
 #: other (so at least this far apart), and each is judged by the open links within half of it
 _SITE_GAP = 4
+#: a layout its repairs made too easy, with no insertion left to try, goes back to before its
+#: last batch at most this many times (6x6 medium: 29 seeds of 30 within 200 layouts, 25 without)
+_RETREATS = 3
 #: batches in a row that help nowhere before one is kept anyway (the stuck area then changes)
 _TRIES = 4
 
@@ -535,7 +539,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     the stuck state (only the links of the changed islands start afresh; see
     :func:`_repair_until_graded`).  ``max_repairs``: batches per layout (default
     160 + rows x cols).  The default layout doubles half the links and adds 0.1 extra
-    links per island (expert: 0.35 and 0.25; published puzzles: 0.25-0.46 of the bridges
+    links per island (medium and expert: 0.35 and 0.25; published puzzles: 0.25-0.46 of the bridges
     double, 0.01-0.10 loops per island; the repairs add a few more doubles): a layout
     with fewer doubles and more loops leaves the engine stuck in far more places.  When
     the engine finishes, the puzzle is solved again from scratch: if that run gets stuck,
@@ -773,9 +777,9 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
 
     engine = Deducer(State(puzzle), suppose=False)
     stuck = engine.run(difficulty, deadline=deadline)
-    last_stuck = None  # (puzzle, solution, insertions not tried yet) of the last stuck version
+    last_stuck = None  # (puzzle, solution, insertions not tried yet, engine, undo) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
-    failures = 0
+    failures = retreats = 0
     for _trial in range(max_repairs + 1):
         _check(deadline)
         if not stuck:
@@ -787,15 +791,21 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
                         Solution(solution.bridges), steps)
         if not stuck:
             # too easy: the last repairs gave away too much; try another insertion there
-            if last_stuck is None or not last_stuck[2]:
+            if last_stuck is None:
                 return None
-            puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
-            stats.insertions += 1
-            engine, _steps, stuck = from_scratch(puzzle)
-            continue
+            if last_stuck[2]:
+                puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
+                stats.insertions += 1
+                engine, _steps, stuck = from_scratch(puzzle)
+                continue
+            if retreats >= _RETREATS:
+                return None
+            retreats += 1  # no insertion left: another batch from the last stuck version
+            puzzle, solution, _cells, engine, undo = last_stuck
+            stuck, failures = True, 0
         size = max(1, engine.open // _OPEN_PER_SITE)
         batch, inserts = _batch(puzzle, solution, engine, rng, allow_adjacent, size, undo)
-        last_stuck = (puzzle, solution, inserts)
+        last_stuck = (puzzle, solution, inserts, engine, undo)
         if not batch and undo:
             # the repairs to take back cover where it is stuck: take them back alone first
             new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
@@ -815,6 +825,8 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         else:
             before, after = _open_near(engine, puzzle, batch), _open_near(trial, new_puzzle, batch)
             helped = [a < b for a, b in zip(after, before)]
+            if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
+                helped = [trial.open < engine.open]
         if any(helped) or failures + 1 >= _TRIES:
             puzzle, solution, engine, stuck = new_puzzle, new_solution, trial, trial_stuck
             undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
