@@ -42,18 +42,34 @@ def bridge_lengths(bridges) -> list[int]:
     return [abs(p[0] - q[0]) + abs(p[1] - q[1]) for (p, q), _c in bridges]
 
 
-def published() -> list[tuple[str, int, float, float]]:
-    """(source, puzzles, mean density, mean bridge length) per folder of published puzzles."""
+def shape(islands: int, counts: list[int]) -> tuple[float, float]:
+    """(share of the solution's bridges that are double or more, loops per island): the bridge
+    graph's independent cycles, bridges - islands + 1 for a connected solution, per island."""
+    if not counts:
+        return 0.0, 0.0
+    return sum(1 for c in counts if c >= 2) / len(counts), (len(counts) - islands + 1) / islands
+
+
+def published() -> list[tuple[str, int, float, float, float, float]]:
+    """(source, puzzles, mean density, mean bridge length, doubles, loops per island) per folder of
+    published puzzles (the last two over the puzzles with a stored solution)."""
     out = []
     if not REAL.is_dir():
         return out
     for path in sorted(REAL.glob("*/*.jsonl")):
-        dens, lens = [], []
+        dens, lens, doubles, loops = [], [], [], []
         for line in path.read_text().splitlines():
             d = json.loads(line)
-            dens.append(sum(1 for row in d["grid"] for v in row if v) / (d["width"] * d["height"]))
-            lens.extend(abs(r1 - r2) + abs(c1 - c2) for r1, c1, r2, c2, _k in d.get("solution_bridges") or [])
-        out.append((path.parent.name, len(dens), statistics.mean(dens), statistics.mean(lens) if lens else 0.0))
+            n = sum(1 for row in d["grid"] for v in row if v)
+            dens.append(n / (d["width"] * d["height"]))
+            sol = d.get("solution_bridges") or []
+            lens.extend(abs(r1 - r2) + abs(c1 - c2) for r1, c1, r2, c2, _k in sol)
+            if sol:
+                dbl, lp = shape(n, [k for *_ends, k in sol])
+                doubles.append(dbl)
+                loops.append(lp)
+        out.append((path.parent.name, len(dens), statistics.mean(dens), statistics.mean(lens) if lens else 0.0,
+                    statistics.mean(doubles) if doubles else 0.0, statistics.mean(loops) if loops else 0.0))
     return out
 
 
@@ -74,6 +90,7 @@ PRESET = {"islands_percent": 30, "expansion": 10, "maxbridges": 2}
 def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float, options=None) -> dict:
     options = options or {}
     times, grades, scores, dens, lens, fails, attempts, islands = [], {}, [], [], [], 0, [], []
+    doubles, loops = [], []
     start = time.perf_counter()
     for seed in range(seeds):
         if time.perf_counter() - start > budget:
@@ -94,13 +111,17 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
         dens.append(len(puzzle.islands) / (size * size))
         islands.append(len(puzzle.islands))
         lens.extend(bridge_lengths(solution))
+        dbl, lp = shape(len(puzzle.islands), list(solution.bridges.values()))
+        doubles.append(dbl)
+        loops.append(lp)
     return {"size": size, "level": level, "runs": len(times), "fails": fails,
             "median": statistics.median(times) if times else float("nan"),
             "p90": pct(times, 0.9) if times else float("nan"),
             "grades": grades, "score": statistics.mean(scores) if scores else 0,
             "attempts": statistics.mean(attempts) if attempts else 0,
             "density": statistics.mean(dens) if dens else 0, "length": statistics.mean(lens) if lens else 0,
-            "islands": statistics.mean(islands) if islands else 0, "layout": "tatham" if options else "default"}
+            "islands": statistics.mean(islands) if islands else 0, "layout": "tatham" if options else "default",
+            "doubles": statistics.mean(doubles) if doubles else 0, "loops": statistics.mean(loops) if loops else 0}
 
 
 def _before_cell(src: Path, size: int, level: str, args) -> dict:
@@ -169,33 +190,42 @@ def main(argv=None) -> int:
              "(2 cores, shared: read times as ratios within one run). Every puzzle made is proved unique "
              "(deductions, then the SAT engine) and graded at exactly the requested level. Levels easy, medium "
              "and hard are Tatham's solver stages 1-3. Layout `default`: published-looking (no neighbouring "
-             "islands, density 0.25); `tatham`: his preset parameters (30% islands, 10% expansion, MAXBRIDGES 2). "
+             "islands, density 0.25, half the links doubled, 0.1 extra links per island; medium and "
+             "expert 0.35 and 0.25); `tatham`: his preset parameters (30% islands, 10% expansion, "
+             "MAXBRIDGES 2). "
              "Time: wall seconds per puzzle, failures (time limit reached) included. Density: islands per cell. "
-             "Bridge length: cells from island to island along each bridge of the solution.", "",
+             "Bridge length: cells from island to island along each bridge of the solution. Doubles: share of "
+             "the solution's bridges that are double. Loops: independent cycles of the solution's bridges per "
+             "island (0 for a tree).", "",
              "| size | level | layout | puzzles | failed | median s | p90 s | target s | Tatham's C s | "
-             "islands | density | bridge length | mean score |",
-             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "islands | density | bridge length | doubles | loops | mean score |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         key = (r["size"], r["level"])
         lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {r['runs']} | {r['fails']} | "
                      f"{r['median']:.3f} | {r['p90']:.3f} | {TARGET.get(key, '-')} | {TATHAM.get(key, '-')} | "
-                     f"{r['islands']:.0f} | {r['density']:.3f} | {r['length']:.2f} | {r['score']:.0f} |")
+                     f"{r['islands']:.0f} | {r['density']:.3f} | {r['length']:.2f} | {r['doubles']:.2f} | "
+                     f"{r['loops']:.3f} | {r['score']:.0f} |")
     if before:
-        lines += ["", f"Before (git revision {args.before}, its own levels), same cells, run alternately with "
-                      "the ones above:", "",
-                  "| size | level | median s before | p90 s before | median s now | ratio now/before |",
-                  "| --- | --- | ---: | ---: | ---: | ---: |"]
+        lines += ["", f"Before (git revision {args.before}), same cells, run alternately with the ones above "
+                      "(doubles and loops: of its puzzles):", "",
+                  "| size | level | puzzles before | median s before | p90 s before | median s now | p90 s now "
+                  "| ratio now/before | doubles before | loops before |",
+                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for r in rows:
             b = before.get((r["size"], r["level"]))
             if b is None or r["layout"] != "default":
                 continue
-            lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {b['median']:.3f} | {b['p90']:.3f} | "
-                         f"{r['median']:.3f} | {r['median'] / b['median']:.2f} |")
+            lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {b['runs']} | {b['median']:.3f} | "
+                         f"{b['p90']:.3f} | "
+                         f"{r['median']:.3f} | {r['p90']:.3f} | {r['median'] / b['median']:.2f} | "
+                         f"{b.get('doubles', 0):.2f} | {b.get('loops', 0):.3f} |")
     pub = published()
     if pub:
         lines += ["", "Published puzzles (`shared/puzzles/real`), for comparison:", "",
-                  "| source | puzzles | density | bridge length |", "| --- | ---: | ---: | ---: |"]
-        lines += [f"| {name} | {n} | {d:.3f} | {ln:.2f} |" for name, n, d, ln in pub]
+                  "| source | puzzles | density | bridge length | doubles | loops |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        lines += [f"| {name} | {n} | {d:.3f} | {ln:.2f} | {dbl:.2f} | {lp:.3f} |" for name, n, d, ln, dbl, lp in pub]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines) + "\n")
     print(f"wrote {args.out}")

@@ -96,9 +96,13 @@ from .coelho import coelho, coelho_with_solution  # noqa: E402,F401
 # ----------------------------------------------------------------------------- unique, graded
 @dataclass
 class GenerateStats:
+    """What :func:`generate_unique` did: layouts drawn, repairs tried (islands inserted and
+    counts changed), rebuilds (batches of repairs built and run), seconds."""
+
     attempts: int = 0
     insertions: int = 0
     time: float = 0.0
+    rebuilds: int = 0
 
 
 class _OutOfTime(TimeoutError):
@@ -279,59 +283,98 @@ def _tatham_extend(board: _Board, rng: random.Random, src: Pos, d: tuple[int, in
     return True
 
 
-def _insert_island(puzzle: Puzzle, solution: Solution, cell: Pos) -> tuple[Puzzle, Solution] | None:
-    """Put a new island on ``cell``, which a bridge of ``solution`` passes over.
+@dataclass(frozen=True)
+class _Repair:
+    """One change of the construction (which stays a solution of the changed puzzle).
 
-    The bridge ``p - q`` with ``c`` bridges becomes ``p - cell`` and ``cell - q``,
-    each with ``c``; the new island's number is ``2c``; ``solution`` stays valid.
+    Without ``cell``: ``delta`` (+1 or -1) bridges on the construction's link ``bridge``,
+    and the two numbers with it.  With ``cell``: a new island on ``cell``, which the
+    construction bridge ``bridge`` (``c`` bridges) passes over; it becomes two bridges of
+    ``c`` and the island's number is ``2c``.
     """
-    for (p, q), c in solution.bridges.items():
-        if cell in _between(p, q):
-            if 2 * c > 4 * puzzle.maxbridges:
-                return None
-            bridges = dict(solution.bridges)
-            del bridges[(p, q)]
-            bridges[(p, cell)] = c
-            bridges[(cell, q)] = c
-            islands = list(puzzle.islands) + [Island(cell[0], cell[1], 2 * c)]
-            return (Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
-                    Solution(bridges))
-    return None
+
+    bridge: tuple[Pos, Pos]
+    delta: int = 0
+    cell: Pos | None = None
+
+    @property
+    def where(self) -> tuple[Pos, ...]:
+        """The cells whose islands change (numbers or links)."""
+        return (self.bridge[0], self.cell, self.bridge[1]) if self.cell else self.bridge
 
 
-def _modify_link(puzzle: Puzzle, solution: Solution, k: int, counts: list[int],
-                 rng: random.Random) -> tuple[Puzzle, Solution, list[Pos]] | None:
-    """Change the construction's count on link ``k`` by one (and the two numbers with it).
+def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_Repair] = ()
+           ) -> tuple[Puzzle, Solution, list[Pos]]:
+    """The construction with ``undo`` (repairs it holds) taken back and ``add`` made, built once.
 
-    One more bridge when it crosses no built bridge and stays within MAXBRIDGES;
-    one fewer when both islands keep a bridge and the islands stay connected.
-    The construction stays a solution of the changed puzzle.
+    Returns the new puzzle and solution and the cells of the islands that changed.  The
+    repairs must touch different bridges and islands (the caller keeps them apart).
+    """
+    numbers: dict[Pos, int | None] = {}  # the changed numbers (None: the island goes)
+    old = puzzle.index
+
+    def number(p: Pos) -> int:
+        n = numbers.get(p)
+        return puzzle.islands[old[p]].number if n is None else n
+
+    bridges = dict(solution.bridges)
+    where: list[Pos] = []
+    for r in undo:
+        p, q = r.bridge
+        if r.cell:
+            c = bridges.pop((p, r.cell))
+            del bridges[(r.cell, q)]
+            bridges[r.bridge] = c
+            numbers[r.cell] = 0
+        else:
+            bridges[r.bridge] = bridges.get(r.bridge, 0) - r.delta
+            numbers[p] = number(p) - r.delta
+            numbers[q] = number(q) - r.delta
+        where += [p, q]
+    for r in add:
+        p, q = r.bridge
+        if r.cell:
+            c = bridges.pop(r.bridge)
+            bridges[(p, r.cell)] = c
+            bridges[(r.cell, q)] = c
+            numbers[r.cell] = 2 * c
+            where.append(r.cell)
+        else:
+            bridges[r.bridge] = bridges.get(r.bridge, 0) + r.delta
+            numbers[p] = number(p) + r.delta
+            numbers[q] = number(q) + r.delta
+            where += [p, q]
+    built = Solution()
+    built.bridges = {key: c for key, c in bridges.items() if c}  # keys as the construction's: (p, q), p < q
+    islands = [i for i in puzzle.islands if i.pos not in numbers]
+    islands += [Island(r, c, n) for (r, c), n in numbers.items() if n]
+    return puzzle.with_islands(islands), built, where
+
+
+def _count_moves(puzzle: Puzzle, k: int, counts: list[int], added: set[int]) -> list[int]:
+    """The count changes allowed on link ``k`` (cheap checks; a removal's connectivity is checked later).
+
+    One more bridge when it stays within MAXBRIDGES and, for a new link, crosses no built
+    bridge nor a link given its first bridge in the same batch (``added``; a new link would
+    close a loop in a no-loops tree); one fewer when both islands keep a bridge.
     """
     ln = puzzle.links[k]
     isl = puzzle.islands
     c = counts[k]
     moves = []
-    if c < puzzle.maxbridges and (c >= 1 or (not puzzle.no_loops and
-                                             not any(counts[j] for j in puzzle.crossing_partners[k]))):
-        moves.append(1)  # (a new link would close a loop in a no-loops tree)
+    if c < puzzle.maxbridges and (c >= 1 or (not puzzle.no_loops and not any(
+            counts[j] or j in added for j in puzzle.crossing_partners[k]))):
+        moves.append(1)
     if c >= 1 and isl[ln.a].number > 1 and isl[ln.b].number > 1:
-        if c >= 2 or _connected_without(puzzle, counts, k):
-            moves.append(-1)
-    if not moves:
-        return None
-    delta = rng.choice(moves)
-    pa, pb = isl[ln.a].pos, isl[ln.b].pos
-    bridges = dict(solution.bridges)
-    bridges[(pa, pb)] = c + delta
-    islands = [Island(i.row, i.col, i.number + delta) if j in (ln.a, ln.b) else i for j, i in enumerate(isl)]
-    return (Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
-            Solution(bridges), [pa, pb])
+        moves.append(-1)
+    return moves
 
 
-def _connected_without(puzzle: Puzzle, counts: list[int], skip: int) -> bool:
+def _connected_without(puzzle: Puzzle, counts: list[int], skip) -> bool:
+    """True when the construction's islands stay connected without the links in ``skip``."""
     adj: list[list[int]] = [[] for _ in puzzle.islands]
     for j, ln in enumerate(puzzle.links):
-        if counts[j] and j != skip:
+        if counts[j] and j not in skip:
             adj[ln.a].append(ln.b)
             adj[ln.b].append(ln.a)
     seen = {0}
@@ -344,47 +387,56 @@ def _connected_without(puzzle: Puzzle, counts: list[int], skip: int) -> bool:
     return len(seen) == len(adj)
 
 
-def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random,
-                  allow_adjacent: bool = False) -> list[Pos]:
-    """Cells where a new island would add information where the engine is stuck.
+def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random, counts: list[int],
+                  allow_adjacent: bool = False) -> list[tuple[Pos, tuple[Pos, Pos]]]:
+    """Cells where a new island would add information where the engine is stuck, each with
+    the construction bridge over it (``counts``: the construction on ``puzzle.links``).
 
     First the cells where an open link that the construction leaves empty crosses
-    a built bridge (an island there blocks that link), then the bridge cells next
-    to the islands of open links; cells next to an island only with ``allow_adjacent``
-    (and then last).
+    a built bridge (an island there blocks that link), then (only with ``allow_adjacent``:
+    they are next to an island) the bridge cells next to the islands of open links, and
+    cells next to an island last.
     """
-    covered: dict[Pos, tuple[Pos, Pos]] = {}
-    for (p, q), _c in solution.bridges.items():
-        for cell in _between(p, q):
-            covered[cell] = (p, q)
-    counts = solution.counts(puzzle)
-    isl = puzzle.islands
-    occupied = {i.pos for i in isl}
-    blocking, near = [], []
-    for k in state.undecided():
-        ln = puzzle.links[k]
-        a, b = isl[ln.a].pos, isl[ln.b].pos
-        if counts[k] == 0:
-            blocking.extend(cell for cell in _between(a, b) if cell in covered)
-        for end in (a, b):
-            for dr, dc in _DIRS:
-                cell = (end[0] + dr, end[1] + dc)
-                if cell in covered:
-                    near.append(cell)
+    isl, links = puzzle.islands, puzzle.links
+    partners = puzzle.crossing_partners
+    occupied = puzzle.index
+    undecided = state.undecided()
+    blocking: dict[Pos, tuple[Pos, Pos]] = {}
+    for k in undecided:
+        if counts[k]:
+            continue
+        for j in partners[k]:
+            if counts[j]:
+                h, v = (links[k], links[j]) if links[k].horizontal else (links[j], links[k])
+                blocking[(isl[h.a].row, isl[v.a].col)] = (isl[links[j].a].pos, isl[links[j].b].pos)
+    near: dict[Pos, tuple[Pos, Pos]] = {}
+    if allow_adjacent:
+        covered: dict[Pos, tuple[Pos, Pos]] = {}
+        for (p, q), _c in solution.bridges.items():
+            for cell in _between(p, q):
+                covered[cell] = (p, q)
+        for k in undecided:
+            ln = links[k]
+            for end in (isl[ln.a].pos, isl[ln.b].pos):
+                for dr, dc in _DIRS:
+                    cell = (end[0] + dr, end[1] + dc)
+                    if cell in covered:
+                        near[cell] = covered[cell]
 
     def lonely(cell: Pos) -> bool:
         return not any((cell[0] + dr, cell[1] + dc) in occupied for dr, dc in _DIRS)
 
-    out = []
+    out: dict[Pos, tuple[Pos, Pos]] = {}
     for group in (blocking, near):
-        group = sorted(set(group))
-        rng.shuffle(group)
+        cells = sorted(group)
+        rng.shuffle(cells)
         if allow_adjacent:
-            group.sort(key=lambda cell: not lonely(cell))  # cells away from islands first
+            cells.sort(key=lambda cell: not lonely(cell))  # cells away from islands first
         else:
-            group = [cell for cell in group if lonely(cell)]
-        out.extend(c for c in group if c not in out)
-    return out
+            cells = [cell for cell in cells if lonely(cell)]
+        for cell in cells:
+            out.setdefault(cell, group[cell])
+    return list(out.items())
 
 
 def _carry(engine, old: Puzzle, new: Puzzle, cells):
@@ -399,7 +451,8 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     from .logic.engine import Deducer
     from .logic.state import Geometry, State
 
-    if [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
+    same = [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]
+    if same:
         # only numbers changed: the links, crossings and geometry are the old ones
         cached = new.__dict__
         for name in ("index", "links", "link_index", "incident", "crossings", "crossing_partners"):
@@ -419,27 +472,51 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     geo = st.geo
     inc, ends = geo.inc, geo.ends
     near = {new.index[cell] for cell in cells}
-    for _ring in range(2):  # the changed islands, their neighbours and theirs: two rings
+    for _ring in range(_CARRY_RINGS):  # the changed islands and rings of neighbours around them
         for i in list(near):
             for k in inc[i]:
                 near.update(ends[k])
-    lo, hi = engine.st.lo, engine.st.hi
-    slo, shi = st.lo, st.hi
-    for k, (a, b) in enumerate(ends):
-        if a in near or b in near:
-            continue
-        j = link_map[k]
-        if j >= 0:
-            slo[k] = lo[j]
-            if hi[j] < shi[k]:
-                shi[k] = hi[j]
-    # only the links of ``near`` were not copied (and far numbers did not change)
+    lo, hi, cap = engine.st.lo, engine.st.hi, geo.cap
+    if same:
+        slo, shi = list(lo), list(map(min, hi, cap))
+    else:
+        slo = [lo[j] if j >= 0 else 0 for j in link_map]
+        shi = [min(hi[j], c) if j >= 0 else c for j, c in zip(link_map, cap)]
+    for i in near:
+        for k in inc[i]:
+            slo[k], shi[k] = 0, cap[k]
+    st.lo, st.hi = slo, shi
+    # only the links of ``near`` start afresh (and far numbers did not change)
     return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False)
 
 
+#: a carried deducer starts afresh on the links of the changed islands and of this many rings of
+#: neighbours around them
+_CARRY_RINGS = 0
+#: the default layout per level: (extra links per island, share of links doubled) for
+#: :func:`random_solution`.  Half the links doubled and few loops leave Tatham's stages stuck in
+#: far fewer places (40x40 hard: 3x faster than the earlier 0.25 and 0.35; 60x60 hard: 3.4x faster
+#: than 0.42 doubled); medium and expert keep the earlier layout: with this one most layouts end
+#: too easy for them (15x15 expert: 38 layouts per puzzle against 10, 2.5x slower; 6x6 medium:
+#: 21 seeds of 30 found within 200 layouts against 25; 15x15 medium as fast either way)
+_SHAPE = {"easy": (0.1, 0.5), "medium": (0.25, 0.35), "hard": (0.1, 0.5), "expert": (0.25, 0.35)}
 #: with this many links open, repairs mostly change counts (one insertion for two count changes):
 #: on large stuck areas a count change helps about three times as often as an insertion
 _MANY_OPEN = 60
+#: a batch of repairs has one site per this many open links (a large board gets stuck in many
+#: places at once: repairing them in one rebuild instead of one rebuild each)
+_OPEN_PER_SITE = 12
+#: the repairs of one batch lie in blocks of this many cells a side that are not next to each
+#: other (so at least this far apart), and each is judged by the open links within half of it
+_SITE_GAP = 4
+#: a layout its repairs made too easy, with no insertion left to try, goes back to before its
+#: last batch at most this many times (6x6 medium: 29 seeds of 30 within 200 layouts, 25 without)
+_RETREATS = 3
+#: levels repaired one place at a time, a count change adding or taking away a bridge at random
+#: (15x15 expert, 8 seeds: 0.37 s median against 0.57 s with batches and more bridges; c86730d 0.28)
+_ONE_AT_A_TIME = ("expert",)
+#: batches in a row that help nowhere before one is kept anyway (the stuck area then changes)
+_TRIES = 4
 
 
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
@@ -459,14 +536,19 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     Tatham-style grading: run the deduction engine up to ``difficulty`` (without the
     ``contradiction`` rule, the slowest by far: an expert puzzle made here needs no
     supposition; the engine with it takes the same steps, since it is the last rule
-    tried); while it
-    gets stuck, change the construction where it is stuck (insert an island on a
-    construction bridge, or change one count: the construction stays a solution)
-    and continue from the stuck state (only the links near the change start
-    afresh).  When the engine finishes, the puzzle is solved again from scratch:
-    if that run gets stuck, the repairs go on from there; if its hardest step is
-    of level ``difficulty`` the puzzle is kept; if it is too easy, another repair of
-    the last stuck point is tried, or a new layout drawn.  Finishing by sound
+    tried); while it gets stuck, change the construction where it is stuck (insert an
+    island on a construction bridge, or change one count: the construction stays a
+    solution), in batches of places far apart built and run at once, and continue from
+    the stuck state (only the links of the changed islands start afresh; see
+    :func:`_repair_until_graded`).  ``max_repairs``: batches per layout (default
+    160 + rows x cols).  The default layout doubles half the links and adds 0.1 extra
+    links per island (medium and expert: 0.35 and 0.25; published puzzles: 0.25-0.46 of the bridges
+    double, 0.01-0.10 loops per island; the repairs add a few more doubles): a layout
+    with fewer doubles and more loops leaves the engine stuck in far more places.  When
+    the engine finishes, the puzzle is solved again from scratch: if that run gets stuck,
+    the repairs go on from there; if its hardest step is of level ``difficulty`` the
+    puzzle is kept; if it is too easy, another repair of the last stuck point is tried,
+    or a new layout drawn.  Finishing by sound
     deductions proves uniqueness; with ``verify`` the SAT engine proves it once more
     (not for no-loops puzzles, which the SAT engine may not know) and the checker
     checks the solution.
@@ -507,7 +589,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     deadline = None if time_limit is None else start + time_limit
     target = LEVELS.index(difficulty)
     if max_repairs is None:
-        max_repairs = 40 + rows * cols // 4
+        max_repairs = 160 + rows * cols
 
     def layout() -> tuple[Puzzle, Solution]:
         if tatham:
@@ -515,7 +597,9 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
                                              no_loops, deadline)
         else:
             puzzle, solution = random_solution(rows, cols, rng, density=density, maxbridges=maxbridges,
-                                               cycles=0 if no_loops else 0.25, allow_adjacent=allow_adjacent,
+                                               cycles=0 if no_loops else _SHAPE[difficulty][0],
+                                               doubles=_SHAPE[difficulty][1],
+                                               allow_adjacent=allow_adjacent,
                                                deadline=deadline)
         if no_loops:
             puzzle = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=True)
@@ -561,19 +645,134 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: float | None) -> None:
         raise AssertionError("the SAT engine found a second solution of a logically finished puzzle")
 
 
+def _block(p: Pos) -> tuple[int, int]:
+    return (p[0] // _SITE_GAP, p[1] // _SITE_GAP)
+
+
+def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow_adjacent: bool, size: int,
+           keep_away: list[_Repair], more: float = 1.0) -> tuple[list[_Repair], list[_Repair]]:
+    """Up to ``size`` repairs where the engine is stuck, far apart, and the insertions left over.
+
+    Candidates alternate as in a one-at-a-time repair: a count change on an open link
+    (one more bridge where one may go, else one fewer: measured on 40x40 and 60x60 hard, one
+    more helps in 26-49% of the tries, one fewer in 14-19%, an inserted island in 10%),
+    an island where an open link crosses a built bridge or next to the islands of open
+    links (on a large stuck area, an island after every two count changes).  A candidate
+    is taken when its cells lie in blocks (:data:`_SITE_GAP`) not next to those of the
+    repairs already taken or of ``keep_away`` (repairs the construction holds and the
+    batch takes back), and when the construction stays connected without the links the
+    batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
+    ``more``: the chance that a count change adds a bridge where it could also take one away.
+    """
+    pos = [i.pos for i in puzzle.islands]
+    built = solution.bridges
+    counts = [built.get((pos[a], pos[b]), 0) for a, b in engine.st.geo.ends]  # the construction per link
+    cells = _repair_cells(puzzle, solution, engine.st, rng, counts, allow_adjacent)
+    open_links = engine.st.undecided()
+    rng.shuffle(open_links)
+    isl = puzzle.islands
+    link_index, index = puzzle.link_index, puzzle.index
+    taken_blocks: set[tuple[int, int]] = set()
+    added: set[int] = set()  # links without a bridge in the construction that get one (batch or undo)
+    emptied: set[int] = set()  # links the batch (or its undo) leaves without a bridge
+    for r in keep_away:
+        if r.cell is None:
+            now = solution.bridges.get(r.bridge, 0)
+            k = link_index[(index[r.bridge[0]], index[r.bridge[1]])]
+            if r.delta == 1 and now == 1:
+                emptied.add(k)  # taking back a first bridge
+            elif r.delta == -1 and now == 0:
+                added.add(k)  # taking back a removal: no new link may cross it
+
+    def free(r: _Repair) -> bool:
+        return all(_block(p) not in taken_blocks for p in r.where)
+
+    def take(r: _Repair) -> None:
+        for p in r.where:
+            br, bc = _block(p)
+            taken_blocks.update((br + i, bc + j) for i in (-1, 0, 1) for j in (-1, 0, 1))
+
+    for r in keep_away:
+        take(r)
+    chosen: list[_Repair] = []
+
+    def count_change(k: int) -> _Repair | None:
+        ln = puzzle.links[k]
+        r = _Repair((isl[ln.a].pos, isl[ln.b].pos))
+        if not free(r):
+            return None
+        moves = _count_moves(puzzle, k, counts, added)
+        if not moves:
+            return None
+        # one more bridge where it may go (it helps 2-3x as often as one fewer), or at random
+        delta = moves[0] if len(moves) == 1 or more >= 1 or rng.random() < more else moves[1]
+        if delta == -1 and counts[k] == 1:
+            if not _connected_without(puzzle, counts, emptied | {k}):
+                return None
+            emptied.add(k)
+        elif delta == 1 and counts[k] == 0:
+            added.add(k)
+        return _Repair(r.bridge, delta)
+
+    inserts = [_Repair(bridge, cell=cell) for cell, bridge in cells]
+    left = list(inserts)
+    for j in range(max(len(open_links), len(inserts))):
+        if len(chosen) >= size:
+            break
+        if j < len(open_links):
+            r = count_change(open_links[j])
+            if r is not None:
+                chosen.append(r)
+                take(r)
+        if len(chosen) < size and left and (len(open_links) < _MANY_OPEN or j % 3 == 2):
+            while left:
+                r = left.pop(0)
+                if free(r):
+                    chosen.append(r)
+                    take(r)
+                    break
+    return chosen, [r for r in inserts[:9] if r not in chosen]
+
+
+def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
+    """Per repair, the open links of ``engine`` with an island within half a :data:`_SITE_GAP`
+    of one of the repair's cells."""
+    half = _SITE_GAP // 2
+    boxes = []
+    by_block: dict[tuple[int, int], list[int]] = {}
+    for s, r in enumerate(repairs):
+        rows = [p[0] for p in r.where]
+        cols = [p[1] for p in r.where]
+        boxes.append((min(rows) - half, max(rows) + half, min(cols) - half, max(cols) + half))
+        for p in r.where:
+            br, bc = _block(p)
+            for i in (-1, 0, 1):
+                for j in (-1, 0, 1):
+                    by_block.setdefault((br + i, bc + j), []).append(s)
+    out = [0] * len(repairs)
+    isl, ends = puzzle.islands, engine.st.geo.ends
+    for k in engine.st.undecided():
+        a, b = ends[k]
+        pa, pb = isl[a].pos, isl[b].pos
+        sites = set(by_block.get(_block(pa), ())) | set(by_block.get(_block(pb), ()))
+        for s in sites:
+            r0, r1, c0, c1 = boxes[s]
+            if r0 <= pa[0] <= r1 and c0 <= pa[1] <= c1 or r0 <= pb[0] <= r1 and c0 <= pb[1] <= c1:
+                out[s] += 1
+    return out
+
+
 def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,
                          allow_adjacent: bool, deadline: float | None, stats: GenerateStats, Deducer, State):
-    """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, steps) or None."""
-    puzzle, solution = drawn
-    tries = 4
+    """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, steps) or None.
 
-    def insert_first(puzzle, solution, cells):
-        while cells:
-            cell = cells.pop(0)
-            changed = _insert_island(puzzle, solution, cell)
-            if changed:
-                return changed + (cell,)
-        return None
+    Where the engine is stuck, a batch of repairs far apart (one per :data:`_OPEN_PER_SITE`
+    open links, see :func:`_batch`) is made in one rebuild, and the engine continues from the
+    stuck state (:func:`_carry`).  A repair helped when fewer links are open near it; a batch
+    where none helped is dropped (the :data:`_TRIES`-th in a row is kept); the repairs of a
+    kept batch that did not help are taken back with the next batch.
+    """
+    puzzle, solution = drawn
 
     def from_scratch(puzzle):
         engine = Deducer(State(puzzle), suppose=False)
@@ -583,56 +782,61 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
 
     engine = Deducer(State(puzzle), suppose=False)
     stuck = engine.run(difficulty, deadline=deadline)
-    last_stuck = None  # (puzzle, solution, cells not tried yet) of the last stuck version
-    for _repair in range(max_repairs + 1):
+    last_stuck = None  # (puzzle, solution, insertions not tried yet, engine, undo) before the last batch
+    undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
+    failures = retreats = 0
+    for _trial in range(max_repairs + 1):
         _check(deadline)
         if not stuck:
             engine, steps, stuck = from_scratch(puzzle)
+            undo = []
             if not stuck and engine.hardest == target:
-                return puzzle, solution, steps
+                # built by the checking constructors (the repairs' own builds skip the checks)
+                return (Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
+                        Solution(solution.bridges), steps)
         if not stuck:
-            # too easy: the last insertion gave away too much; try another cell there
+            # too easy: the last repairs gave away too much; try another insertion there
             if last_stuck is None:
                 return None
-            changed = insert_first(last_stuck[0], last_stuck[1], last_stuck[2])
-            if changed is None:
+            if last_stuck[2]:
+                puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
+                stats.insertions += 1
+                engine, _steps, stuck = from_scratch(puzzle)
+                continue
+            if retreats >= _RETREATS:
                 return None
-            puzzle, solution = changed[:2]
-            stats.insertions += 1
-            engine, _steps, stuck = from_scratch(puzzle)
+            retreats += 1  # no insertion left: another batch from the last stuck version
+            puzzle, solution, _cells, engine, undo = last_stuck
+            stuck, failures = True, 0
+        size = 1 if difficulty in _ONE_AT_A_TIME else max(1, engine.open // _OPEN_PER_SITE)
+        batch, inserts = _batch(puzzle, solution, engine, rng, allow_adjacent, size, undo,
+                                0.5 if difficulty in _ONE_AT_A_TIME else 1.0)
+        last_stuck = (puzzle, solution, inserts, engine, undo)
+        if not batch and undo:
+            # the repairs to take back cover where it is stuck: take them back alone first
+            new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
+            engine = _carry(engine, puzzle, new_puzzle, where)
+            puzzle, solution, undo = new_puzzle, new_solution, []
+            stuck = engine.run(difficulty, deadline=deadline)
             continue
-        cells = _repair_cells(puzzle, solution, engine.st, rng, allow_adjacent)[:9]
-        last_stuck = (puzzle, solution, cells)
-        open_links = engine.st.undecided()
-        rng.shuffle(open_links)
-        counts = solution.counts(puzzle)
-
-        def candidates():
-            # alternate: change a count on an open link, insert an island where it is stuck
-            # (on a large stuck area, an island after every two count changes)
-            cells_left = list(cells)
-            for j in range(max(len(open_links), len(cells_left))):
-                if j < len(open_links):
-                    changed = _modify_link(puzzle, solution, open_links[j], counts, rng)
-                    if changed:
-                        yield changed
-                if cells_left and (len(open_links) < _MANY_OPEN or j % 3 == 2):
-                    changed = insert_first(puzzle, solution, cells_left)
-                    if changed:
-                        yield changed[0], changed[1], [changed[2]]
-
-        # greedy: of a few repairs, keep the first that leaves fewer links open
-        before = engine.open
-        best = None
-        for _try, (new_puzzle, new_solution, where) in zip(range(tries), candidates()):
-            stats.insertions += 1
-            trial = _carry(engine, puzzle, new_puzzle, where)
-            trial_stuck = trial.run(difficulty, deadline=deadline)
-            if best is None or trial.open < best[2].open:
-                best = (new_puzzle, new_solution, trial, trial_stuck)
-            if trial.open < before:
-                break
-        if best is None:
+        if not batch:
             return None
-        puzzle, solution, engine, stuck = best
+        new_puzzle, new_solution, where = _apply(puzzle, solution, batch, undo)
+        stats.insertions += len(batch)
+        stats.rebuilds += 1
+        trial = _carry(engine, puzzle, new_puzzle, where)
+        trial_stuck = trial.run(difficulty, deadline=deadline)
+        if trial.bad:
+            helped = [False] * len(batch)
+        else:
+            before, after = _open_near(engine, puzzle, batch), _open_near(trial, new_puzzle, batch)
+            helped = [a < b for a, b in zip(after, before)]
+            if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
+                helped = [trial.open < engine.open]
+        if any(helped) or failures + 1 >= _TRIES:
+            puzzle, solution, engine, stuck = new_puzzle, new_solution, trial, trial_stuck
+            undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
+            failures = 0
+        else:
+            failures += 1
     return None

@@ -115,3 +115,73 @@ def test_random_solution_large_board_looks_published():
     assert 0.24 <= len(puzzle.islands) / 1600 <= 0.3
     lengths = [abs(p[0] - q[0]) + abs(p[1] - q[1]) for p, q in sol.bridges]
     assert 2.3 <= sum(lengths) / len(lengths) <= 3.1
+
+
+# ---------------------------------------------------------------- the repair batches (issue 10)
+from hypothesis import assume, given, settings, strategies as st  # noqa: E402
+
+
+def _stuck(seed: int, size: int):
+    """A default layout and the hard-level engine stuck on it (None when it finishes)."""
+    import random
+    from hashikit.logic.engine import Deducer
+    from hashikit.logic.state import State
+    puzzle, sol = random_solution(size, size, random.Random(seed), cycles=0.1, doubles=0.5)
+    engine = Deducer(State(puzzle), suppose=False)
+    return (puzzle, sol, engine) if engine.run("hard") else None
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.integers(8, 16))
+def test_a_batch_of_repairs_keeps_the_construction_a_solution_and_undoes_exactly(seed, size):
+    """Every repair of a batch keeps the construction a solution (by the checker), the batch's
+    repairs lie in blocks not next to each other, and taking them back gives the layout again."""
+    import random
+    from hashikit.generate import _SITE_GAP, _apply, _batch
+    found = _stuck(seed, size)
+    assume(found is not None)  # (about two layouts in three are stuck at these sizes)
+    puzzle, sol, engine = found
+    batch, _inserts = _batch(puzzle, sol, engine, random.Random(seed), False, 50, [])
+    assert batch, "a stuck engine always has a repair to try"
+    blocks = [{(p[0] // _SITE_GAP, p[1] // _SITE_GAP) for p in r.where} for r in batch]
+    for i, a in enumerate(blocks):
+        for b in blocks[i + 1:]:
+            assert all(max(abs(x[0] - y[0]), abs(x[1] - y[1])) >= 2 for x in a for y in b)
+    new, new_sol, where = _apply(puzzle, sol, batch)
+    assert check(new, new_sol).ok
+    assert set(where) <= {i.pos for i in new.islands}
+    assert all(not any(abs(i.row - j.row) + abs(i.col - j.col) == 1 for j in new.islands) for i in new.islands)
+    back, back_sol, _where = _apply(new, new_sol, [], batch)
+    assert back == puzzle and back_sol == sol
+    # the next batch, taking back every other repair of this one, is a solution as well
+    from hashikit.logic.engine import Deducer
+    from hashikit.logic.state import State
+    engine = Deducer(State(new), suppose=False)
+    if engine.run("hard"):
+        undo = batch[::2]
+        again, _left = _batch(new, new_sol, engine, random.Random(seed + 1), False, 50, undo)
+        newer, newer_sol, _where = _apply(new, new_sol, again, undo)
+        assert check(newer, newer_sol).ok
+
+
+def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
+    """20x20 hard: several repairs per rebuild; the puzzle has no neighbouring islands, grades
+    hard, is unique by the SAT engine, and the same seed gives the same puzzle."""
+    from hashikit import generate as G
+    sizes = []
+    apply = G._apply
+
+    def counted(puzzle, solution, add, undo=()):
+        sizes.append(len(add))
+        return apply(puzzle, solution, add, undo)
+
+    monkeypatch.setattr(G, "_apply", counted)
+    puzzle, solution, g = generate_unique(20, 20, "hard", seed=5)
+    assert max(sizes) > 1
+    assert g.level == "hard" and grade(puzzle) == g
+    assert check(puzzle, solution).ok
+    assert solve(puzzle, max_solutions=2).unique is True
+    cells = {i.pos for i in puzzle.islands}
+    assert not any((r + 1, c) in cells or (r, c + 1) in cells for r, c in cells)
+    again = generate_unique(20, 20, "hard", seed=5)
+    assert again[0] == puzzle and again[1] == solution
