@@ -23,6 +23,10 @@ from .groups import LookaheadGroups
 from .rules import BOARD, CROSSING, ISLAND, LINK, RULES, Rule
 from .state import LEVEL_RANK, LEVELS, State, Step, contradiction as state_contradiction, number_groups
 
+#: a stage-3 trial at an island reads the islands up to this many links away (and the ends of
+#: links crossing links there): see :meth:`Deducer.risk`
+RISK_RADIUS = 2
+
 #: a changed group wakes group rules near its unfinished islands when it has at most this many
 #: (a trial's closed group has all its unfinished islands next to the trial's link)
 _GROUP_WAKE = 8
@@ -60,6 +64,10 @@ class Deducer:
         #: the index of the hardest level used
         self.hardest = -1
         self._cache: dict = {}
+        #: per island, what its open links can still carry (see :meth:`supply`); -1: not known
+        self._supply = [-1] * n
+        self._risky: bytearray | None = None
+        self._risk: list[int] | None = None
         # certain groups: degrees, union-find, members and unfinished members per root
         self.dlo = dlo = [sum(lo[k] for k in inc[i]) for i in range(n)]
         self.uf = list(range(n))
@@ -138,6 +146,92 @@ class Deducer:
         out.whole = False
         return out
 
+    def supply(self, y: int) -> int:
+        """What island ``y``'s open links can still carry, each link counting at most what the
+        island at its other end still misses (Tatham's stage-3 check, read by every trial near
+        ``y``: kept until a link at ``y`` or at a neighbour changes)."""
+        s = self._supply[y]
+        if s < 0:
+            s = self._supply[y] = self._count_supply(y)[0]
+        return s
+
+    def _count_supply(self, y: int) -> tuple[int, int]:
+        """(supply of island ``y``, the largest part of it one link carries)."""
+        geo = self.st.geo
+        lo, hi, num, dlo, ends = self.st.lo, self.st.hi, geo.num, self.dlo, geo.ends
+        s = top = 0
+        for j in geo.inc[y]:
+            r = hi[j] - lo[j]
+            if r > 0:
+                a, b = ends[j]
+                f = num[b if a == y else a] - dlo[b if a == y else a]
+                if f > 0:
+                    t = r if r < f else f
+                    s += t
+                    if t > top:
+                        top = t
+        return s, top
+
+    # -- islands at risk (what a stage-3 trial can starve) ----------------------------------
+    def risk(self) -> list[int]:
+        """Per island ``x``, how many islands at risk a trial at ``x`` may read.
+
+        A trial (one link ``k`` of ``x`` given ``add`` more bridges) leaves the supply minus
+        the need of ``x`` and of the other end of ``k`` as they were; of any other island
+        it changes one link's part of the supply at most (its link to ``x`` or to the other
+        end, or its one link that the trial's first bridge crosses: never two, on a grid),
+        by at most ``add`` (at most MAXBRIDGES) and at most that part.  So an island can be
+        starved by a trial only if it is *at risk*: it misses bridges and its supply exceeds
+        what it misses by less than MAXBRIDGES and less than its largest part.  The trials
+        reading an island run at the islands up to :data:`RISK_RADIUS` links away from it and
+        at the ends of links crossing its own; with no island at risk there, no trial at ``x``
+        can starve anything.  Kept from the first call on, as steps change supplies."""
+        if self._risk is None:
+            self._start_risk()
+        return self._risk
+
+    def _at_risk(self, y: int) -> int:
+        s, top = self._count_supply(y)
+        self._supply[y] = s
+        need = self.st.geo.num[y] - self.dlo[y]
+        return 1 if need > 0 and s - need < min(top, self.st.puzzle.maxbridges) else 0
+
+    def _mark_risk(self, y: int, step: int) -> None:
+        """Count island ``y`` (``step`` 1) or stop counting it (-1) where trials read it."""
+        geo, risk = self.st.geo, self._risk
+        for x in geo.reach(y, RISK_RADIUS, False):
+            risk[x] += step
+        partners, ends = geo.partners, geo.ends
+        for c in geo.inc[y]:
+            for k in partners[c]:
+                a, b = ends[k]
+                risk[a] += step
+                risk[b] += step
+
+    def _start_risk(self) -> None:
+        n = self.st.geo.n
+        self._risky = risky = bytearray(n)
+        self._risk = [0] * n
+        at_risk, mark = self._at_risk, self._mark_risk
+        for y in range(n):
+            if at_risk(y):
+                risky[y] = 1
+                mark(y, 1)
+
+    def _update_supply(self, islands) -> None:
+        """The links at ``islands`` or their neighbours changed: their supplies and risks."""
+        if self._risk is None:
+            supply = self._supply
+            for y in islands:
+                supply[y] = -1
+            return
+        risky, at_risk = self._risky, self._at_risk
+        for y in islands:
+            now = at_risk(y)
+            if now != risky[y]:
+                risky[y] = now
+                self._mark_risk(y, 1 if now else -1)
+
     # -- waking rules ------------------------------------------------------------------
     def asleep(self, r: int) -> bool:
         """True when element rule ``r`` has nothing left to look at."""
@@ -166,12 +260,30 @@ class Deducer:
                 self._wake(r, k)
 
     def _flush(self, r: int, rule: Rule) -> None:
-        """Wake rule ``r`` as far as it reads around the islands changed since it last looked."""
-        reach = self.st.geo.reach
-        for i in self.pending[r]:
-            for x in reach(i, rule.reach, rule.crossing):
-                self._wake(r, x)
-        self.pending[r].clear()
+        """Wake rule ``r`` as far as it reads around the islands changed since it last looked.
+
+        A ``risk`` rule is woken farther than the changed island's neighbours only where an
+        island at risk is within its reach (:meth:`risk`: elsewhere what it reads farther
+        cannot make it fire)."""
+        geo = self.st.geo
+        reach, wake, pending = geo.reach, self._wake, self.pending[r]
+        if rule.risk and self._risk is not None:
+            risk, near = self._risk, geo.near
+            top, flag, heap, push = self.cursor[r], self.flags[r], self.heaps[r], heapq.heappush
+            for i in pending:
+                for x in near(i):
+                    if x < top and not flag[x]:
+                        flag[x] = 1
+                        push(heap, x)
+                for x in reach(i, rule.reach, rule.crossing):
+                    if risk[x] and x < top and not flag[x]:
+                        flag[x] = 1
+                        push(heap, x)
+        else:
+            for i in pending:
+                for x in reach(i, rule.reach, rule.crossing):
+                    wake(r, x)
+        pending.clear()
 
     def _wake_group(self, root: int) -> None:
         """The group of ``root`` changed: wake the group rules near its unfinished islands."""
@@ -324,6 +436,8 @@ class Deducer:
             for root in {find(e) for e in changed_groups}:
                 self._wake_group(root)
         self._cache.clear()
+        near, ends = st.geo.near, st.geo.ends
+        self._update_supply({y for k in changed for e in ends[k] for y in near(e)})
         self.touch(changed)
         self.hardest = max(self.hardest, LEVEL_RANK[step.level])
         return True

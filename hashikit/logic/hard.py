@@ -31,18 +31,118 @@ def what_if(d, x: int) -> Step | None:
     missing = geo.num[x] - d.dlo[x]
     if missing <= 0:
         return None
+    # with no island at risk in reach, no trial can starve one: only room and isolation are left
+    trial = _trial if d.risk()[x] else _room_or_isolation
     for k in geo.inc[x]:
         if hi[k] <= lo[k]:
             continue
         for n in range(lo[k] + 1, lo[k] + min(hi[k] - lo[k], missing) + 1):
-            found = _trial(d, x, k, n)
+            found = trial(d, x, k, n)
             if found is not None:
                 return _what_if_step(st, x, k, n, *found)
     return None
 
 
+def _room_or_isolation(d, x: int, k: int, n: int) -> tuple[str, int] | None:
+    """:func:`_trial` where no island can be starved (see :meth:`Deducer.risk`)."""
+    st, geo = d.st, d.st.geo
+    num, dlo = geo.num, d.dlo
+    o = other(geo, k, x)
+    add = n - st.lo[k]
+    deg_o = dlo[o] + add
+    if deg_o > num[o]:
+        return "room", o
+    if deg_o == num[o] and dlo[x] + add == num[x]:
+        rx, ro = d.find(x), d.find(o)
+        incomplete = d.incomplete[rx] + (d.incomplete[ro] if ro != rx else 0)
+        if incomplete == 2:
+            size = len(d.members[rx]) + (len(d.members[ro]) if ro != rx else 0)
+            if size < geo.n:
+                return "isolation", o
+    return None
+
+
 def _trial(d, x: int, k: int, n: int) -> tuple[str, int] | None:
-    """Why ``n`` bridges on link ``k`` of island ``x`` are impossible: (step name, island), or None."""
+    """Why ``n`` bridges on link ``k`` of island ``x`` are impossible: (step name, island), or None.
+
+    The starve check reads each island's *supply* (what its open links can still
+    carry, each capped by what the island at the other end misses) in the state
+    itself, kept by the engine (:meth:`Deducer.supply`), and adds what the trial
+    changes: link ``k`` (its bottom count, and the room of both ends), the links of
+    ``x`` and ``o`` (their ends miss ``add`` fewer bridges) and the links crossing
+    ``k`` that the first bridge blocks.  That is the whole of Tatham's check,
+    without summing every nearby island's links again for every trial.
+    """
+    st, geo = d.st, d.st.geo
+    lo, hi, num, dlo = st.lo, st.hi, geo.num, d.dlo
+    o = other(geo, k, x)
+    add = n - lo[k]
+    deg_o = dlo[o] + add
+    if deg_o > num[o]:
+        return "room", o
+    deg_x = dlo[x] + add
+    if deg_x == num[x] and deg_o == num[o]:
+        rx, ro = d.find(x), d.find(o)
+        incomplete = d.incomplete[rx] + (d.incomplete[ro] if ro != rx else 0)
+        if incomplete == 2:
+            size = len(d.members[rx]) + (len(d.members[ro]) if ro != rx else 0)
+            if size < geo.n:
+                return "isolation", o
+    blocked = [c for c in geo.partners[k] if lo[c] == 0 and hi[c] > 0] if lo[k] == 0 else ()
+    inc, ends = geo.inc, geo.ends
+    if blocked and any(x in ends[c] or o in ends[c] for c in blocked):
+        return _trial_reference(d, x, k, n)  # a crossing link at x or o: not on a grid
+    free_x, free_o = num[x] - dlo[x], num[o] - dlo[o]
+    new_fx, new_fo = free_x - add, free_o - add
+    room, left = hi[k] - lo[k], hi[k] - n
+    # per island, the trial's supply minus the state's
+    delta = {x: (min(left, new_fo) if left > 0 and new_fo > 0 else 0) - (min(room, free_o) if free_o > 0 else 0),
+             o: (min(left, new_fx) if left > 0 and new_fx > 0 else 0) - (min(room, free_x) if free_x > 0 else 0)}
+    for end, free, new_free in ((x, free_x, new_fx), (o, free_o, new_fo)):
+        if free <= 0:
+            continue
+        for j in inc[end]:
+            r = hi[j] - lo[j]
+            if j == k or r <= new_free:
+                continue  # the term min(r, free) at the other end does not change
+            a, b = ends[j]
+            y = b if a == end else a
+            delta[y] = delta.get(y, 0) + (min(r, new_free) if new_free > 0 else 0) - min(r, free)
+    for c in blocked:
+        r = hi[c]
+        a, b = ends[c]
+        for y, z in ((a, b), (b, a)):
+            f = num[z] - dlo[z]
+            if f > 0:
+                delta[y] = delta.get(y, 0) - min(r, f)
+    supply = d.supply
+    near = geo.near
+    near_x = near(x)
+    for y in _in_order(near_x, near(o), blocked, ends):
+        need = num[y] - (deg_x if y == x else deg_o if y == o else dlo[y])
+        if need > 0 and supply(y) + delta.get(y, 0) < need:
+            return "starve", y
+    return None
+
+
+def _in_order(near_x: list[int], near_o: list[int], blocked, ends):
+    """The islands a trial checks, in the order Tatham's solver (and so the steps) takes them."""
+    yield from near_x
+    for y in near_o:
+        if y not in near_x:
+            yield y
+    if blocked:
+        seen = set(near_x) | set(near_o)
+        for c in blocked:
+            for y in ends[c]:
+                if y not in seen:
+                    seen.add(y)
+                    yield y
+
+
+def _trial_reference(d, x: int, k: int, n: int) -> tuple[str, int] | None:
+    """:func:`_trial` summing every checked island's links for this trial (the plain reading of
+    Tatham's check; used where a crossing link touches the trial's ends)."""
     st, geo = d.st, d.st.geo
     lo, hi, num, dlo = st.lo, st.hi, geo.num, d.dlo
     o = other(geo, k, x)

@@ -16,7 +16,10 @@ and yields steps.  Its entry says what it reads, so that the engine
 ``groups``    it reads the groups of islands joined by certain bridges, so a group that
               changes (two merge, an island in it completes) wakes it near the group's
               unfinished islands;
-``merge``     it must look at every island of the smaller group when two groups merge.
+``merge``     it must look at every island of the smaller group when two groups merge;
+``risk``      beyond its island's neighbours it reads only islands *at risk* (see
+              :meth:`hashikit.logic.engine.Deducer.risk`): a change farther away wakes it
+              only where such an island is within its reach.
 
 Adding a rule is one line here and one function in its level's module.
 """
@@ -45,6 +48,7 @@ class Rule:
     crossing: bool = False
     groups: bool = False
     merge: bool = False
+    risk: bool = False
 
 
 RULES: tuple[Rule, ...] = (
@@ -66,7 +70,7 @@ RULES: tuple[Rule, ...] = (
     Rule("what-if", "hard", ISLAND, hard.what_if,
          "One more bridge on a link that would overfill an island, cut off a finished group, or leave "
          "an island nearby unable to reach its number is impossible.",
-         reach=3, crossing=True, groups=True),
+         reach=3, crossing=True, groups=True, risk=True),
     Rule("must-exit", "hard", ISLAND, hard.must_exit,
          "If an island sending all it can to its other neighbours would close a finished group off, it "
          "needs a bridge on the remaining link.", reach=1, groups=True),
