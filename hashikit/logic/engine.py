@@ -56,7 +56,14 @@ class Deducer:
         geo = st.geo
         n, nl = geo.n, geo.nlinks
         lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
-        self.rules: list[Rule] = [r for r in RULES if suppose or r.name != "contradiction"]
+        #: the rules in use: ``contradiction`` unless ``suppose`` is False; the no-loops rules only
+        #: in no-loops puzzles (elsewhere they never fire: leaving them out takes the same steps)
+        self.rules: list[Rule] = [r for r in RULES if (suppose or r.name != "contradiction")
+                                  and (st.puzzle.no_loops or not r.no_loops)]
+        #: the element rules and what a changed link wakes in each: its crossing pairs, its ends,
+        #: the links near its ends, or (None) its ends noted for a wider wake (see :meth:`_flush`)
+        self._readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing) else rule.scope)
+                         for r, rule in enumerate(self.rules) if rule.scope != BOARD]
         self.ranks = [LEVEL_RANK[r.level] for r in self.rules]
         self.cross_of = geo.cross_of()
         self.open = sum(1 for k in range(nl) if lo[k] != hi[k])
@@ -64,12 +71,21 @@ class Deducer:
         #: the index of the hardest level used
         self.hardest = -1
         self._cache: dict = {}
+        #: counts the changes to the graph of usable links and to the groups: a board rule that
+        #: reads only those and found nothing at an epoch finds nothing until it moves
+        self.epoch = 0
+        #: board rule name -> the epoch at which it last found nothing
+        self.quiet: dict[str, int] = {}
         #: per island, what its open links can still carry (see :meth:`supply`); -1: not known
         self._supply = [-1] * n
         self._risky: bytearray | None = None
         self._risk: list[int] | None = None
         # certain groups: degrees, union-find, members and unfinished members per root
-        self.dlo = dlo = [sum(lo[k] for k in inc[i]) for i in range(n)]
+        self.dlo = dlo = [0] * n
+        for k, (a, b) in enumerate(geo.ends):
+            if lo[k]:
+                dlo[a] += lo[k]
+                dlo[b] += lo[k]
         self.uf = list(range(n))
         self.members: list = [[i] for i in range(n)]
         self.incomplete = [int(dlo[i] != num[i]) for i in range(n)]
@@ -226,8 +242,10 @@ class Deducer:
                 supply[y] = -1
             return
         risky, at_risk = self._risky, self._at_risk
+        num, dlo = self.st.geo.num, self.dlo
         for y in islands:
-            now = at_risk(y)
+            # a finished island stays so (``lo`` only rises): no trial reads its supply again
+            now = at_risk(y) if num[y] > dlo[y] else 0
             if now != risky[y]:
                 risky[y] = now
                 self._mark_risk(y, 1 if now else -1)
@@ -320,23 +338,29 @@ class Deducer:
         ends = geo.ends
         cursor, pending, flags, heaps = self.cursor, self.pending, self.flags, self.heaps
         push = heapq.heappush
-        for r, rule in enumerate(self.rules):
+        where = {}  # per kind of reader, the elements to wake (worked out once)
+        for r, kind in self._readers:
             top = cursor[r]
-            if rule.scope == BOARD or not top:
+            if not top:
                 continue
-            flag, heap = flags[r], heaps[r]
-            if rule.scope == CROSSING:
-                where = [c for k in links for c in self.cross_of[k]]
-            elif rule.scope == ISLAND and (rule.reach or rule.crossing):
+            if kind is None:
+                p = pending[r]
                 for k in links:
-                    pending[r].update(ends[k])
+                    p.update(ends[k])
                 continue
-            elif rule.scope == ISLAND:
-                where = [i for k in links for i in ends[k]]
-            else:
-                region = geo.region
-                where = [j for k in links for i in ends[k] for j in region(i)]
-            for x in where:
+            found = where.get(kind)
+            if found is None:
+                if kind == CROSSING:
+                    cross_of = self.cross_of
+                    found = [c for k in links for c in cross_of[k]]
+                elif kind == ISLAND:
+                    found = [i for k in links for i in ends[k]]
+                else:
+                    region = geo.region
+                    found = [j for k in links for i in ends[k] for j in region(i)]
+                where[kind] = found
+            flag, heap = flags[r], heaps[r]
+            for x in found:
                 if x < top and not flag[x]:
                     flag[x] = 1
                     push(heap, x)
@@ -403,6 +427,8 @@ class Deducer:
                 lo[k] = new_lo
                 moved = True
             if new_hi < hi[k]:
+                if new_hi <= 0 < hi[k]:
+                    self.epoch += 1  # a link can no longer be used: the graph of links changed
                 hi[k] = new_hi
                 moved = True
             if moved:
@@ -430,14 +456,21 @@ class Deducer:
                 if old == 0:
                     small = self._union(a, b)
                     if small is not None:
+                        self.epoch += 1  # two groups joined
                         changed_groups.add(a)
                         self._wake_merge(small, find(a))
             find = self.find
             for root in {find(e) for e in changed_groups}:
                 self._wake_group(root)
         self._cache.clear()
+        # a changed link changes its ends' supplies; a raised one also their neighbours' (what
+        # the ends still miss caps the neighbours' links)
         near, ends = st.geo.near, st.geo.ends
-        self._update_supply({y for k in changed for e in ends[k] for y in near(e)})
+        around = {e for k in changed for e in ends[k]}
+        for k, _old, _new in raised:
+            for e in ends[k]:
+                around.update(near(e))
+        self._update_supply(around)
         self.touch(changed)
         self.hardest = max(self.hardest, LEVEL_RANK[step.level])
         return True

@@ -295,8 +295,24 @@ def contradiction(d) -> Iterator[Step]:
             break
 
 
+def _unless_quiet(d, name: str, steps) -> Iterator[Step]:
+    """``steps`` of a board rule that reads only the graph of usable links (``hi >= 1``), the
+    certain groups and which links are built: none while neither has changed since it
+    last found none (``d.epoch``; built links only get more, which takes steps away).
+    ``steps``: a function making them (not called when quiet)."""
+    epoch = d.epoch
+    if d.quiet.get(name) == epoch:
+        return
+    found = False
+    for step in steps():
+        found = True
+        yield step
+    if not found:
+        d.quiet[name] = epoch
+
+
 def single_exit(d) -> Iterator[Step]:
-    return rule_single_exit(d.st, (d.components(), d.dlo))
+    return _unless_quiet(d, "single-exit", lambda: rule_single_exit(d.st, (d.components(), d.dlo)))
 
 
 def group_need(d) -> Iterator[Step]:
@@ -304,13 +320,41 @@ def group_need(d) -> Iterator[Step]:
 
 
 def cut_link(d) -> Iterator[Step]:
-    return rule_cut_link(d.st)
+    return _unless_quiet(d, "cut-link", lambda: rule_cut_link(d.st))
+
+
+def _calm(d, k: int) -> bool:
+    """True when neither trial on link ``k`` can force anything or overfill an end.
+
+    Either trial changes only link ``k``'s room (``r``) at its ends.  At the bottom count,
+    an end still missing more than ``r`` bridges with more than ``r`` room to spare is not
+    forced and can still get its number; at the top count it gets ``r`` more bridges,
+    still misses some (more than ``r`` missing), and its room stays above what it misses
+    (more than ``r`` to spare).  Then the trial touches its two ends only, and neither is
+    complete or wrong: :func:`_lookahead_reason` finds nothing.
+    """
+    st = d.st
+    geo, lo, hi = st.geo, st.lo, st.hi
+    r = hi[k] - lo[k]
+    num, dlo, inc = geo.num, d.dlo, geo.inc
+    for e in geo.ends[k]:
+        need = num[e] - dlo[e]
+        if need <= r:
+            return False
+        dhi = 0
+        for j in inc[e]:
+            dhi += hi[j]
+        if dhi - num[e] <= r:
+            return False
+    return True
 
 
 def lookahead(d, k: int) -> Step | None:
     """:func:`rule_lookahead` on one link, with the engine's certain groups."""
     st = d.st
     if st.geo.n < 3 or st.lo[k] >= st.hi[k]:
+        return None
+    if _calm(d, k):
         return None
     groups = d.lookahead_groups()
     for full in (False, True):

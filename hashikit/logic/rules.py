@@ -49,6 +49,8 @@ class Rule:
     groups: bool = False
     merge: bool = False
     risk: bool = False
+    #: it can fire only in no-loops puzzles (the engine leaves it asleep in the others)
+    no_loops: bool = False
 
 
 RULES: tuple[Rule, ...] = (
@@ -63,7 +65,7 @@ RULES: tuple[Rule, ...] = (
     # medium: Tatham's stage 2
     Rule("no-loop", "medium", ISLAND, medium.no_loop,
          "(no-loops puzzles) An empty link between two islands already joined would close a loop.",
-         merge=True),
+         merge=True, no_loops=True),
     Rule("at-least-one", "medium", ISLAND, medium.at_least_one,
          "An empty link without which an island's other links cannot carry its number gets a bridge."),
     # hard: Tatham's stage 3
