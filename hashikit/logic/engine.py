@@ -62,7 +62,8 @@ class Deducer:
                                   and (st.puzzle.no_loops or not r.no_loops)]
         #: the element rules and what a changed link wakes in each: its crossing pairs, its ends,
         #: the links near its ends, or (None) its ends noted for a wider wake (see :meth:`_flush`)
-        self._readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing) else rule.scope)
+        self._readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing)
+                          else (rule.scope, rule.open_only))
                          for r, rule in enumerate(self.rules) if rule.scope != BOARD]
         self.ranks = [LEVEL_RANK[r.level] for r in self.rules]
         self.cross_of = geo.cross_of()
@@ -263,20 +264,6 @@ class Deducer:
             flag[index] = 1
             heapq.heappush(self.heaps[r], index)
 
-    def _wake_near(self, r: int, rule: Rule, i: int) -> None:
-        """Wake rule ``r`` where a change at island ``i`` can matter to it."""
-        if not self.cursor[r]:
-            return
-        geo = self.st.geo
-        if rule.scope == ISLAND:
-            if rule.reach or rule.crossing:
-                self.pending[r].add(i)
-            else:
-                self._wake(r, i)
-        elif rule.scope == LINK:
-            for k in geo.region(i):
-                self._wake(r, k)
-
     def _flush(self, r: int, rule: Rule) -> None:
         """Wake rule ``r`` as far as it reads around the islands changed since it last looked.
 
@@ -284,23 +271,27 @@ class Deducer:
         island at risk is within its reach (:meth:`risk`: elsewhere what it reads farther
         cannot make it fire)."""
         geo = self.st.geo
-        reach, wake, pending = geo.reach, self._wake, self.pending[r]
+        reach, pending = geo.reach, self.pending[r]
+        top, flag, heap, push = self.cursor[r], self.flags[r], self.heaps[r], heapq.heappush
+        # an open-only rule is not woken at finished islands
+        open_only, num, dlo = rule.open_only, geo.num, self.dlo
         if rule.risk and self._risk is not None:
             risk, near = self._risk, geo.near
-            top, flag, heap, push = self.cursor[r], self.flags[r], self.heaps[r], heapq.heappush
             for i in pending:
                 for x in near(i):
-                    if x < top and not flag[x]:
+                    if x < top and not flag[x] and (not open_only or dlo[x] < num[x]):
                         flag[x] = 1
                         push(heap, x)
                 for x in reach(i, rule.reach, rule.crossing):
-                    if risk[x] and x < top and not flag[x]:
+                    if risk[x] and x < top and not flag[x] and (not open_only or dlo[x] < num[x]):
                         flag[x] = 1
                         push(heap, x)
         else:
             for i in pending:
                 for x in reach(i, rule.reach, rule.crossing):
-                    wake(r, x)
+                    if x < top and not flag[x] and (not open_only or dlo[x] < num[x]):
+                        flag[x] = 1
+                        push(heap, x)
         pending.clear()
 
     def _wake_group(self, root: int) -> None:
@@ -311,11 +302,18 @@ class Deducer:
         num, dlo = self.st.geo.num, self.dlo
         unfinished = [z for z in self.members[root] if dlo[z] != num[z]]
         geo = self.st.geo
+        lo, hi = self.st.lo, self.st.hi
         for r, rule in enumerate(self.rules):
             if rule.groups and self.cursor[r]:
                 for z in unfinished:
-                    for x in (geo.near(z) if rule.scope == ISLAND else geo.region(z)):
-                        self._wake(r, x)
+                    if rule.scope == ISLAND:
+                        for x in geo.near(z):
+                            if not rule.open_only or dlo[x] < num[x]:
+                                self._wake(r, x)
+                    else:
+                        for x in geo.region(z):
+                            if not rule.open_only or lo[x] < hi[x]:
+                                self._wake(r, x)
 
     def _wake_merge(self, small: list[int], root: int) -> None:
         """Two groups merged (``small`` joined the group of ``root``): wake the merge rules at
@@ -350,14 +348,21 @@ class Deducer:
                 continue
             found = where.get(kind)
             if found is None:
-                if kind == CROSSING:
+                scope, open_only = kind
+                if scope == CROSSING:
                     cross_of = self.cross_of
                     found = [c for k in links for c in cross_of[k]]
-                elif kind == ISLAND:
+                elif scope == ISLAND:
                     found = [i for k in links for i in ends[k]]
+                    if open_only:
+                        num, dlo = geo.num, self.dlo
+                        found = [i for i in found if dlo[i] < num[i]]
                 else:
                     region = geo.region
                     found = [j for k in links for i in ends[k] for j in region(i)]
+                    if open_only:
+                        lo, hi = self.st.lo, self.st.hi
+                        found = [j for j in found if lo[j] < hi[j]]
                 where[kind] = found
             flag, heap = flags[r], heaps[r]
             for x in found:
