@@ -425,7 +425,9 @@ def _every_trial(d: Deducer) -> list:
 @pytest.mark.parametrize("seed", range(6))
 def test_what_if_trials_match_the_plain_check(seed):
     """Tatham's stage-3 trial read from the engine's kept supplies finds exactly what summing every
-    checked island's links finds, on every state of a run (random boards, maxbridges 1-4, no-loops)."""
+    checked island's links finds, and the what-if and lookahead rules with their shortcuts (islands
+    at risk, calm links) find what they find without, on every state of a run (random boards,
+    maxbridges 1-4)."""
     rng = random.Random(seed)
     p = random_solution(9, 9, rng, maxbridges=1 + seed % 4, allow_adjacent=bool(seed % 2))[0]
     d = Deducer(State(p))
@@ -436,7 +438,78 @@ def test_what_if_trials_match_the_plain_check(seed):
             found += plain is not None
         for x in range(d.st.geo.n):
             assert RULE["what-if"].test(d, x) == _what_if_reference(d, x), (seed, x)
+        for k in range(d.st.geo.nlinks):
+            assert RULE["lookahead"].test(d, k) == _lookahead_reference(d, k), (seed, k)
         step = d.next_step(3)
         if step is None or not d.apply(step) or d.bad:
             break
     assert found  # the trials did find steps (the comparison can fail)
+
+
+def _lookahead_reference(d: Deducer, k: int):
+    """The lookahead on link ``k`` with both trials always run (no calm-link shortcut)."""
+    st = d.st
+    if st.geo.n < 3 or st.lo[k] >= st.hi[k]:
+        return None
+    for full in (False, True):
+        reason = X._lookahead_reason(st, k, full)
+        if reason is not None:
+            return X._lookahead_step(st, k, full, reason)
+    return None
+
+
+#: the plain reading of the rules whose engine versions take shortcuts
+_REFERENCE = {"what-if": _what_if_reference, "lookahead": _lookahead_reference,
+              "single-exit": lambda d: X.rule_single_exit(d.st), "cut-link": lambda d: X.rule_cut_link(d.st)}
+
+
+def _naive_next_step(d: Deducer, top: int):
+    """The engine's contract read plainly: the lowest level with a step, then the first rule of the
+    table, then the lowest element index; every element of every rule looked at afresh."""
+    sizes = {"island": d.st.geo.n, "link": d.st.geo.nlinks, "crossing": len(d.st.geo.crossings)}
+    for rule in d.rules:
+        if LEVELS.index(rule.level) > top:
+            break
+        test = _REFERENCE.get(rule.name, rule.test)
+        if rule.scope == "board":
+            for step in test(d):
+                return step
+            continue
+        for x in range(sizes[rule.scope]):
+            step = test(d, x)
+            if step is not None:
+                return step
+    return None
+
+
+def _same_steps_as_naive(p: Puzzle) -> int:
+    d = Deducer(State(p), suppose=False)
+    taken = 0
+    while not d.bad:
+        step = d.next_step(3)
+        assert step == _naive_next_step(d, 3), taken
+        if step is None:
+            break
+        assert d.apply(step)
+        taken += 1
+    return taken
+
+
+def test_engine_takes_the_steps_of_the_plain_rules_on_published_puzzles():
+    """On the published puzzles (up to 60 islands), every step of the engine (woken elements only,
+    kept supplies, islands at risk, calm links, quiet board rules) is the step the plain reading of
+    the rules takes looking at everything afresh: the shortcuts change no deduction and no grade."""
+    puzzles = [d for _name, d in _real_unique(60)]
+    assert puzzles
+    steps = sum(_same_steps_as_naive(Puzzle.from_grid(d["grid"], d.get("maxb", 2))) for d in puzzles)
+    assert steps > 1000
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_engine_takes_the_steps_of_the_plain_rules_on_random_boards(seed):
+    """The same on random boards (not unique: runs that get stuck), maxbridges 1-4 and no-loops."""
+    rng = random.Random(100 + seed)
+    p = random_solution(14, 14, rng, maxbridges=1 + seed, cycles=0 if seed == 3 else 0.25)[0]
+    if seed == 3:
+        p = Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)
+    assert _same_steps_as_naive(p) > 10
