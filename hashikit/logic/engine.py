@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from operator import gt, ne
 from typing import Iterator
 
 from ..model import Puzzle
@@ -67,8 +68,8 @@ class Deducer:
                          for r, rule in enumerate(self.rules) if rule.scope != BOARD]
         self.ranks = [LEVEL_RANK[r.level] for r in self.rules]
         self.cross_of = geo.cross_of()
-        self.open = sum(1 for k in range(nl) if lo[k] != hi[k])
-        self.bad = any(lo[k] > hi[k] for k in range(nl))
+        self.open = sum(map(ne, lo, hi))
+        self.bad = any(map(gt, lo, hi))
         #: the index of the hardest level used
         self.hardest = -1
         self._cache: dict = {}
@@ -87,12 +88,27 @@ class Deducer:
             if lo[k]:
                 dlo[a] += lo[k]
                 dlo[b] += lo[k]
-        self.uf = list(range(n))
-        self.members: list = [[i] for i in range(n)]
-        self.incomplete = [int(dlo[i] != num[i]) for i in range(n)]
-        for k, (a, b) in enumerate(geo.ends):
+        self.uf = uf = list(range(n))
+        for k, (a, b) in enumerate(geo.ends):  # join along the built links (one pass, no lists)
             if lo[k] >= 1:
-                self._union(a, b)
+                while uf[a] != a:
+                    uf[a] = a = uf[uf[a]]
+                while uf[b] != b:
+                    uf[b] = b = uf[uf[b]]
+                if a != b:
+                    uf[b] = a
+        find = self.find
+        self.members: list = [None] * n
+        self.incomplete = incomplete = [0] * n
+        members = self.members
+        for i in range(n):
+            r = find(i)
+            if members[r] is None:
+                members[r] = [i]
+            else:
+                members[r].append(i)
+            if dlo[i] != num[i]:
+                incomplete[r] += 1
         sizes = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
         inherit = parent is not None and not parent.bad
         parent_index = {rule: r for r, rule in enumerate(parent.rules)} if inherit else {}
@@ -337,6 +353,7 @@ class Deducer:
         cursor, pending, flags, heaps = self.cursor, self.pending, self.flags, self.heaps
         push = heapq.heappush
         where = {}  # per kind of reader, the elements to wake (worked out once)
+        islands = None  # the ends of the links, each once
         for r, kind in self._readers:
             top = cursor[r]
             if not top:
@@ -352,17 +369,20 @@ class Deducer:
                 if scope == CROSSING:
                     cross_of = self.cross_of
                     found = [c for k in links for c in cross_of[k]]
-                elif scope == ISLAND:
-                    found = [i for k in links for i in ends[k]]
-                    if open_only:
-                        num, dlo = geo.num, self.dlo
-                        found = [i for i in found if dlo[i] < num[i]]
                 else:
-                    region = geo.region
-                    found = [j for k in links for i in ends[k] for j in region(i)]
-                    if open_only:
-                        lo, hi = self.st.lo, self.st.hi
-                        found = [j for j in found if lo[j] < hi[j]]
+                    if islands is None:
+                        islands = {i for k in links for i in ends[k]}
+                    if scope == ISLAND:
+                        found = islands
+                        if open_only:
+                            num, dlo = geo.num, self.dlo
+                            found = [i for i in found if dlo[i] < num[i]]
+                    else:
+                        region = geo.region
+                        found = {j for i in islands for j in region(i)}
+                        if open_only:
+                            lo, hi = self.st.lo, self.st.hi
+                            found = [j for j in found if lo[j] < hi[j]]
                 where[kind] = found
             flag, heap = flags[r], heaps[r]
             for x in found:
