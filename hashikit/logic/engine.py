@@ -73,11 +73,12 @@ class Deducer:
         #: the index of the hardest level used
         self.hardest = -1
         self._cache: dict = {}
-        #: counts the changes to the graph of usable links and to the groups: a board rule that
-        #: reads only those and found nothing at an epoch finds nothing until it moves
-        self.epoch = 0
+        #: counts the changes to the graph of usable links (a link's ``hi`` fell to 0) and to the
+        #: certain groups (two joined): a board rule that reads only those and found nothing
+        #: finds nothing until they move
+        self.epoch = [0, 0]
         #: board rule name -> the epoch at which it last found nothing
-        self.quiet: dict[str, int] = {}
+        self.quiet: dict[str, tuple] = {}
         #: per island, what its open links can still carry (see :meth:`supply`); -1: not known
         self._supply = [-1] * n
         self._risky: bytearray | None = None
@@ -453,7 +454,7 @@ class Deducer:
                 moved = True
             if new_hi < hi[k]:
                 if new_hi <= 0 < hi[k]:
-                    self.epoch += 1  # a link can no longer be used: the graph of links changed
+                    self.epoch[0] += 1  # a link can no longer be used: the graph of links changed
                 hi[k] = new_hi
                 moved = True
             if moved:
@@ -481,7 +482,7 @@ class Deducer:
                 if old == 0:
                     small = self._union(a, b)
                     if small is not None:
-                        self.epoch += 1  # two groups joined
+                        self.epoch[1] += 1  # two groups joined
                         changed_groups.add(a)
                         self._wake_merge(small, find(a))
             find = self.find

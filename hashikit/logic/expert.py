@@ -295,12 +295,12 @@ def contradiction(d) -> Iterator[Step]:
             break
 
 
-def _unless_quiet(d, name: str, steps) -> Iterator[Step]:
+def _unless_quiet(d, name: str, groups: bool, steps) -> Iterator[Step]:
     """``steps`` of a board rule that reads only the graph of usable links (``hi >= 1``), the
-    certain groups and which links are built: none while neither has changed since it
-    last found none (``d.epoch``; built links only get more, which takes steps away).
-    ``steps``: a function making them (not called when quiet)."""
-    epoch = d.epoch
+    certain groups if ``groups``, and which links are built: none while those have not
+    changed since it last found none (``d.epoch``; built links only get more, which takes
+    steps away).  ``steps``: a function making them (not called when quiet)."""
+    epoch = tuple(d.epoch) if groups else d.epoch[0]
     if d.quiet.get(name) == epoch:
         return
     found = False
@@ -312,7 +312,7 @@ def _unless_quiet(d, name: str, steps) -> Iterator[Step]:
 
 
 def single_exit(d) -> Iterator[Step]:
-    return _unless_quiet(d, "single-exit", lambda: rule_single_exit(d.st, (d.components(), d.dlo)))
+    return _unless_quiet(d, "single-exit", True, lambda: rule_single_exit(d.st, (d.components(), d.dlo)))
 
 
 def group_need(d) -> Iterator[Step]:
@@ -320,7 +320,7 @@ def group_need(d) -> Iterator[Step]:
 
 
 def cut_link(d) -> Iterator[Step]:
-    return _unless_quiet(d, "cut-link", lambda: rule_cut_link(d.st))
+    return _unless_quiet(d, "cut-link", False, lambda: rule_cut_link(d.st))
 
 
 def _calm(d, k: int) -> bool:
