@@ -460,7 +460,8 @@ def _lookahead_reference(d: Deducer, k: int):
 
 #: the plain reading of the rules whose engine versions take shortcuts
 _REFERENCE = {"what-if": _what_if_reference, "lookahead": _lookahead_reference,
-              "single-exit": lambda d: X.rule_single_exit(d.st), "cut-link": lambda d: X.rule_cut_link(d.st)}
+              "single-exit": lambda d: X.rule_single_exit(d.st), "group-need": lambda d: X.rule_group_need(d.st),
+              "cut-link": lambda d: X.rule_cut_link(d.st)}
 
 
 def _naive_next_step(d: Deducer, top: int):

@@ -68,12 +68,29 @@ def _exits(st: State, comp: list[int], ngroups: int) -> list[list[int]]:
     return exits
 
 
-def rule_single_exit(st: State, groups=None) -> Iterator[Step]:
+def _links_of_groups(st: State, comp: list[int], ngroups: int) -> tuple[list[list[int]], list[int]]:
+    """Per group: its usable links out (:func:`_exits`), and the room left on links inside it."""
+    exits: list[list[int]] = [[] for _ in range(ngroups)]
+    internal = [0] * ngroups
+    lo, hi = st.lo, st.hi
+    for k, (a, b) in enumerate(st.geo.ends):
+        ca, cb = comp[a], comp[b]
+        if ca != cb:
+            if hi[k] >= 1:
+                exits[ca].append(k)
+                exits[cb].append(k)
+        elif hi[k] > lo[k]:
+            internal[ca] += hi[k] - lo[k]
+    return exits, internal
+
+
+def rule_single_exit(st: State, groups=None, links=None) -> Iterator[Step]:
+    """``links``: :func:`_links_of_groups` of ``groups`` when the caller has it."""
     geo = st.geo
     comp, members = groups[0] if groups is not None else components(st)
     if len(members) < 2:
         return
-    exits = _exits(st, comp, len(members))
+    exits = links[0] if links is not None else _exits(st, comp, len(members))
     for c, group in enumerate(members):
         if len(group) < 2 or len(exits[c]) != 1:
             continue
@@ -88,15 +105,19 @@ def rule_single_exit(st: State, groups=None) -> Iterator[Step]:
 
 
 
-def rule_group_need(st: State, groups=None) -> Iterator[Step]:
+def rule_group_need(st: State, groups=None, links=None) -> Iterator[Step]:
+    """``links``: :func:`_links_of_groups` of ``groups`` when the caller has it."""
     geo, lo, hi = st.geo, st.lo, st.hi
     (comp, members), dlo = groups if groups is not None else (components(st), None)
     deficit = _deficits(st, members, dlo)
-    internal = [0] * len(members)
-    for k, (a, b) in enumerate(geo.ends):
-        if comp[a] == comp[b] and hi[k] > lo[k]:
-            internal[comp[a]] += hi[k] - lo[k]
-    exits = _exits(st, comp, len(members))
+    if links is not None:
+        exits, internal = links
+    else:
+        internal = [0] * len(members)
+        for k, (a, b) in enumerate(geo.ends):
+            if comp[a] == comp[b] and hi[k] > lo[k]:
+                internal[comp[a]] += hi[k] - lo[k]
+        exits = _exits(st, comp, len(members))
     for c, group in enumerate(members):
         if len(group) < 2 or deficit[c] <= 0:
             continue
@@ -312,11 +333,21 @@ def _unless_quiet(d, name: str, groups: bool, steps) -> Iterator[Step]:
 
 
 def single_exit(d) -> Iterator[Step]:
-    return _unless_quiet(d, "single-exit", True, lambda: rule_single_exit(d.st, (d.components(), d.dlo)))
+    return _unless_quiet(d, "single-exit", True,
+                         lambda: rule_single_exit(d.st, (d.components(), d.dlo), _group_links(d)))
+
+
+def _group_links(d) -> tuple[list[list[int]], list[int]]:
+    """:func:`_links_of_groups` of the engine's groups, worked out once per state."""
+    out = d._cache.get("group links")
+    if out is None:
+        comp, members = d.components()
+        out = d._cache["group links"] = _links_of_groups(d.st, comp, len(members))
+    return out
 
 
 def group_need(d) -> Iterator[Step]:
-    return rule_group_need(d.st, (d.components(), d.dlo))
+    return rule_group_need(d.st, (d.components(), d.dlo), _group_links(d))
 
 
 def cut_link(d) -> Iterator[Step]:
