@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
 
 from hashikit.checker import check
 from hashikit.generate import random_solution
@@ -514,3 +516,30 @@ def test_engine_takes_the_steps_of_the_plain_rules_on_random_boards(seed):
     if seed == 3:
         p = Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)
     assert _same_steps_as_naive(p) > 10
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hst.integers(0, 10**6), size=hst.integers(4, 9), most=hst.integers(1, 4), loops=hst.booleans(),
+       marks=hst.integers(0, 12))
+def test_engine_takes_the_plain_steps_from_any_board(seed, size, most, loops, marks):
+    """From a player's board (random bridges and marks, often wrong: finished islands with open
+    links, islands that can no longer reach their number), the engine with its shortcuts takes the
+    plain engine's steps until it sees a contradiction or gets stuck."""
+    rng = random.Random(seed)
+    p = random_solution(size, size, rng, maxbridges=most, cycles=0 if loops else 0.25)[0]
+    if loops:
+        p = Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)
+    st = State(p)
+    for _ in range(min(marks, st.geo.nlinks)):
+        k = rng.randrange(st.geo.nlinks)
+        st.hi[k] = rng.randint(0, st.hi[k])
+        st.lo[k] = rng.randint(0, st.hi[k])
+    d = Deducer(st, suppose=False)
+    for _ in range(60):
+        if d.bad:
+            break
+        step = d.next_step(3)
+        assert step == _naive_next_step(d, 3)
+        if step is None:
+            break
+        d.apply(step)
