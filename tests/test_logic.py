@@ -543,3 +543,24 @@ def test_engine_takes_the_plain_steps_from_any_board(seed, size, most, loops, ma
         if step is None:
             break
         d.apply(step)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hst.integers(0, 10**6), size=hst.integers(4, 8), most=hst.integers(1, 4), marks=hst.integers(0, 30))
+def test_quiet_lookahead_trials_find_nothing_on_any_board(seed, size, most, marks):
+    """Where the lookahead's shortcut calls a trial quiet, the trial run on the state finds nothing
+    (random boards with random bridges and marks: any state, not only the engine's)."""
+    rng = random.Random(seed)
+    p = random_solution(size, size, rng, maxbridges=most)[0]
+    st = State(p)
+    for _ in range(marks):
+        k = rng.randrange(st.geo.nlinks)
+        st.hi[k] = rng.randint(0, st.hi[k])
+        st.lo[k] = rng.randint(0, st.hi[k])
+    d = Deducer(st, suppose=False)
+    for k in range(st.geo.nlinks):
+        if st.lo[k] < st.hi[k]:
+            for full in (False, True):
+                if X._trial_quiet(d, k, full):
+                    assert X._lookahead_reason(st, k, full, d.lookahead_groups()) is None
+                    assert X._lookahead_reason(st, k, full) is None

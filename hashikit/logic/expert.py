@@ -380,12 +380,100 @@ def _calm(d, k: int) -> bool:
     return True
 
 
+def _trial_quiet(d, k: int, full: bool) -> bool:
+    """True when :func:`_lookahead_reason` finds nothing for this trial, worked out without
+    changing the state: which ends the trial forces (close or fill their other links), what
+    that does to their neighbours (too many or too few bridges), and whether an island it
+    leaves complete closes its group off (the engine's groups, joined along the new bridges,
+    with no island left incomplete).  Where a neighbour would be touched twice (never on a
+    grid) it answers False, and the trial is run."""
+    st = d.st
+    geo, lo, hi = st.geo, st.lo, st.hi
+    num, dlo, inc, ends = geo.num, d.dlo, geo.inc, geo.ends
+    r = hi[k] - lo[k]
+    ends_k = ends[k]
+    complete: list[int] = []  # islands the trial leaves complete among those it touches
+    completed: list[int] = []  # ... of them, those that were not complete before
+    joins = [ends_k] if full and lo[k] == 0 else []  # new certain bridges
+    seen: set[int] = set()
+    for e in ends_k:
+        need = num[e] - dlo[e]
+        dhi = 0
+        for j in inc[e]:
+            dhi += hi[j]
+        spare = dhi - num[e]
+        if full:  # ``r`` more bridges at ``e``
+            if need < r or spare < 0:
+                return False
+            close, fill = need == r, need != r and spare == 0
+        else:  # ``r`` less room at ``e``
+            if need < 0 or spare < r:
+                return False
+            close, fill = need == 0, need != 0 and spare == r
+        if not (close or fill):
+            continue
+        complete.append(e)
+        if need > 0:
+            completed.append(e)
+        for j in inc[e]:
+            if j == k or hi[j] == lo[j]:
+                continue
+            a, b = ends[j]
+            z = b if a == e else a
+            if z in seen or z in ends_k:
+                return False
+            seen.add(z)
+            rj = hi[j] - lo[j]
+            need_z = num[z] - dlo[z]
+            spare_z = -num[z]
+            for i in inc[z]:
+                spare_z += hi[i]
+            if close:  # ``z`` loses ``rj`` of room
+                if need_z < 0 or spare_z < rj:
+                    return False
+                if need_z == 0:
+                    complete.append(z)
+            else:  # ``z`` gets ``rj`` more bridges
+                if need_z < rj or spare_z < 0:
+                    return False
+                if need_z == rj:
+                    complete.append(z)
+                    completed.append(z)
+                if lo[j] == 0:
+                    joins.append((e, z))
+    if not complete:
+        return True
+    find, incomplete, members = d.find, d.incomplete, d.members
+    done: dict[int, int] = {}
+    for c in completed:
+        root = find(c)
+        done[root] = done.get(root, 0) + 1
+    linked: dict[int, list[int]] = {}
+    for u, v in joins:
+        ru, rv = find(u), find(v)
+        if ru != rv:
+            linked.setdefault(ru, []).append(rv)
+            linked.setdefault(rv, []).append(ru)
+    for x in complete:
+        start = find(x)
+        group, stack = {start}, [start]
+        while stack:
+            for c in linked.get(stack.pop(), ()):
+                if c not in group:
+                    group.add(c)
+                    stack.append(c)
+        if sum(incomplete[c] - done.get(c, 0) for c in group) == 0 and \
+                sum(len(members[c]) for c in group) < geo.n:
+            return False
+    return True
+
+
 def lookahead(d, k: int) -> Step | None:
     """:func:`rule_lookahead` on one link, with the engine's certain groups."""
     st = d.st
     if st.geo.n < 3 or st.lo[k] >= st.hi[k]:
         return None
-    if _calm(d, k):
+    if _calm(d, k) or (_trial_quiet(d, k, False) and _trial_quiet(d, k, True)):
         return None
     groups = d.lookahead_groups()
     for full in (False, True):
