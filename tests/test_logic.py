@@ -16,6 +16,7 @@ from hashikit.logic import (LEVELS, RULES, Deducer, State, Step, apply, contradi
                             solve_logically)
 from hashikit.logic import expert as X
 from hashikit.logic.groups import LookaheadGroups
+from hashikit.logic.state import word
 from hashikit.model import Puzzle, Solution
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -448,6 +449,65 @@ def test_what_if_trials_match_the_plain_check(seed):
     assert found  # the trials did find steps (the comparison can fail)
 
 
+def _cut_link_reference(st: State):
+    """The cut-link rule as first written (adjacency lists, a recursive search on a stack of
+    iterators): the engine's version must yield the same steps in the same order."""
+    geo, lo, hi = st.geo, st.lo, st.hi
+    n = geo.n
+    if n < 2:
+        return
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for k, (a, b) in enumerate(geo.ends):
+        if hi[k] >= 1:
+            adj[a].append((b, k))
+            adj[b].append((a, k))
+    order = [-1] * n
+    low = [0] * n
+    size = [1] * n
+    counter = 0
+    cuts: list[tuple[int, int]] = []  # (link, child island whose subtree is cut off)
+    for root in range(n):
+        if order[root] != -1:
+            continue
+        if root != 0:
+            return  # already disconnected: that is a contradiction, not a deduction
+        order[root] = low[root] = counter
+        counter += 1
+        stack = [(root, -1, iter(adj[root]))]
+        while stack:
+            v, via, it = stack[-1]
+            advanced = False
+            for w, k in it:
+                if k == via:
+                    continue
+                if order[w] == -1:
+                    order[w] = low[w] = counter
+                    counter += 1
+                    stack.append((w, k, iter(adj[w])))
+                    advanced = True
+                    break
+                low[v] = min(low[v], order[w])
+            if advanced:
+                continue
+            stack.pop()
+            if stack:
+                p = stack[-1][0]
+                low[p] = min(low[p], low[v])
+                size[p] += size[v]
+                if low[v] > order[p]:
+                    cuts.append((via, v))
+    for k, child in cuts:
+        if lo[k] >= 1:
+            continue
+        a, b = geo.ends[k]
+        part = size[child]
+        rest = n - part
+        yield Step("cut-link", "expert", (a, b), (k,), ((k, 1, hi[k]),),
+                   f"Every route between {word(min(part, rest)) if min(part, rest) < 9 else min(part, rest)} "
+                   f"island{'s' if min(part, rest) != 1 else ''} on one side and the other "
+                   f"{max(part, rest)} runs between {st.link_name(k)}, so there must be a bridge there.")
+
+
 def _lookahead_reference(d: Deducer, k: int):
     """The lookahead on link ``k`` with both trials always run (no calm-link shortcut)."""
     st = d.st
@@ -463,7 +523,7 @@ def _lookahead_reference(d: Deducer, k: int):
 #: the plain reading of the rules whose engine versions take shortcuts
 _REFERENCE = {"what-if": _what_if_reference, "lookahead": _lookahead_reference,
               "single-exit": lambda d: X.rule_single_exit(d.st), "group-need": lambda d: X.rule_group_need(d.st),
-              "cut-link": lambda d: X.rule_cut_link(d.st)}
+              "cut-link": lambda d: _cut_link_reference(d.st)}
 
 
 def _naive_next_step(d: Deducer, top: int):
@@ -558,6 +618,7 @@ def test_quiet_lookahead_trials_find_nothing_on_any_board(seed, size, most, mark
         st.hi[k] = rng.randint(0, st.hi[k])
         st.lo[k] = rng.randint(0, st.hi[k])
     d = Deducer(st, suppose=False)
+    assert list(X.rule_cut_link(st)) == list(_cut_link_reference(st))
     for k in range(st.geo.nlinks):
         if st.lo[k] < st.hi[k]:
             for full in (False, True):

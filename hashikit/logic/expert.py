@@ -135,51 +135,54 @@ def rule_group_need(st: State, groups=None, links=None) -> Iterator[Step]:
 
 
 def rule_cut_link(st: State) -> Iterator[Step]:
-    """Links that are bridges (cut edges) of the graph of links still possible."""
+    """Links that are bridges (cut edges) of the graph of links still possible.
+
+    One depth-first search from island 0 over each island's links in link order (the
+    links with ``hi >= 1``), the cut links found as the search leaves their far end."""
     geo, lo, hi = st.geo, st.lo, st.hi
     n = geo.n
     if n < 2:
         return
-    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for k, (a, b) in enumerate(geo.ends):
-        if hi[k] >= 1:
-            adj[a].append((b, k))
-            adj[b].append((a, k))
+    inc, ends = geo.inc, geo.ends
     order = [-1] * n
     low = [0] * n
     size = [1] * n
-    counter = 0
+    via = [-1] * n  # the link the search came in by
+    pos = [0] * n  # how far the search has gone through each island's links
     cuts: list[tuple[int, int]] = []  # (link, child island whose subtree is cut off)
-    for root in range(n):
-        if order[root] != -1:
-            continue
-        if root != 0:
-            return  # already disconnected: that is a contradiction, not a deduction
-        order[root] = low[root] = counter
-        counter += 1
-        stack = [(root, -1, iter(adj[root]))]
-        while stack:
-            v, via, it = stack[-1]
-            advanced = False
-            for w, k in it:
-                if k == via:
-                    continue
-                if order[w] == -1:
-                    order[w] = low[w] = counter
-                    counter += 1
-                    stack.append((w, k, iter(adj[w])))
-                    advanced = True
-                    break
-                low[v] = min(low[v], order[w])
-            if advanced:
+    order[0] = low[0] = 0
+    counter = 1
+    stack = [0]
+    while stack:
+        v = stack[-1]
+        links, i, came = inc[v], pos[v], via[v]
+        while i < len(links):
+            k = links[i]
+            i += 1
+            if hi[k] < 1 or k == came:
                 continue
+            a, b = ends[k]
+            w = b if a == v else a
+            if order[w] == -1:
+                order[w] = low[w] = counter
+                counter += 1
+                via[w] = k
+                stack.append(w)
+                break
+            if order[w] < low[v]:
+                low[v] = order[w]
+        else:
             stack.pop()
             if stack:
-                p = stack[-1][0]
-                low[p] = min(low[p], low[v])
+                p = stack[-1]
+                if low[v] < low[p]:
+                    low[p] = low[v]
                 size[p] += size[v]
                 if low[v] > order[p]:
-                    cuts.append((via, v))
+                    cuts.append((came, v))
+        pos[v] = i
+    if counter < n:
+        return  # already disconnected: that is a contradiction, not a deduction
     for k, child in cuts:
         if lo[k] >= 1:
             continue
