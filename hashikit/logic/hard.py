@@ -31,35 +31,53 @@ def what_if(d, x: int) -> Step | None:
     missing = geo.num[x] - d.dlo[x]
     if missing <= 0:
         return None
-    # with no island at risk in reach, no trial can starve one: only room and isolation are left
-    trial = _trial if d.risk()[x] else _room_or_isolation
+    if not d.risk()[x]:
+        # no island at risk in reach: no trial can starve one, only room and isolation are left
+        for k in geo.inc[x]:
+            if hi[k] > lo[k]:
+                found = _first_room_or_isolation(d, x, k, missing)
+                if found is not None:
+                    return _what_if_step(st, x, k, *found)
+        return None
     for k in geo.inc[x]:
         if hi[k] <= lo[k]:
             continue
         for n in range(lo[k] + 1, lo[k] + min(hi[k] - lo[k], missing) + 1):
-            found = trial(d, x, k, n)
+            found = _trial(d, x, k, n)
             if found is not None:
                 return _what_if_step(st, x, k, n, *found)
     return None
 
 
-def _room_or_isolation(d, x: int, k: int, n: int) -> tuple[str, int] | None:
-    """:func:`_trial` where no island can be starved (see :meth:`Deducer.risk`)."""
+def _first_room_or_isolation(d, x: int, k: int, missing: int) -> tuple[int, str, int] | None:
+    """The first count on link ``k`` (of island ``x``, missing ``missing``) whose trial finds
+    room or isolation, with what it finds: (count, step name, island), or None.
+
+    With ``add`` bridges more, the other end ``o`` is overfilled once ``add`` passes what
+    it misses, and both ends are complete when ``add`` equals what each misses, so the
+    first count is worked out rather than tried one by one (as :func:`_trial` does)."""
     st, geo = d.st, d.st.geo
-    num, dlo = geo.num, d.dlo
+    lo = st.lo[k]
     o = other(geo, k, x)
-    add = n - st.lo[k]
-    deg_o = dlo[o] + add
-    if deg_o > num[o]:
-        return "room", o
-    if deg_o == num[o] and dlo[x] + add == num[x]:
-        rx, ro = d.find(x), d.find(o)
-        incomplete = d.incomplete[rx] + (d.incomplete[ro] if ro != rx else 0)
-        if incomplete == 2:
-            size = len(d.members[rx]) + (len(d.members[ro]) if ro != rx else 0)
-            if size < geo.n:
-                return "isolation", o
+    free_o = geo.num[o] - d.dlo[o]
+    top = min(st.hi[k] - lo, missing)  # the most ``add`` tried
+    if free_o == missing:  # isolation at add == missing; room only past it
+        if missing <= top and _isolated(d, x, o):
+            return lo + missing, "isolation", o
+        return None
+    if free_o < top:
+        return lo + max(free_o, 0) + 1, "room", o
     return None
+
+
+def _isolated(d, x: int, o: int) -> bool:
+    """Completing ``x`` and ``o`` would complete their groups, joined, without every island."""
+    rx, ro = d.find(x), d.find(o)
+    incomplete = d.incomplete[rx] + (d.incomplete[ro] if ro != rx else 0)
+    if incomplete != 2:
+        return False
+    size = len(d.members[rx]) + (len(d.members[ro]) if ro != rx else 0)
+    return size < d.st.geo.n
 
 
 def _trial(d, x: int, k: int, n: int) -> tuple[str, int] | None:
@@ -81,13 +99,8 @@ def _trial(d, x: int, k: int, n: int) -> tuple[str, int] | None:
     if deg_o > num[o]:
         return "room", o
     deg_x = dlo[x] + add
-    if deg_x == num[x] and deg_o == num[o]:
-        rx, ro = d.find(x), d.find(o)
-        incomplete = d.incomplete[rx] + (d.incomplete[ro] if ro != rx else 0)
-        if incomplete == 2:
-            size = len(d.members[rx]) + (len(d.members[ro]) if ro != rx else 0)
-            if size < geo.n:
-                return "isolation", o
+    if deg_x == num[x] and deg_o == num[o] and _isolated(d, x, o):
+        return "isolation", o
     blocked = [c for c in geo.partners[k] if lo[c] == 0 and hi[c] > 0] if lo[k] == 0 else ()
     inc, ends = geo.inc, geo.ends
     if blocked and any(x in ends[c] or o in ends[c] for c in blocked):
