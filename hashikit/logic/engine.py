@@ -98,12 +98,14 @@ class Deducer:
                     uf[b] = b = uf[uf[b]]
                 if a != b:
                     uf[b] = a
-        find = self.find
         self.members: list = [None] * n
         self.incomplete = incomplete = [0] * n
         members = self.members
         for i in range(n):
-            r = find(i)
+            r = i
+            while uf[r] != r:
+                r = uf[r]
+            uf[i] = r
             if members[r] is None:
                 members[r] = [i]
             else:
@@ -320,17 +322,23 @@ class Deducer:
         unfinished = [z for z in self.members[root] if dlo[z] != num[z]]
         geo = self.st.geo
         lo, hi = self.st.lo, self.st.hi
+        push = heapq.heappush
         for r, rule in enumerate(self.rules):
-            if rule.groups and self.cursor[r]:
-                for z in unfinished:
-                    if rule.scope == ISLAND:
-                        for x in geo.near(z):
-                            if not rule.open_only or dlo[x] < num[x]:
-                                self._wake(r, x)
-                    else:
-                        for x in geo.region(z):
-                            if not rule.open_only or lo[x] < hi[x]:
-                                self._wake(r, x)
+            top = self.cursor[r]
+            if not rule.groups or not top:
+                continue
+            flag, heap, open_only = self.flags[r], self.heaps[r], rule.open_only
+            for z in unfinished:
+                if rule.scope == ISLAND:
+                    for x in geo.near(z):
+                        if x < top and not flag[x] and (not open_only or dlo[x] < num[x]):
+                            flag[x] = 1
+                            push(heap, x)
+                else:
+                    for x in geo.region(z):
+                        if x < top and not flag[x] and (not open_only or lo[x] < hi[x]):
+                            flag[x] = 1
+                            push(heap, x)
 
     def _wake_merge(self, small: list[int], root: int) -> None:
         """Two groups merged (``small`` joined the group of ``root``): wake the merge rules at
