@@ -8,8 +8,13 @@ level used is the puzzle's grade.
 The engine is incremental: each element rule sweeps its elements once in index
 order, and an element whose rule found nothing is dropped until a change it can
 read (the rule's ``reach``, ``crossing``, ``groups`` and ``merge`` entries in the
-table) wakes it again (into a heap, so the lowest index still comes first).
-Board rules run whenever every rule before them is stuck.
+table) wakes it again (into a heap, so the lowest index still comes first); a rule
+marked ``open_only`` is not woken at finished islands or decided links, and the
+``risk`` rule (Tatham's stage-3 trials) beyond a changed island's neighbours only
+where an island it could starve is in reach (:meth:`Deducer.risk`).  Board rules
+run whenever every rule before them is stuck.  None of this changes which step is
+taken: tests/test_logic.py compares every run with a plain engine that looks at
+every element of every rule afresh.
 """
 
 from __future__ import annotations

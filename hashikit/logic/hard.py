@@ -15,7 +15,11 @@ His stage 3 tries things out on one unfinished island at a time:
 
 "Unable to reach its number" is his check: an island misses more bridges than
 its open links can take, each link counting at most what the island at its other
-end still misses.  The trials read the state only (nothing is propagated).
+end still misses.  The trials read the state only (nothing is propagated).  The
+engine keeps every island's supply (what its links can take so counted) and which
+islands are at risk of being starved (:meth:`hashikit.logic.engine.Deducer.risk`),
+so a trial adds only what it changes, and an island with no island at risk in
+reach is checked for room and isolation alone.
 """
 
 from __future__ import annotations
