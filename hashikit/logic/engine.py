@@ -84,8 +84,9 @@ class Deducer:
         self.epoch = [0, 0]
         #: board rule name -> the epoch at which it last found nothing
         self.quiet: dict[str, tuple] = {}
-        #: per island, what its open links can still carry (see :meth:`supply`); -1: not known
-        self._supply = [-1] * n
+        #: per island, what its open links can still carry (see :meth:`supply`), kept with the
+        #: islands at risk once :meth:`risk` is first asked for
+        self._supply = [0] * n
         self._risky: bytearray | None = None
         self._risk: list[int] | None = None
         # certain groups: degrees, union-find, members and unfinished members per root
@@ -191,10 +192,9 @@ class Deducer:
         """What island ``y``'s open links can still carry, each link counting at most what the
         island at its other end still misses (Tatham's stage-3 check, read by every trial near
         ``y``: kept until a link at ``y`` or at a neighbour changes)."""
-        s = self._supply[y]
-        if s < 0:
-            s = self._supply[y] = self._count_supply(y)[0]
-        return s
+        if self._risk is None:
+            return self._count_supply(y)[0]
+        return self._supply[y]  # kept for every unfinished island (see :meth:`_update_supply`)
 
     def _count_supply(self, y: int) -> tuple[int, int]:
         """(supply of island ``y``, the largest part of it one link carries)."""
@@ -260,12 +260,8 @@ class Deducer:
                 mark(y, 1)
 
     def _update_supply(self, islands) -> None:
-        """The links at ``islands`` or their neighbours changed: their supplies and risks."""
-        if self._risk is None:
-            supply = self._supply
-            for y in islands:
-                supply[y] = -1
-            return
+        """The links at ``islands`` or their neighbours changed: their supplies and risks
+        (once :meth:`risk` has started keeping them)."""
         risky, at_risk = self._risky, self._at_risk
         num, dlo = self.st.geo.num, self.dlo
         for y in islands:
@@ -502,14 +498,15 @@ class Deducer:
             for root in {find(e) for e in changed_groups}:
                 self._wake_group(root)
         self._cache.clear()
-        # a changed link changes its ends' supplies; a raised one also their neighbours' (what
-        # the ends still miss caps the neighbours' links)
-        near, ends = st.geo.near, st.geo.ends
-        around = {e for k in changed for e in ends[k]}
-        for k, _old, _new in raised:
-            for e in ends[k]:
-                around.update(near(e))
-        self._update_supply(around)
+        if self._risk is not None:
+            # a changed link changes its ends' supplies; a raised one also their neighbours'
+            # (what the ends still miss caps the neighbours' links)
+            near, ends = st.geo.near, st.geo.ends
+            around = {e for k in changed for e in ends[k]}
+            for k, _old, _new in raised:
+                for e in ends[k]:
+                    around.update(near(e))
+            self._update_supply(around)
         self.touch(changed)
         self.hardest = max(self.hardest, LEVEL_RANK[step.level])
         return True
