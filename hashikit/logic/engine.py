@@ -72,6 +72,8 @@ class Deducer:
                           else (rule.scope, rule.open_only))
                          for r, rule in enumerate(self.rules) if rule.scope != BOARD]
         self.ranks = [LEVEL_RANK[r.level] for r in self.rules]
+        #: the rules that read the certain groups (woken when a group changes)
+        self._group_rules = [r for r, rule in enumerate(self.rules) if rule.groups]
         self.cross_of = geo.cross_of()
         self.open = sum(map(ne, lo, hi))
         self.bad = any(map(gt, lo, hi))
@@ -317,16 +319,17 @@ class Deducer:
     def _wake_group(self, root: int) -> None:
         """The group of ``root`` changed: wake the group rules near its unfinished islands."""
         count = self.incomplete[root]
-        if not 0 < count <= _GROUP_WAKE:
+        cursor = self.cursor
+        if not 0 < count <= _GROUP_WAKE or not any(cursor[r] for r in self._group_rules):
             return
         num, dlo = self.st.geo.num, self.dlo
         unfinished = [z for z in self.members[root] if dlo[z] != num[z]]
         geo = self.st.geo
         lo, hi = self.st.lo, self.st.hi
         push = heapq.heappush
-        for r, rule in enumerate(self.rules):
-            top = self.cursor[r]
-            if not rule.groups or not top:
+        for r in self._group_rules:
+            rule, top = self.rules[r], cursor[r]
+            if not top:
                 continue
             flag, heap, open_only = self.flags[r], self.heaps[r], rule.open_only
             for z in unfinished:
