@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
 
 from hashikit.checker import check
 from hashikit.generate import random_solution
@@ -14,6 +16,7 @@ from hashikit.logic import (LEVELS, RULES, Deducer, State, Step, apply, contradi
                             solve_logically)
 from hashikit.logic import expert as X
 from hashikit.logic.groups import LookaheadGroups
+from hashikit.logic.state import word
 from hashikit.model import Puzzle, Solution
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -389,3 +392,236 @@ def test_carried_deducer_takes_the_steps_of_a_fresh_one():
         ref, st = _reference_run(start, "hard")
         assert taken == ref
         assert st.lo == d.st.lo and st.hi == d.st.hi
+
+
+# ----------------------------------------------------------------------------- faster rules, same steps
+def _what_if_reference(d: Deducer, x: int):
+    """Tatham's stage-3 trials at island ``x``, every one by the plain check (no kept supplies,
+    no islands-at-risk shortcut)."""
+    from hashikit.logic import hard as H
+    st = d.st
+    missing = st.geo.num[x] - d.dlo[x]
+    if missing <= 0:
+        return None
+    for k in st.geo.inc[x]:
+        if st.hi[k] <= st.lo[k]:
+            continue
+        for n in range(st.lo[k] + 1, st.lo[k] + min(st.hi[k] - st.lo[k], missing) + 1):
+            found = H._trial_reference(d, x, k, n)
+            if found is not None:
+                return H._what_if_step(st, x, k, n, *found)
+    return None
+
+
+def _every_trial(d: Deducer) -> list:
+    """(island, link, count, what the fast trial finds, what the plain one finds) for every trial."""
+    from hashikit.logic import hard as H
+    st, out = d.st, []
+    for x in range(st.geo.n):
+        for k in st.geo.inc[x]:
+            for n in range(st.lo[k] + 1, st.hi[k] + 1):
+                if d.dlo[x] + n - st.lo[k] <= st.geo.num[x]:
+                    out.append((x, k, n, H._trial(d, x, k, n), H._trial_reference(d, x, k, n)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_what_if_trials_match_the_plain_check(seed):
+    """Tatham's stage-3 trial read from the engine's kept supplies finds exactly what summing every
+    checked island's links finds, and the what-if and lookahead rules with their shortcuts (islands
+    at risk, calm links) find what they find without, on every state of a run (random boards,
+    maxbridges 1-4)."""
+    rng = random.Random(seed)
+    p = random_solution(9, 9, rng, maxbridges=1 + seed % 4, allow_adjacent=bool(seed % 2))[0]
+    d = Deducer(State(p))
+    found = 0
+    while True:
+        for x, k, n, fast, plain in _every_trial(d):
+            assert fast == plain, (seed, x, k, n)
+            found += plain is not None
+        for x in range(d.st.geo.n):
+            assert RULE["what-if"].test(d, x) == _what_if_reference(d, x), (seed, x)
+        for k in range(d.st.geo.nlinks):
+            assert RULE["lookahead"].test(d, k) == _lookahead_reference(d, k), (seed, k)
+        step = d.next_step(3)
+        if step is None or not d.apply(step) or d.bad:
+            break
+    assert found  # the trials did find steps (the comparison can fail)
+
+
+def _cut_link_reference(st: State):
+    """The cut-link rule as first written (adjacency lists, a recursive search on a stack of
+    iterators): the engine's version must yield the same steps in the same order."""
+    geo, lo, hi = st.geo, st.lo, st.hi
+    n = geo.n
+    if n < 2:
+        return
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for k, (a, b) in enumerate(geo.ends):
+        if hi[k] >= 1:
+            adj[a].append((b, k))
+            adj[b].append((a, k))
+    order = [-1] * n
+    low = [0] * n
+    size = [1] * n
+    counter = 0
+    cuts: list[tuple[int, int]] = []  # (link, child island whose subtree is cut off)
+    for root in range(n):
+        if order[root] != -1:
+            continue
+        if root != 0:
+            return  # already disconnected: that is a contradiction, not a deduction
+        order[root] = low[root] = counter
+        counter += 1
+        stack = [(root, -1, iter(adj[root]))]
+        while stack:
+            v, via, it = stack[-1]
+            advanced = False
+            for w, k in it:
+                if k == via:
+                    continue
+                if order[w] == -1:
+                    order[w] = low[w] = counter
+                    counter += 1
+                    stack.append((w, k, iter(adj[w])))
+                    advanced = True
+                    break
+                low[v] = min(low[v], order[w])
+            if advanced:
+                continue
+            stack.pop()
+            if stack:
+                p = stack[-1][0]
+                low[p] = min(low[p], low[v])
+                size[p] += size[v]
+                if low[v] > order[p]:
+                    cuts.append((via, v))
+    for k, child in cuts:
+        if lo[k] >= 1:
+            continue
+        a, b = geo.ends[k]
+        part = size[child]
+        rest = n - part
+        yield Step("cut-link", "expert", (a, b), (k,), ((k, 1, hi[k]),),
+                   f"Every route between {word(min(part, rest)) if min(part, rest) < 9 else min(part, rest)} "
+                   f"island{'s' if min(part, rest) != 1 else ''} on one side and the other "
+                   f"{max(part, rest)} runs between {st.link_name(k)}, so there must be a bridge there.")
+
+
+def _lookahead_reference(d: Deducer, k: int):
+    """The lookahead on link ``k`` with both trials always run (no calm-link shortcut)."""
+    st = d.st
+    if st.geo.n < 3 or st.lo[k] >= st.hi[k]:
+        return None
+    for full in (False, True):
+        reason = X._lookahead_reason(st, k, full)
+        if reason is not None:
+            return X._lookahead_step(st, k, full, reason)
+    return None
+
+
+#: the plain reading of the rules whose engine versions take shortcuts
+_REFERENCE = {"what-if": _what_if_reference, "lookahead": _lookahead_reference,
+              "single-exit": lambda d: X.rule_single_exit(d.st), "group-need": lambda d: X.rule_group_need(d.st),
+              "cut-link": lambda d: _cut_link_reference(d.st)}
+
+
+def _naive_next_step(d: Deducer, top: int):
+    """The engine's contract read plainly: the lowest level with a step, then the first rule of the
+    table, then the lowest element index; every element of every rule looked at afresh."""
+    sizes = {"island": d.st.geo.n, "link": d.st.geo.nlinks, "crossing": len(d.st.geo.crossings)}
+    for rule in d.rules:
+        if LEVELS.index(rule.level) > top:
+            break
+        test = _REFERENCE.get(rule.name, rule.test)
+        if rule.scope == "board":
+            for step in test(d):
+                return step
+            continue
+        for x in range(sizes[rule.scope]):
+            step = test(d, x)
+            if step is not None:
+                return step
+    return None
+
+
+def _same_steps_as_naive(p: Puzzle) -> int:
+    d = Deducer(State(p), suppose=False)
+    taken = 0
+    while not d.bad:
+        step = d.next_step(3)
+        assert step == _naive_next_step(d, 3), taken
+        if step is None:
+            break
+        assert d.apply(step)
+        taken += 1
+    return taken
+
+
+def test_engine_takes_the_steps_of_the_plain_rules_on_published_puzzles():
+    """On the published puzzles (up to 60 islands), every step of the engine (woken elements only,
+    kept supplies, islands at risk, calm links, quiet board rules) is the step the plain reading of
+    the rules takes looking at everything afresh: the shortcuts change no deduction and no grade."""
+    puzzles = [d for _name, d in _real_unique(60)]
+    assert puzzles
+    steps = sum(_same_steps_as_naive(Puzzle.from_grid(d["grid"], d.get("maxb", 2))) for d in puzzles)
+    assert steps > 1000
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_engine_takes_the_steps_of_the_plain_rules_on_random_boards(seed):
+    """The same on random boards (not unique: runs that get stuck), maxbridges 1-4 and no-loops."""
+    rng = random.Random(100 + seed)
+    p = random_solution(14, 14, rng, maxbridges=1 + seed, cycles=0 if seed == 3 else 0.25)[0]
+    if seed == 3:
+        p = Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)
+    assert _same_steps_as_naive(p) > 10
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hst.integers(0, 10**6), size=hst.integers(4, 9), most=hst.integers(1, 4), loops=hst.booleans(),
+       marks=hst.integers(0, 12))
+def test_engine_takes_the_plain_steps_from_any_board(seed, size, most, loops, marks):
+    """From a player's board (random bridges and marks, often wrong: finished islands with open
+    links, islands that can no longer reach their number), the engine with its shortcuts takes the
+    plain engine's steps until it sees a contradiction or gets stuck."""
+    rng = random.Random(seed)
+    p = random_solution(size, size, rng, maxbridges=most, cycles=0 if loops else 0.25)[0]
+    if loops:
+        p = Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)
+    st = State(p)
+    for _ in range(min(marks, st.geo.nlinks)):
+        k = rng.randrange(st.geo.nlinks)
+        st.hi[k] = rng.randint(0, st.hi[k])
+        st.lo[k] = rng.randint(0, st.hi[k])
+    d = Deducer(st, suppose=False)
+    for _ in range(60):
+        if d.bad:
+            break
+        step = d.next_step(3)
+        assert step == _naive_next_step(d, 3)
+        if step is None:
+            break
+        d.apply(step)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hst.integers(0, 10**6), size=hst.integers(4, 8), most=hst.integers(1, 4), marks=hst.integers(0, 30))
+def test_quiet_lookahead_trials_find_nothing_on_any_board(seed, size, most, marks):
+    """Where the lookahead's shortcut calls a trial quiet, the trial run on the state finds nothing
+    (random boards with random bridges and marks: any state, not only the engine's)."""
+    rng = random.Random(seed)
+    p = random_solution(size, size, rng, maxbridges=most)[0]
+    st = State(p)
+    for _ in range(marks):
+        k = rng.randrange(st.geo.nlinks)
+        st.hi[k] = rng.randint(0, st.hi[k])
+        st.lo[k] = rng.randint(0, st.hi[k])
+    d = Deducer(st, suppose=False)
+    assert list(X.rule_cut_link(st)) == list(_cut_link_reference(st))
+    for k in range(st.geo.nlinks):
+        if st.lo[k] < st.hi[k]:
+            for full in (False, True):
+                if X._trial_quiet(d, k, full):
+                    assert X._lookahead_reason(st, k, full, d.lookahead_groups()) is None
+                    assert X._lookahead_reason(st, k, full) is None

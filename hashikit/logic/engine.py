@@ -8,20 +8,30 @@ level used is the puzzle's grade.
 The engine is incremental: each element rule sweeps its elements once in index
 order, and an element whose rule found nothing is dropped until a change it can
 read (the rule's ``reach``, ``crossing``, ``groups`` and ``merge`` entries in the
-table) wakes it again (into a heap, so the lowest index still comes first).
-Board rules run whenever every rule before them is stuck.
+table) wakes it again (into a heap, so the lowest index still comes first); a rule
+marked ``open_only`` is not woken at finished islands or decided links, and the
+``risk`` rule (Tatham's stage-3 trials) beyond a changed island's neighbours only
+where an island it could starve is in reach (:meth:`Deducer.risk`).  Board rules
+run whenever every rule before them is stuck.  None of this changes which step is
+taken: tests/test_logic.py compares every run with a plain engine that looks at
+every element of every rule afresh.
 """
 
 from __future__ import annotations
 
 import heapq
 import time
+from operator import gt, ne
 from typing import Iterator
 
 from ..model import Puzzle
 from .groups import LookaheadGroups
 from .rules import BOARD, CROSSING, ISLAND, LINK, RULES, Rule
 from .state import LEVEL_RANK, LEVELS, State, Step, contradiction as state_contradiction, number_groups
+
+#: a stage-3 trial at an island reads the islands up to this many links away (and the ends of
+#: links crossing links there): see :meth:`Deducer.risk`
+RISK_RADIUS = 2
 
 #: a changed group wakes group rules near its unfinished islands when it has at most this many
 #: (a trial's closed group has all its unfinished islands next to the trial's link)
@@ -52,22 +62,64 @@ class Deducer:
         geo = st.geo
         n, nl = geo.n, geo.nlinks
         lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
-        self.rules: list[Rule] = [r for r in RULES if suppose or r.name != "contradiction"]
+        #: the rules in use: ``contradiction`` unless ``suppose`` is False; the no-loops rules only
+        #: in no-loops puzzles (elsewhere they never fire: leaving them out takes the same steps)
+        self.rules: list[Rule] = [r for r in RULES if (suppose or r.name != "contradiction")
+                                  and (st.puzzle.no_loops or not r.no_loops)]
+        #: the element rules and what a changed link wakes in each: its crossing pairs, its ends,
+        #: the links near its ends, or (None) its ends noted for a wider wake (see :meth:`_flush`)
+        self._readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing)
+                          else (rule.scope, rule.open_only))
+                         for r, rule in enumerate(self.rules) if rule.scope != BOARD]
         self.ranks = [LEVEL_RANK[r.level] for r in self.rules]
+        #: the rules that read the certain groups (woken when a group changes)
+        self._group_rules = [r for r, rule in enumerate(self.rules) if rule.groups]
         self.cross_of = geo.cross_of()
-        self.open = sum(1 for k in range(nl) if lo[k] != hi[k])
-        self.bad = any(lo[k] > hi[k] for k in range(nl))
+        self.open = sum(map(ne, lo, hi))
+        self.bad = any(map(gt, lo, hi))
         #: the index of the hardest level used
         self.hardest = -1
         self._cache: dict = {}
+        #: counts the changes to the graph of usable links (a link's ``hi`` fell to 0) and to the
+        #: certain groups (two joined): a board rule that reads only those and found nothing
+        #: finds nothing until they move
+        self.epoch = [0, 0]
+        #: board rule name -> the epoch at which it last found nothing
+        self.quiet: dict[str, tuple] = {}
+        #: per island, what its open links can still carry (see :meth:`supply`), kept with the
+        #: islands at risk once :meth:`risk` is first asked for
+        self._supply = [0] * n
+        self._risky: bytearray | None = None
+        self._risk: list[int] | None = None
         # certain groups: degrees, union-find, members and unfinished members per root
-        self.dlo = dlo = [sum(lo[k] for k in inc[i]) for i in range(n)]
-        self.uf = list(range(n))
-        self.members: list = [[i] for i in range(n)]
-        self.incomplete = [int(dlo[i] != num[i]) for i in range(n)]
+        self.dlo = dlo = [0] * n
         for k, (a, b) in enumerate(geo.ends):
+            if lo[k]:
+                dlo[a] += lo[k]
+                dlo[b] += lo[k]
+        self.uf = uf = list(range(n))
+        for k, (a, b) in enumerate(geo.ends):  # join along the built links (one pass, no lists)
             if lo[k] >= 1:
-                self._union(a, b)
+                while uf[a] != a:
+                    uf[a] = a = uf[uf[a]]
+                while uf[b] != b:
+                    uf[b] = b = uf[uf[b]]
+                if a != b:
+                    uf[b] = a
+        self.members: list = [None] * n
+        self.incomplete = incomplete = [0] * n
+        members = self.members
+        for i in range(n):
+            r = i
+            while uf[r] != r:
+                r = uf[r]
+            uf[i] = r
+            if members[r] is None:
+                members[r] = [i]
+            else:
+                members[r].append(i)
+            if dlo[i] != num[i]:
+                incomplete[r] += 1
         sizes = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
         inherit = parent is not None and not parent.bad
         parent_index = {rule: r for r, rule in enumerate(parent.rules)} if inherit else {}
@@ -138,6 +190,89 @@ class Deducer:
         out.whole = False
         return out
 
+    def supply(self, y: int) -> int:
+        """What island ``y``'s open links can still carry, each link counting at most what the
+        island at its other end still misses (Tatham's stage-3 check, read by every trial near
+        ``y``: kept until a link at ``y`` or at a neighbour changes)."""
+        if self._risk is None:
+            return self._count_supply(y)[0]
+        return self._supply[y]  # kept for every unfinished island (see :meth:`_update_supply`)
+
+    def _count_supply(self, y: int) -> tuple[int, int]:
+        """(supply of island ``y``, the largest part of it one link carries)."""
+        geo = self.st.geo
+        lo, hi, num, dlo, ends = self.st.lo, self.st.hi, geo.num, self.dlo, geo.ends
+        s = top = 0
+        for j in geo.inc[y]:
+            r = hi[j] - lo[j]
+            if r > 0:
+                a, b = ends[j]
+                f = num[b if a == y else a] - dlo[b if a == y else a]
+                if f > 0:
+                    t = r if r < f else f
+                    s += t
+                    if t > top:
+                        top = t
+        return s, top
+
+    # -- islands at risk (what a stage-3 trial can starve) ----------------------------------
+    def risk(self) -> list[int]:
+        """Per island ``x``, how many islands at risk a trial at ``x`` may read.
+
+        A trial (one link ``k`` of ``x`` given ``add`` more bridges) leaves the supply minus
+        the need of ``x`` and of the other end of ``k`` as they were; of any other island
+        it changes one link's part of the supply at most (its link to ``x`` or to the other
+        end, or its one link that the trial's first bridge crosses: never two, on a grid),
+        by at most ``add`` (at most MAXBRIDGES) and at most that part.  So an island can be
+        starved by a trial only if it is *at risk*: it misses bridges and its supply exceeds
+        what it misses by less than MAXBRIDGES and less than its largest part.  The trials
+        reading an island run at the islands up to :data:`RISK_RADIUS` links away from it and
+        at the ends of links crossing its own; with no island at risk there, no trial at ``x``
+        can starve anything.  Kept from the first call on, as steps change supplies."""
+        if self._risk is None:
+            self._start_risk()
+        return self._risk
+
+    def _at_risk(self, y: int) -> int:
+        s, top = self._count_supply(y)
+        self._supply[y] = s
+        need = self.st.geo.num[y] - self.dlo[y]
+        return 1 if need > 0 and s - need < min(top, self.st.puzzle.maxbridges) else 0
+
+    def _mark_risk(self, y: int, step: int) -> None:
+        """Count island ``y`` (``step`` 1) or stop counting it (-1) where trials read it."""
+        geo, risk = self.st.geo, self._risk
+        for x in geo.reach(y, RISK_RADIUS, False):
+            risk[x] += step
+        partners, ends = geo.partners, geo.ends
+        for c in geo.inc[y]:
+            for k in partners[c]:
+                a, b = ends[k]
+                risk[a] += step
+                risk[b] += step
+
+    def _start_risk(self) -> None:
+        n = self.st.geo.n
+        self._risky = risky = bytearray(n)
+        self._risk = [0] * n
+        at_risk, mark = self._at_risk, self._mark_risk
+        for y in range(n):
+            if at_risk(y):
+                risky[y] = 1
+                mark(y, 1)
+
+    def _update_supply(self, islands) -> None:
+        """The links at ``islands`` or their neighbours changed: their supplies and risks
+        (once :meth:`risk` has started keeping them)."""
+        risky, at_risk = self._risky, self._at_risk
+        num, dlo = self.st.geo.num, self.dlo
+        for y in islands:
+            # a finished island stays so (``lo`` only rises): no trial reads its supply again
+            now = at_risk(y) if num[y] > dlo[y] else 0
+            if now != risky[y]:
+                risky[y] = now
+                self._mark_risk(y, 1 if now else -1)
+
     # -- waking rules ------------------------------------------------------------------
     def asleep(self, r: int) -> bool:
         """True when element rule ``r`` has nothing left to look at."""
@@ -151,41 +286,63 @@ class Deducer:
             flag[index] = 1
             heapq.heappush(self.heaps[r], index)
 
-    def _wake_near(self, r: int, rule: Rule, i: int) -> None:
-        """Wake rule ``r`` where a change at island ``i`` can matter to it."""
-        if not self.cursor[r]:
-            return
-        geo = self.st.geo
-        if rule.scope == ISLAND:
-            if rule.reach or rule.crossing:
-                self.pending[r].add(i)
-            else:
-                self._wake(r, i)
-        elif rule.scope == LINK:
-            for k in geo.region(i):
-                self._wake(r, k)
-
     def _flush(self, r: int, rule: Rule) -> None:
-        """Wake rule ``r`` as far as it reads around the islands changed since it last looked."""
-        reach = self.st.geo.reach
-        for i in self.pending[r]:
-            for x in reach(i, rule.reach, rule.crossing):
-                self._wake(r, x)
-        self.pending[r].clear()
+        """Wake rule ``r`` as far as it reads around the islands changed since it last looked.
+
+        A ``risk`` rule is woken farther than the changed island's neighbours only where an
+        island at risk is within its reach (:meth:`risk`: elsewhere what it reads farther
+        cannot make it fire)."""
+        geo = self.st.geo
+        reach, pending = geo.reach, self.pending[r]
+        top, flag, heap, push = self.cursor[r], self.flags[r], self.heaps[r], heapq.heappush
+        # an open-only rule is not woken at finished islands
+        open_only, num, dlo = rule.open_only, geo.num, self.dlo
+        if rule.risk and self._risk is not None:
+            risk, near = self._risk, geo.near
+            for i in pending:
+                for x in near(i):
+                    if x < top and not flag[x] and (not open_only or dlo[x] < num[x]):
+                        flag[x] = 1
+                        push(heap, x)
+                for x in reach(i, rule.reach, rule.crossing):
+                    if risk[x] and x < top and not flag[x] and (not open_only or dlo[x] < num[x]):
+                        flag[x] = 1
+                        push(heap, x)
+        else:
+            for i in pending:
+                for x in reach(i, rule.reach, rule.crossing):
+                    if x < top and not flag[x] and (not open_only or dlo[x] < num[x]):
+                        flag[x] = 1
+                        push(heap, x)
+        pending.clear()
 
     def _wake_group(self, root: int) -> None:
         """The group of ``root`` changed: wake the group rules near its unfinished islands."""
         count = self.incomplete[root]
-        if not 0 < count <= _GROUP_WAKE:
+        cursor = self.cursor
+        if not 0 < count <= _GROUP_WAKE or not any(cursor[r] for r in self._group_rules):
             return
         num, dlo = self.st.geo.num, self.dlo
         unfinished = [z for z in self.members[root] if dlo[z] != num[z]]
         geo = self.st.geo
-        for r, rule in enumerate(self.rules):
-            if rule.groups and self.cursor[r]:
-                for z in unfinished:
-                    for x in (geo.near(z) if rule.scope == ISLAND else geo.region(z)):
-                        self._wake(r, x)
+        lo, hi = self.st.lo, self.st.hi
+        push = heapq.heappush
+        for r in self._group_rules:
+            rule, top = self.rules[r], cursor[r]
+            if not top:
+                continue
+            flag, heap, open_only = self.flags[r], self.heaps[r], rule.open_only
+            for z in unfinished:
+                if rule.scope == ISLAND:
+                    for x in geo.near(z):
+                        if x < top and not flag[x] and (not open_only or dlo[x] < num[x]):
+                            flag[x] = 1
+                            push(heap, x)
+                else:
+                    for x in geo.region(z):
+                        if x < top and not flag[x] and (not open_only or lo[x] < hi[x]):
+                            flag[x] = 1
+                            push(heap, x)
 
     def _wake_merge(self, small: list[int], root: int) -> None:
         """Two groups merged (``small`` joined the group of ``root``): wake the merge rules at
@@ -208,23 +365,40 @@ class Deducer:
         ends = geo.ends
         cursor, pending, flags, heaps = self.cursor, self.pending, self.flags, self.heaps
         push = heapq.heappush
-        for r, rule in enumerate(self.rules):
+        where = {}  # per kind of reader, the elements to wake (worked out once)
+        islands = None  # the ends of the links, each once
+        for r, kind in self._readers:
             top = cursor[r]
-            if rule.scope == BOARD or not top:
+            if not top:
                 continue
-            flag, heap = flags[r], heaps[r]
-            if rule.scope == CROSSING:
-                where = [c for k in links for c in self.cross_of[k]]
-            elif rule.scope == ISLAND and (rule.reach or rule.crossing):
+            if kind is None:
+                p = pending[r]
                 for k in links:
-                    pending[r].update(ends[k])
+                    p.update(ends[k])
                 continue
-            elif rule.scope == ISLAND:
-                where = [i for k in links for i in ends[k]]
-            else:
-                region = geo.region
-                where = [j for k in links for i in ends[k] for j in region(i)]
-            for x in where:
+            found = where.get(kind)
+            if found is None:
+                scope, open_only = kind
+                if scope == CROSSING:
+                    cross_of = self.cross_of
+                    found = [c for k in links for c in cross_of[k]]
+                else:
+                    if islands is None:
+                        islands = {i for k in links for i in ends[k]}
+                    if scope == ISLAND:
+                        found = islands
+                        if open_only:
+                            num, dlo = geo.num, self.dlo
+                            found = [i for i in found if dlo[i] < num[i]]
+                    else:
+                        region = geo.region
+                        found = {j for i in islands for j in region(i)}
+                        if open_only:
+                            lo, hi = self.st.lo, self.st.hi
+                            found = [j for j in found if lo[j] < hi[j]]
+                where[kind] = found
+            flag, heap = flags[r], heaps[r]
+            for x in found:
                 if x < top and not flag[x]:
                     flag[x] = 1
                     push(heap, x)
@@ -291,6 +465,8 @@ class Deducer:
                 lo[k] = new_lo
                 moved = True
             if new_hi < hi[k]:
+                if new_hi <= 0 < hi[k]:
+                    self.epoch[0] += 1  # a link can no longer be used: the graph of links changed
                 hi[k] = new_hi
                 moved = True
             if moved:
@@ -318,12 +494,22 @@ class Deducer:
                 if old == 0:
                     small = self._union(a, b)
                     if small is not None:
+                        self.epoch[1] += 1  # two groups joined
                         changed_groups.add(a)
                         self._wake_merge(small, find(a))
             find = self.find
             for root in {find(e) for e in changed_groups}:
                 self._wake_group(root)
         self._cache.clear()
+        if self._risk is not None:
+            # a changed link changes its ends' supplies; a raised one also their neighbours'
+            # (what the ends still miss caps the neighbours' links)
+            near, ends = st.geo.near, st.geo.ends
+            around = {e for k in changed for e in ends[k]}
+            for k, _old, _new in raised:
+                for e in ends[k]:
+                    around.update(near(e))
+            self._update_supply(around)
         self.touch(changed)
         self.hardest = max(self.hardest, LEVEL_RANK[step.level])
         return True

@@ -68,12 +68,29 @@ def _exits(st: State, comp: list[int], ngroups: int) -> list[list[int]]:
     return exits
 
 
-def rule_single_exit(st: State, groups=None) -> Iterator[Step]:
+def _links_of_groups(st: State, comp: list[int], ngroups: int) -> tuple[list[list[int]], list[int]]:
+    """Per group: its usable links out (:func:`_exits`), and the room left on links inside it."""
+    exits: list[list[int]] = [[] for _ in range(ngroups)]
+    internal = [0] * ngroups
+    lo, hi = st.lo, st.hi
+    for k, (a, b) in enumerate(st.geo.ends):
+        ca, cb = comp[a], comp[b]
+        if ca != cb:
+            if hi[k] >= 1:
+                exits[ca].append(k)
+                exits[cb].append(k)
+        elif hi[k] > lo[k]:
+            internal[ca] += hi[k] - lo[k]
+    return exits, internal
+
+
+def rule_single_exit(st: State, groups=None, links=None) -> Iterator[Step]:
+    """``links``: :func:`_links_of_groups` of ``groups`` when the caller has it."""
     geo = st.geo
     comp, members = groups[0] if groups is not None else components(st)
     if len(members) < 2:
         return
-    exits = _exits(st, comp, len(members))
+    exits = links[0] if links is not None else _exits(st, comp, len(members))
     for c, group in enumerate(members):
         if len(group) < 2 or len(exits[c]) != 1:
             continue
@@ -88,15 +105,19 @@ def rule_single_exit(st: State, groups=None) -> Iterator[Step]:
 
 
 
-def rule_group_need(st: State, groups=None) -> Iterator[Step]:
+def rule_group_need(st: State, groups=None, links=None) -> Iterator[Step]:
+    """``links``: :func:`_links_of_groups` of ``groups`` when the caller has it."""
     geo, lo, hi = st.geo, st.lo, st.hi
     (comp, members), dlo = groups if groups is not None else (components(st), None)
     deficit = _deficits(st, members, dlo)
-    internal = [0] * len(members)
-    for k, (a, b) in enumerate(geo.ends):
-        if comp[a] == comp[b] and hi[k] > lo[k]:
-            internal[comp[a]] += hi[k] - lo[k]
-    exits = _exits(st, comp, len(members))
+    if links is not None:
+        exits, internal = links
+    else:
+        internal = [0] * len(members)
+        for k, (a, b) in enumerate(geo.ends):
+            if comp[a] == comp[b] and hi[k] > lo[k]:
+                internal[comp[a]] += hi[k] - lo[k]
+        exits = _exits(st, comp, len(members))
     for c, group in enumerate(members):
         if len(group) < 2 or deficit[c] <= 0:
             continue
@@ -114,51 +135,54 @@ def rule_group_need(st: State, groups=None) -> Iterator[Step]:
 
 
 def rule_cut_link(st: State) -> Iterator[Step]:
-    """Links that are bridges (cut edges) of the graph of links still possible."""
+    """Links that are bridges (cut edges) of the graph of links still possible.
+
+    One depth-first search from island 0 over each island's links in link order (the
+    links with ``hi >= 1``), the cut links found as the search leaves their far end."""
     geo, lo, hi = st.geo, st.lo, st.hi
     n = geo.n
     if n < 2:
         return
-    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for k, (a, b) in enumerate(geo.ends):
-        if hi[k] >= 1:
-            adj[a].append((b, k))
-            adj[b].append((a, k))
+    inc, ends = geo.inc, geo.ends
     order = [-1] * n
     low = [0] * n
     size = [1] * n
-    counter = 0
+    via = [-1] * n  # the link the search came in by
+    pos = [0] * n  # how far the search has gone through each island's links
     cuts: list[tuple[int, int]] = []  # (link, child island whose subtree is cut off)
-    for root in range(n):
-        if order[root] != -1:
-            continue
-        if root != 0:
-            return  # already disconnected: that is a contradiction, not a deduction
-        order[root] = low[root] = counter
-        counter += 1
-        stack = [(root, -1, iter(adj[root]))]
-        while stack:
-            v, via, it = stack[-1]
-            advanced = False
-            for w, k in it:
-                if k == via:
-                    continue
-                if order[w] == -1:
-                    order[w] = low[w] = counter
-                    counter += 1
-                    stack.append((w, k, iter(adj[w])))
-                    advanced = True
-                    break
-                low[v] = min(low[v], order[w])
-            if advanced:
+    order[0] = low[0] = 0
+    counter = 1
+    stack = [0]
+    while stack:
+        v = stack[-1]
+        links, i, came = inc[v], pos[v], via[v]
+        while i < len(links):
+            k = links[i]
+            i += 1
+            if hi[k] < 1 or k == came:
                 continue
+            a, b = ends[k]
+            w = b if a == v else a
+            if order[w] == -1:
+                order[w] = low[w] = counter
+                counter += 1
+                via[w] = k
+                stack.append(w)
+                break
+            if order[w] < low[v]:
+                low[v] = order[w]
+        else:
             stack.pop()
             if stack:
-                p = stack[-1][0]
-                low[p] = min(low[p], low[v])
+                p = stack[-1]
+                if low[v] < low[p]:
+                    low[p] = low[v]
                 size[p] += size[v]
                 if low[v] > order[p]:
-                    cuts.append((via, v))
+                    cuts.append((came, v))
+        pos[v] = i
+    if counter < n:
+        return  # already disconnected: that is a contradiction, not a deduction
     for k, child in cuts:
         if lo[k] >= 1:
             continue
@@ -295,22 +319,164 @@ def contradiction(d) -> Iterator[Step]:
             break
 
 
+def _unless_quiet(d, name: str, groups: bool, steps) -> Iterator[Step]:
+    """``steps`` of a board rule that reads only the graph of usable links (``hi >= 1``), the
+    certain groups if ``groups``, and which links are built: none while those have not
+    changed since it last found none (``d.epoch``; built links only get more, which takes
+    steps away).  ``steps``: a function making them (not called when quiet)."""
+    epoch = tuple(d.epoch) if groups else d.epoch[0]
+    if d.quiet.get(name) == epoch:
+        return
+    found = False
+    for step in steps():
+        found = True
+        yield step
+    if not found:
+        d.quiet[name] = epoch
+
+
 def single_exit(d) -> Iterator[Step]:
-    return rule_single_exit(d.st, (d.components(), d.dlo))
+    return _unless_quiet(d, "single-exit", True,
+                         lambda: rule_single_exit(d.st, (d.components(), d.dlo), _group_links(d)))
+
+
+def _group_links(d) -> tuple[list[list[int]], list[int]]:
+    """:func:`_links_of_groups` of the engine's groups, worked out once per state."""
+    out = d._cache.get("group links")
+    if out is None:
+        comp, members = d.components()
+        out = d._cache["group links"] = _links_of_groups(d.st, comp, len(members))
+    return out
 
 
 def group_need(d) -> Iterator[Step]:
-    return rule_group_need(d.st, (d.components(), d.dlo))
+    return rule_group_need(d.st, (d.components(), d.dlo), _group_links(d))
 
 
 def cut_link(d) -> Iterator[Step]:
-    return rule_cut_link(d.st)
+    return _unless_quiet(d, "cut-link", False, lambda: rule_cut_link(d.st))
+
+
+def _calm(d, k: int) -> bool:
+    """True when neither trial on link ``k`` can force anything or overfill an end.
+
+    Either trial changes only link ``k``'s room (``r``) at its ends.  At the bottom count,
+    an end still missing more than ``r`` bridges with more than ``r`` room to spare is not
+    forced and can still get its number; at the top count it gets ``r`` more bridges,
+    still misses some (more than ``r`` missing), and its room stays above what it misses
+    (more than ``r`` to spare).  Then the trial touches its two ends only, and neither is
+    complete or wrong: :func:`_lookahead_reason` finds nothing.
+    """
+    st = d.st
+    geo, lo, hi = st.geo, st.lo, st.hi
+    r = hi[k] - lo[k]
+    num, dlo, inc = geo.num, d.dlo, geo.inc
+    for e in geo.ends[k]:
+        need = num[e] - dlo[e]
+        if need <= r:
+            return False
+        dhi = 0
+        for j in inc[e]:
+            dhi += hi[j]
+        if dhi - num[e] <= r:
+            return False
+    return True
+
+
+def _trial_quiet(d, k: int, full: bool) -> bool:
+    """True when :func:`_lookahead_reason` finds nothing for this trial, worked out without
+    changing the state: which ends the trial forces (close or fill their other links), what
+    that does to their neighbours (too many or too few bridges), and whether an island it
+    leaves complete closes its group off (the engine's groups, joined along the new bridges,
+    with no island left incomplete).  Where a neighbour would be touched twice (never on a
+    grid) it answers False, and the trial is run."""
+    st = d.st
+    geo, lo, hi = st.geo, st.lo, st.hi
+    num, dlo, inc, ends = geo.num, d.dlo, geo.inc, geo.ends
+    r = hi[k] - lo[k]
+    ends_k = ends[k]
+    complete: list[int] = []  # islands the trial leaves complete among those it touches
+    completed: list[int] = []  # ... of them, those that were not complete before
+    joins = [ends_k] if full and lo[k] == 0 else []  # new certain bridges
+    seen: set[int] = set()
+    for e in ends_k:
+        need = num[e] - dlo[e]
+        dhi = 0
+        for j in inc[e]:
+            dhi += hi[j]
+        spare = dhi - num[e]
+        if full:  # ``r`` more bridges at ``e``
+            if need < r or spare < 0:
+                return False
+            close, fill = need == r, need != r and spare == 0
+        else:  # ``r`` less room at ``e``
+            if need < 0 or spare < r:
+                return False
+            close, fill = need == 0, need != 0 and spare == r
+        if not (close or fill):
+            continue
+        complete.append(e)
+        if need > 0:
+            completed.append(e)
+        for j in inc[e]:
+            if j == k or hi[j] == lo[j]:
+                continue
+            a, b = ends[j]
+            z = b if a == e else a
+            if z in seen or z in ends_k:
+                return False
+            seen.add(z)
+            rj = hi[j] - lo[j]
+            need_z = num[z] - dlo[z]
+            spare_z = -num[z]
+            for i in inc[z]:
+                spare_z += hi[i]
+            if close:  # ``z`` loses ``rj`` of room
+                if need_z < 0 or spare_z < rj:
+                    return False
+                if need_z == 0:
+                    complete.append(z)
+            else:  # ``z`` gets ``rj`` more bridges
+                if need_z < rj or spare_z < 0:
+                    return False
+                if need_z == rj:
+                    complete.append(z)
+                    completed.append(z)
+                if lo[j] == 0:
+                    joins.append((e, z))
+    if not complete:
+        return True
+    find, incomplete, members = d.find, d.incomplete, d.members
+    done: dict[int, int] = {}
+    for c in completed:
+        root = find(c)
+        done[root] = done.get(root, 0) + 1
+    linked: dict[int, list[int]] = {}
+    for u, v in joins:
+        ru, rv = find(u), find(v)
+        if ru != rv:
+            linked.setdefault(ru, []).append(rv)
+            linked.setdefault(rv, []).append(ru)
+    for x in complete:
+        start = find(x)
+        group, stack = {start}, [start]
+        while stack:
+            for c in linked.get(stack.pop(), ()):
+                if c not in group:
+                    group.add(c)
+                    stack.append(c)
+        if sum(incomplete[c] - done.get(c, 0) for c in group) == 0 and \
+                sum(len(members[c]) for c in group) < geo.n:
+            return False
+    return True
 
 
 def lookahead(d, k: int) -> Step | None:
     """:func:`rule_lookahead` on one link, with the engine's certain groups."""
     st = d.st
     if st.geo.n < 3 or st.lo[k] >= st.hi[k]:
+        return None
+    if _calm(d, k) or (_trial_quiet(d, k, False) and _trial_quiet(d, k, True)):
         return None
     groups = d.lookahead_groups()
     for full in (False, True):

@@ -15,7 +15,11 @@ His stage 3 tries things out on one unfinished island at a time:
 
 "Unable to reach its number" is his check: an island misses more bridges than
 its open links can take, each link counting at most what the island at its other
-end still misses.  The trials read the state only (nothing is propagated).
+end still misses.  The trials read the state only (nothing is propagated).  The
+engine keeps every island's supply (what its links can take so counted) and which
+islands are at risk of being starved (:meth:`hashikit.logic.engine.Deducer.risk`),
+so a trial adds only what it changes, and an island with no island at risk in
+reach is checked for room and isolation alone.
 """
 
 from __future__ import annotations
@@ -31,6 +35,14 @@ def what_if(d, x: int) -> Step | None:
     missing = geo.num[x] - d.dlo[x]
     if missing <= 0:
         return None
+    if not d.risk()[x]:
+        # no island at risk in reach: no trial can starve one, only room and isolation are left
+        for k in geo.inc[x]:
+            if hi[k] > lo[k]:
+                found = _first_room_or_isolation(d, x, k, missing)
+                if found is not None:
+                    return _what_if_step(st, x, k, *found)
+        return None
     for k in geo.inc[x]:
         if hi[k] <= lo[k]:
             continue
@@ -41,8 +53,113 @@ def what_if(d, x: int) -> Step | None:
     return None
 
 
+def _first_room_or_isolation(d, x: int, k: int, missing: int) -> tuple[int, str, int] | None:
+    """The first count on link ``k`` (of island ``x``, missing ``missing``) whose trial finds
+    room or isolation, with what it finds: (count, step name, island), or None.
+
+    With ``add`` bridges more, the other end ``o`` is overfilled once ``add`` passes what
+    it misses, and both ends are complete when ``add`` equals what each misses, so the
+    first count is worked out rather than tried one by one (as :func:`_trial` does)."""
+    st, geo = d.st, d.st.geo
+    lo = st.lo[k]
+    o = other(geo, k, x)
+    free_o = geo.num[o] - d.dlo[o]
+    top = min(st.hi[k] - lo, missing)  # the most ``add`` tried
+    if free_o == missing:  # isolation at add == missing; room only past it
+        if missing <= top and _isolated(d, x, o):
+            return lo + missing, "isolation", o
+        return None
+    if free_o < top:
+        return lo + max(free_o, 0) + 1, "room", o
+    return None
+
+
+def _isolated(d, x: int, o: int) -> bool:
+    """Completing ``x`` and ``o`` would complete their groups, joined, without every island."""
+    rx, ro = d.find(x), d.find(o)
+    incomplete = d.incomplete[rx] + (d.incomplete[ro] if ro != rx else 0)
+    if incomplete != 2:
+        return False
+    size = len(d.members[rx]) + (len(d.members[ro]) if ro != rx else 0)
+    return size < d.st.geo.n
+
+
 def _trial(d, x: int, k: int, n: int) -> tuple[str, int] | None:
-    """Why ``n`` bridges on link ``k`` of island ``x`` are impossible: (step name, island), or None."""
+    """Why ``n`` bridges on link ``k`` of island ``x`` are impossible: (step name, island), or None.
+
+    The starve check reads each island's *supply* (what its open links can still
+    carry, each capped by what the island at the other end misses) in the state
+    itself, kept by the engine (:meth:`Deducer.supply`), and adds what the trial
+    changes: link ``k`` (its bottom count, and the room of both ends), the links of
+    ``x`` and ``o`` (their ends miss ``add`` fewer bridges) and the links crossing
+    ``k`` that the first bridge blocks.  That is the whole of Tatham's check,
+    without summing every nearby island's links again for every trial.
+    """
+    st, geo = d.st, d.st.geo
+    lo, hi, num, dlo = st.lo, st.hi, geo.num, d.dlo
+    o = other(geo, k, x)
+    add = n - lo[k]
+    deg_o = dlo[o] + add
+    if deg_o > num[o]:
+        return "room", o
+    deg_x = dlo[x] + add
+    if deg_x == num[x] and deg_o == num[o] and _isolated(d, x, o):
+        return "isolation", o
+    blocked = [c for c in geo.partners[k] if lo[c] == 0 and hi[c] > 0] if lo[k] == 0 else ()
+    inc, ends = geo.inc, geo.ends
+    if blocked and any(x in ends[c] or o in ends[c] for c in blocked):
+        return _trial_reference(d, x, k, n)  # a crossing link at x or o: not on a grid
+    free_x, free_o = num[x] - dlo[x], num[o] - dlo[o]
+    new_fx, new_fo = free_x - add, free_o - add
+    room, left = hi[k] - lo[k], hi[k] - n
+    # per island, the trial's supply minus the state's
+    delta = {x: (min(left, new_fo) if left > 0 and new_fo > 0 else 0) - (min(room, free_o) if free_o > 0 else 0),
+             o: (min(left, new_fx) if left > 0 and new_fx > 0 else 0) - (min(room, free_x) if free_x > 0 else 0)}
+    for end, free, new_free in ((x, free_x, new_fx), (o, free_o, new_fo)):
+        if free <= 0:
+            continue
+        for j in inc[end]:
+            r = hi[j] - lo[j]
+            if j == k or r <= new_free:
+                continue  # the term min(r, free) at the other end does not change
+            a, b = ends[j]
+            y = b if a == end else a
+            delta[y] = delta.get(y, 0) + (min(r, new_free) if new_free > 0 else 0) - min(r, free)
+    for c in blocked:
+        r = hi[c]
+        a, b = ends[c]
+        for y, z in ((a, b), (b, a)):
+            f = num[z] - dlo[z]
+            if f > 0:
+                delta[y] = delta.get(y, 0) - min(r, f)
+    supply = d.supply
+    near = geo.near
+    near_x = near(x)
+    for y in _in_order(near_x, near(o), blocked, ends):
+        need = num[y] - (deg_x if y == x else deg_o if y == o else dlo[y])
+        if need > 0 and supply(y) + delta.get(y, 0) < need:
+            return "starve", y
+    return None
+
+
+def _in_order(near_x: list[int], near_o: list[int], blocked, ends):
+    """The islands a trial checks, in the order Tatham's solver (and so the steps) takes them."""
+    yield from near_x
+    for y in near_o:
+        if y not in near_x:
+            yield y
+    if blocked:
+        seen = set(near_x) | set(near_o)
+        for c in blocked:
+            for y in ends[c]:
+                if y not in seen:
+                    seen.add(y)
+                    yield y
+
+
+def _trial_reference(d, x: int, k: int, n: int) -> tuple[str, int] | None:
+    """:func:`_trial` summing every checked island's links for this trial (the plain reading of
+    Tatham's check; used where a crossing link touches the trial's ends)."""
     st, geo = d.st, d.st.geo
     lo, hi, num, dlo = st.lo, st.hi, geo.num, d.dlo
     o = other(geo, k, x)

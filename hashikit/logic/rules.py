@@ -16,7 +16,11 @@ and yields steps.  Its entry says what it reads, so that the engine
 ``groups``    it reads the groups of islands joined by certain bridges, so a group that
               changes (two merge, an island in it completes) wakes it near the group's
               unfinished islands;
-``merge``     it must look at every island of the smaller group when two groups merge.
+``merge``     it must look at every island of the smaller group when two groups merge;
+``open_only`` it never fires at an island that has all its bridges or on a decided link;
+``risk``      beyond its island's neighbours it reads only islands *at risk* (see
+              :meth:`hashikit.logic.engine.Deducer.risk`): a change farther away wakes it
+              only where such an island is within its reach.
 
 Adding a rule is one line here and one function in its level's module.
 """
@@ -45,6 +49,12 @@ class Rule:
     crossing: bool = False
     groups: bool = False
     merge: bool = False
+    risk: bool = False
+    #: it can fire only in no-loops puzzles (the engine leaves it out of the others)
+    no_loops: bool = False
+    #: it never fires at a finished island (island rules) or a decided link (link rules): a change
+    #: does not wake it there (both stay so)
+    open_only: bool = False
 
 
 RULES: tuple[Rule, ...] = (
@@ -52,24 +62,26 @@ RULES: tuple[Rule, ...] = (
     Rule("finished", "easy", ISLAND, easy.finished, "An island with all its bridges takes no more."),
     Rule("blocked", "easy", CROSSING, easy.blocked, "A link crossed by a built bridge cannot be used."),
     Rule("fill", "easy", ISLAND, easy.fill,
-         "An island that misses exactly as many bridges as its links still have room for fills them."),
+         "An island that misses exactly as many bridges as its links still have room for fills them.",
+         open_only=True),
     Rule("one-each", "easy", ISLAND, easy.one_each,
          "An island whose number is more than MAXBRIDGES times its usable directions minus one needs "
-         "a bridge in every direction."),
+         "a bridge in every direction.", open_only=True),
     # medium: Tatham's stage 2
     Rule("no-loop", "medium", ISLAND, medium.no_loop,
          "(no-loops puzzles) An empty link between two islands already joined would close a loop.",
-         merge=True),
+         merge=True, no_loops=True),
     Rule("at-least-one", "medium", ISLAND, medium.at_least_one,
-         "An empty link without which an island's other links cannot carry its number gets a bridge."),
+         "An empty link without which an island's other links cannot carry its number gets a bridge.",
+         open_only=True),
     # hard: Tatham's stage 3
     Rule("what-if", "hard", ISLAND, hard.what_if,
          "One more bridge on a link that would overfill an island, cut off a finished group, or leave "
          "an island nearby unable to reach its number is impossible.",
-         reach=3, crossing=True, groups=True),
+         reach=3, crossing=True, groups=True, risk=True, open_only=True),
     Rule("must-exit", "hard", ISLAND, hard.must_exit,
          "If an island sending all it can to its other neighbours would close a finished group off, it "
-         "needs a bridge on the remaining link.", reach=1, groups=True),
+         "needs a bridge on the remaining link.", reach=1, groups=True, open_only=True),
     # expert: beyond Tatham
     Rule("at-least", "expert", ISLAND, expert.at_least,
          "An island that cannot reach its number without several bridges on a link needs them all."),
@@ -80,7 +92,8 @@ RULES: tuple[Rule, ...] = (
     Rule("cut-link", "expert", BOARD, expert.cut_link,
          "A link that every route between two parts of the board runs over needs a bridge."),
     Rule("lookahead", "expert", LINK, expert.lookahead,
-         "A count on a link that would force its ends to close a group off is impossible.", groups=True),
+         "A count on a link that would force its ends to close a group off is impossible.",
+         groups=True, open_only=True),
     Rule("contradiction", "expert", BOARD, expert.contradiction,
          "A count on a link that leads to a contradiction by the other rules is impossible."),
 )
