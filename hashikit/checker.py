@@ -84,11 +84,13 @@ def _bridge_name(p: Pos, q: Pos) -> str:
 
 def _is_cell(pos, puzzle: Puzzle) -> bool:
     """A (row, col) pair of ints on the board: the only ends whose cells are ever looked at."""
-    if not (isinstance(pos, tuple) and len(pos) == 2):
+    if type(pos) is not tuple or len(pos) != 2:
         return False
     r, c = pos
-    return (isinstance(r, int) and isinstance(c, int) and not isinstance(r, bool) and not isinstance(c, bool)
-            and 0 <= r < puzzle.rows and 0 <= c < puzzle.cols)
+    if not (type(r) is int and type(c) is int):  # the common case first; then int subclasses but bool
+        if not (isinstance(r, int) and isinstance(c, int)) or isinstance(r, bool) or isinstance(c, bool):
+            return False
+    return 0 <= r < puzzle.rows and 0 <= c < puzzle.cols
 
 
 class _Lines:
@@ -136,9 +138,8 @@ def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
             violations.append(Violation(
                 "too-many-bridges", f"{_bridge_name(p, q)} has {_count(count)} bridges; MAXBRIDGES is {puzzle.maxbridges}",
                 (p, q)))
-        off = [end for end in (p, q) if not _is_cell(end, puzzle)]
-        if off:
-            for end in off:
+        if not (_is_cell(p, puzzle) and _is_cell(q, puzzle)):
+            for end in (e for e in (p, q) if not _is_cell(e, puzzle)):
                 violations.append(Violation(
                     "no-island", f"{_bridge_name(p, q)}: {_where(end)} is outside the {puzzle.rows}x{puzzle.cols} board",
                     (end,)))

@@ -263,7 +263,11 @@ class Puzzle:
         """Islands whose number their links cannot reach even with every link full.
 
         Such a puzzle has no solution; the message names the island and the numbers.
+        Worked out once per puzzle (every use-case admits its puzzle; the web app twice).
         """
+        known = self.__dict__.get("_capacity_problems")
+        if known is not None:
+            return list(known)
         problems = []
         for i, isl in enumerate(self.islands):
             cap = sum(self.link_capacity(k) for k in self.incident[i])
@@ -273,6 +277,7 @@ class Puzzle:
                     f"island {isl.number} at {describe_cell(isl.row, isl.col)} has "
                     f"{nbrs} neighbour{'s' if nbrs != 1 else ''} that can carry at most {cap} "
                     f"bridge{'s' if cap != 1 else ''} (MAXBRIDGES {self.maxbridges})")
+        self.__dict__["_capacity_problems"] = tuple(problems)
         return problems
 
 
