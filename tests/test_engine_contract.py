@@ -269,10 +269,25 @@ def test_time_limited_enumeration_keeps_what_it_found(engine):
 def test_stopped_is_said_only_when_a_limit_was_hit(engine):
     p = Puzzle.from_grid([[2, 0, 2], [0, 0, 0], [2, 0, 2]])
     r = solve(p, engine=engine, time_limit=60, max_solutions=2)
-    assert r.unique is True and r.stopped is None and r.stats["process"] == "child" and all_valid(p, r)
+    in_caller = len(p.links) <= capabilities(engine).deadline_in_process  # milp, cpsat: small models
+    assert r.unique is True and r.stopped is None and all_valid(p, r)
+    assert r.stats["process"] == ("caller" if in_caller else "child")
     r = solve(p, engine=engine, time_limit=1e-6)
     assert r.status in (Status.UNKNOWN, Status.SOLVED)
     assert (r.stopped == "time limit") if r.status is Status.UNKNOWN else all_valid(p, r)
+
+
+@pytest.mark.parametrize("engine", ["milp", "cpsat"])
+def test_engines_that_keep_deadlines_run_small_limited_solves_in_the_caller(engine):
+    """No process per solve where the engine keeps the limit itself; a larger model still gets one."""
+    pytest.importorskip("pyscipopt" if engine == "milp" else "ortools")
+    small = Puzzle.from_grid([[2, 0, 2], [0, 0, 0], [2, 0, 2]])
+    r = solve(small, engine=engine, time_limit=30, max_solutions=2)
+    assert r.stats["process"] == "caller" and r.unique is True and all_valid(small, r)
+    big = lattice(150)  # 5,625 islands, about 11,000 links: above deadline_in_process
+    assert len(big.links) > capabilities(engine).deadline_in_process
+    r = solve(big, engine=engine, time_limit=0.3)
+    assert r.stats["process"] == "child"
 
 
 def test_sat_keeps_cadical_under_a_time_limit():

@@ -19,6 +19,10 @@ class Capabilities:
     enumerate: bool = True
     #: a time limit that is kept (the answer comes within it plus ``limits.TIME_MARGIN``)
     time_limit: bool = True
+    #: up to this many links the engine keeps a deadline by itself (its model builds in a small
+    #: part of ``limits.TIME_MARGIN`` and its solver takes the time left as its own limit, checked
+    #: between rounds too), so a limited solve runs in the caller: no process to start
+    deadline_in_process: int = 0
     #: the no-loops variant (``Puzzle.no_loops``)
     no_loops: bool = False
     #: engine-specific keyword options it accepts, with their types
