@@ -49,6 +49,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, CancelledError, Executor, Future, wait
@@ -416,10 +417,21 @@ def _process_context(preload: Sequence[str]):
     return multiprocessing.get_context("spawn")
 
 
-def _death_note(procs) -> str:
-    """Why a worker died, from its exit code: a signal's name or the code (SIGTERM is the pool's own clean-up)."""
-    deadline = time.monotonic() + 1.0
-    for p in procs:  # the pool's own thread reaps them too: wait until the exit code is known
+def _death_note(procs, executor=None) -> str:
+    """Why a worker died, from its exit code: a signal's name or the code (SIGTERM is the pool's own clean-up).
+
+    The codes are read only after the executor's own thread has reaped its workers (it joins
+    every one of a broken pool).  With a fork server a worker's exit code arrives once, as four
+    bytes on a pipe, and ``multiprocessing``'s forkserver ``Popen.poll`` is not thread-safe: two
+    threads that both see the pipe ready both read it, the slower one meets end-of-file and stores
+    255 over the real code.  Joining the workers here while that thread joins them turned "exit
+    code 7" into "exit code 255" whenever the timing fell that way.
+    """
+    deadline = time.monotonic() + 2.0
+    reaper = getattr(executor, "_executor_manager_thread", None)  # private, as ``_processes``
+    if reaper is not None and reaper is not threading.current_thread():
+        reaper.join(max(0.0, deadline - time.monotonic()))
+    for p in procs:  # no-ops once the reaper is done; else (a foreign executor) wait for the code here
         p.join(max(0.0, deadline - time.monotonic()))
     codes = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
     for code in sorted(codes, key=lambda c: c == -signal.SIGTERM):
@@ -651,7 +663,7 @@ class _Pool:
 
     def _after_crash(self, broken, flying, alone) -> Iterator[Result]:
         """A worker died: blame a job that ran alone, run the others again one at a time."""
-        note = _death_note(self.procs)
+        note = _death_note(self.procs, self.executor)
         suspects = sorted(broken + flying.clear())
         if self.owned:
             self._end_workers()

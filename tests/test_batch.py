@@ -7,12 +7,14 @@ progress tests run a small script in a subprocess, as a person's terminal would.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import random
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -45,9 +47,30 @@ def test_killed_and_exiting_workers_give_error_rows_and_the_rest_finish():
     for i in range(6):
         assert res[f"sq{i}"].ok and res[f"sq{i}"].value == i * i
     assert not res["exit7"].ok and "exit code 7" in res["exit7"].error
-    # the signal is named when the pool's process sentinel reports it; a pool broken by the
-    # other crash may only see the process gone (exit code 255): either way an error row
-    assert not res["sigkill"].ok and "worker process died" in res["sigkill"].error
+    # every suspect of a crash runs again alone, so each culprit's own exit status is reported
+    # (a 255 here was the exit-code race fixed in _death_note, not a process "only seen gone")
+    assert not res["sigkill"].ok and res["sigkill"].error == "worker process died (killed by SIGKILL)"
+
+
+@pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(), reason="no fork server here")
+def test_the_exit_code_survives_a_slow_reader_in_the_runners_thread(monkeypatch):
+    """Regression (the test-order flake after tests/test_workers.py): a fork server hands a worker's
+    exit code over once, and multiprocessing's forkserver Popen.poll is not thread-safe, so when
+    the runner read it while the executor's own thread was reaping the same worker, the slower
+    reader stored 255 over the real code.  Reads in the runner's thread are slowed here, so the
+    executor's thread always reads first: the note must still carry the real code."""
+    from multiprocessing import forkserver
+
+    read = forkserver.read_signed
+
+    def slow_in_the_runner(fd):
+        if threading.current_thread() is threading.main_thread():
+            time.sleep(0.5)
+        return read(fd)
+
+    monkeypatch.setattr(forkserver, "read_signed", slow_in_the_runner)
+    res = by_key(run_batch([Job("exit7", exit_hard, (7,))], workers=1, progress=False))
+    assert res["exit7"].error == "worker process died (exit code 7)"
 
 
 def test_exceptions_and_exits_in_a_job_are_error_rows_inline_and_in_workers():
