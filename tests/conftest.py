@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 from pathlib import Path
 
 import pytest
 
 from hashikit.model import Puzzle
+
+# A run started in the background by a non-interactive shell (`cmd &`) inherits SIGINT ignored,
+# and so would every command the Ctrl-C tests start (an ignored signal survives exec): give this
+# process Python's own Ctrl-C handler, so the commands start with the default one.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
