@@ -26,12 +26,13 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 from hashikit.generate import GenerateStats, generate_unique
+
+from _runinfo import extract_package  # noqa: E402  (this folder is on sys.path when run as a script)
 
 HERE = Path(__file__).resolve().parent
 REAL = HERE.parents[1] / "shared" / "puzzles" / "real"
@@ -136,15 +137,6 @@ def _before_cell(src: Path, size: int, level: str, args) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _extract(rev: str, into: Path) -> Path:
-    """The ``hashikit`` package of git revision ``rev``, extracted under ``into``."""
-    tar = into / "src.tar"
-    subprocess.run(["git", "archive", "-o", str(tar), rev, "hashikit"], cwd=HERE.parent, check=True)
-    with tarfile.open(tar) as t:
-        t.extractall(into / "src")
-    return into / "src"
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[7, 10, 15, 25, 40, 60])
@@ -170,7 +162,7 @@ def main(argv=None) -> int:
                  if f"{level}:{size}" not in args.skip]
     rows, before = [], {}
     with tempfile.TemporaryDirectory() as tmp:
-        src = _extract(args.before, Path(tmp)) if args.before else None
+        src = extract_package(args.before, Path(tmp)) if args.before else None
         for size, level in cells:
             for options in ([None, PRESET] if args.tatham else [None]):
                 if options and level == "expert":

@@ -41,11 +41,10 @@ import re
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
-from _runinfo import git_state  # noqa: E402  (this folder is on sys.path when run as a script)
+from _runinfo import extract_package, git_state  # noqa: E402  (this folder is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -232,18 +231,12 @@ def grades_at(rev: str, recs: list[dict]) -> list[tuple[str, int]] | None:
     import site
 
     with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "archive", rev, "hashikit"], cwd=ROOT, capture_output=True)
-        if archive.returncode != 0:
-            print(f"grade_agreement: git archive {rev} failed: {archive.stderr.decode().strip()}", file=sys.stderr)
+        try:
+            src = extract_package(rev, Path(tmp))
+        except subprocess.CalledProcessError as exc:
+            print(f"grade_agreement: git archive {rev} failed: {exc.stderr.strip()}", file=sys.stderr)
             return None
-        tar = Path(tmp) / "old.tar"
-        tar.write_bytes(archive.stdout)
-        with tarfile.open(tar) as tf:
-            if hasattr(tarfile, "data_filter"):  # Python 3.11.4+: refuse links and paths out of tmp
-                tf.extractall(tmp, filter="data")
-            else:
-                tf.extractall(tmp)
-        child = subprocess.run([sys.executable, "-S", "-c", _CHILD, tmp, json.dumps(site.getsitepackages())],
+        child = subprocess.run([sys.executable, "-S", "-c", _CHILD, str(src), json.dumps(site.getsitepackages())],
                                input=json.dumps([[r["grid"], r["maxb"]] for r in recs]),
                                capture_output=True, text=True, cwd=tmp)
         if child.returncode != 0:

@@ -21,9 +21,10 @@ import json
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
+
+from _runinfo import extract_package  # noqa: E402  (this folder is on sys.path when run as a script)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -56,14 +57,6 @@ print(json.dumps([time.process_time() - t, grades]))
 """
 
 
-def _extract(rev: str, into: Path) -> Path:
-    tar = into / "src.tar"
-    subprocess.run(["git", "archive", "-o", str(tar), rev, "hashikit"], cwd=ROOT, check=True)
-    with tarfile.open(tar) as t:
-        t.extractall(into / "src")
-    return into / "src"
-
-
 def _run(code: str, src: Path):
     out = subprocess.run([sys.executable, "-c", code], cwd=src, capture_output=True, text=True,
                          env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"})
@@ -84,7 +77,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        before = _extract(args.before, Path(tmp))
+        before = extract_package(args.before, Path(tmp))
         for cell in args.cells:
             size, level = int(cell.split(":")[0]), cell.split(":")[1]
             times = {"before": [], "now": []}
