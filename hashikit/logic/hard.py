@@ -168,13 +168,8 @@ def _trial_reference(d, x: int, k: int, n: int) -> tuple[str, int] | None:
     if deg_o > num[o]:
         return "room", o
     deg_x = dlo[x] + add
-    if deg_x == num[x] and deg_o == num[o]:
-        rx, ro = d.find(x), d.find(o)
-        incomplete = d.incomplete[rx] + (d.incomplete[ro] if ro != rx else 0)
-        if incomplete == 2:
-            size = len(d.members[rx]) + (len(d.members[ro]) if ro != rx else 0)
-            if size < geo.n:
-                return "isolation", o
+    if deg_x == num[x] and deg_o == num[o] and _isolated(d, x, o):
+        return "isolation", o
     blocked = [c for c in geo.partners[k] if lo[c] == 0 and hi[c] > 0] if lo[k] == 0 else []
     degree = {x: deg_x, o: deg_o}
     check = dict.fromkeys(geo.near(x))
