@@ -130,12 +130,10 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT_ENGINE, time_limit: float | None
     start = time.monotonic()
     if time_limit is None:
         result = run(puzzle, max_solutions=max_solutions, **options)
-    elif len(puzzle.links) <= capabilities(engine).deadline_in_process:
-        result = run(puzzle, deadline=start + time_limit, max_solutions=max_solutions, **options)
-        result.stats["process"] = "caller"
     else:
-        from .process import solve_in_child
+        from .process import solve_limited
 
-        result = solve_in_child(engine, run, puzzle, start, time_limit, max_solutions, options)
+        keeps_deadline = len(puzzle.links) <= capabilities(engine).deadline_in_process
+        result = solve_limited(engine, run, puzzle, start, time_limit, max_solutions, options, keeps_deadline)
     result.engine = result.engine or engine
     return result

@@ -38,16 +38,18 @@ def _engine_job(run, puzzle: Puzzle, deadline: float, max_solutions: int, option
     return result
 
 
-def solve_in_child(engine: str, run, puzzle: Puzzle, start: float, time_limit: float, max_solutions: int,
-                   options: dict) -> SolveResult:
+def solve_limited(engine: str, run, puzzle: Puzzle, start: float, time_limit: float, max_solutions: int,
+                  options: dict, keeps_deadline: bool = False) -> SolveResult:
     """Run ``engine`` (its ``solve`` function ``run``) on ``puzzle`` in a worker process, killed at
-    ``start + time_limit`` (monotonic) plus :data:`GRACE`.  In a daemonic process (which may have
-    no children: the caller already runs in a process it ends at its own deadline) the engine runs
-    here, with the deadline checked between solver calls."""
+    ``start + time_limit`` (monotonic) plus :data:`GRACE`.  The engine runs here instead, with
+    the deadline its own, where it ``keeps_deadline`` (a small model of an engine whose solver
+    takes the time left as its limit: ``Capabilities.deadline_in_process``) and in a daemonic
+    process (which may have no children: the caller already runs in a process it ends at its own
+    deadline; the deadline is then checked between solver calls)."""
     deadline = start + time_limit
-    if multiprocessing.current_process().daemon:
+    if keeps_deadline or multiprocessing.current_process().daemon:
         result = run(puzzle, deadline=deadline, max_solutions=max_solutions, **options)
-        result.stats["process"] = "caller (daemonic)"
+        result.stats["process"] = "caller" if keeps_deadline else "caller (daemonic)"
         return result
     found: list[list[int]] = []
     early_stats: dict = {}
