@@ -796,7 +796,7 @@ def within(seconds: float | None, fn: Callable, *args, cancel=None, **kwargs):
 
     For work without its own time limit (the deduction engine, the generator's layout).
     ``seconds`` None runs ``fn`` here.  The worker's exceptions are raised here; Ctrl-C kills
-    the worker at once.  The worker is one of the current pool's (``hashikit.workers``: the web
+    the worker at once.  The worker is one of the current pool's (``hashikit.run.workers``: the web
     app has one; waiting for a free worker counts against ``seconds``), else a one-off process.
     ``cancel`` (a ``threading.Event``): once set, the worker is killed and
     ``workers.Cancelled`` raised.
@@ -805,7 +805,7 @@ def within(seconds: float | None, fn: Callable, *args, cancel=None, **kwargs):
         return fn(*args, **kwargs)
     import time
 
-    from . import workers
+    from .run import workers
 
     try:
         return workers.run(fn, args, kwargs, deadline=time.monotonic() + seconds, cancel=cancel)

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hashikit import Status, check, solve
-from hashikit.coelho import coelho, coelho_with_solution
+from hashikit.generate.coelho import coelho, coelho_with_solution
 from hashikit.model import Island, Puzzle, Solution
 
 

@@ -1,4 +1,4 @@
-"""hashikit.workers: deadlines kept by killing the worker, partial results streamed, a job's
+"""hashikit.run.workers: deadlines kept by killing the worker, partial results streamed, a job's
 exception raised in the caller, killed workers replaced, nothing left running after close or
 Ctrl-C; and the time-limited solve and the web app on a pool.
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from hashikit import workers
+from hashikit.run import workers
 from hashikit.checker import check
 from hashikit.limits import TIME_MARGIN
 from hashikit.model import Puzzle
@@ -244,7 +244,7 @@ def test_one_off_worker_keeps_the_deadline_and_streams():
 CTRL_C = textwrap.dedent("""
     import os, sys, time
     sys.path.insert(0, sys.argv[1])
-    from hashikit import workers
+    from hashikit.run import workers
     import test_workers as jobs
     if __name__ == "__main__":
         pool = workers.activate(workers.Pool(2))

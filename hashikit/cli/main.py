@@ -12,10 +12,11 @@ import argparse
 import os
 import sys
 
-from . import argtypes, service
-from .cli_common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
+from .. import service
+from . import argtypes
+from .common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
                          formats_help, limits_help, print_json, refuse, say)
-from .service import BadInput
+from ..service import BadInput
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_NO", "EXIT_BAD", "BadInput"]
 
@@ -27,7 +28,7 @@ def _fail(message: str) -> int:
 
 # -- solve --------------------------------------------------------------------
 def cmd_solve(args) -> int:
-    from .model import Solution
+    from ..model import Solution
 
     refuse((args.limit is not None and not args.all, "--limit goes with --all (how many solutions to list)"),
            (args.unicode and (args.to or args.format == "json"),
@@ -75,8 +76,8 @@ def _solutions_shown(report, args) -> list:
 def _solution_format(args):
     """The format the solution is written in: ``--to``, else -o's extension when that format
     holds a solution, else None (the solved grid).  Checked before the work starts."""
-    from .errors import FormatError
-    from .formats import format_for_path
+    from ..errors import FormatError
+    from ..formats import format_for_path
 
     if args.to:
         return service.output_format(None, args.to)
@@ -215,8 +216,8 @@ def cmd_render(args) -> int:
 
 # -- parser -------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
-    from .solvers import DEFAULT_ENGINE, ENGINES
+    from .. import __version__
+    from ..solvers import DEFAULT_ENGINE, ENGINES
 
     fmt = argparse.RawDescriptionHelpFormatter
     p = OneLineParser(
@@ -301,17 +302,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--show-links", action="store_true", help="draw the candidate links faintly")
     r.set_defaults(func=cmd_render)
 
-    from .cli_logic import add_parsers as add_logic_parsers
+    from .logic import add_parsers as add_logic_parsers
 
     add_logic_parsers(sub)
 
     from .bench import add_parser as add_bench_parser
 
     add_bench_parser(sub)
-    from .cli_catalog import add_parsers as add_catalog_parsers
+    from .catalog import add_parsers as add_catalog_parsers
 
     add_catalog_parsers(sub)
-    from .web.cli import add_parser as add_web_parser
+    from ..web.cli import add_parser as add_web_parser
 
     add_web_parser(sub)
     return p
@@ -319,7 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every failure ends as one line and an exit code, never a traceback."""
-    from .errors import HashikitError
+    from ..errors import HashikitError
 
     try:
         parser = build_parser()

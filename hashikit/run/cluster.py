@@ -33,7 +33,7 @@ import warnings
 from concurrent.futures import Executor, Future, as_completed
 from typing import Callable, Iterable, Iterator
 
-from .errors import HashikitError
+from ..errors import HashikitError
 
 INSTALL = 'the cluster needs Dask: pip install "hashikit[cluster]"'
 #: how many times a task may error (an exception in the job) before its error is final
@@ -149,8 +149,8 @@ def generate_row(rows: int, cols: int, difficulty: str, seed: int) -> tuple:
     Runs on a worker; returns plain data (strings and numbers), so the result travels cheaply
     and one writer (the caller) stores it: workers need no access to the catalogue file.
     """
-    from .catalog import Catalog
-    from .generate import generate_unique
+    from ..publish.catalog import Catalog
+    from ..generate import generate_unique
 
     puzzle, solution, grade = generate_unique(rows, cols, difficulty, seed=seed)
     return Catalog.row_for(puzzle, solution, level=grade.level, score=grade.score, seed=seed)

@@ -12,13 +12,14 @@ import argparse
 import json
 import os
 
-from . import argtypes, service
-from .errors import PuzzleError
-from .batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
-from .cli_catalog import add_run_options
-from .cli_common import EXIT_BAD, EXIT_NO, EXIT_OK, levels, print_json, refuse, say
-from .limits import TIME_MARGIN
-from .service import BadInput, OutOfTime
+from .. import service
+from . import argtypes
+from ..errors import PuzzleError
+from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
+from .catalog import add_run_options
+from .common import EXIT_BAD, EXIT_NO, EXIT_OK, levels, print_json, refuse, say
+from ..limits import TIME_MARGIN
+from ..service import BadInput, OutOfTime
 
 __all__ = ["add_parsers", "EXIT_BAD"]
 
@@ -115,7 +116,7 @@ def cmd_hint(args) -> int:
 # -- generate -----------------------------------------------------------------
 def _size(text: str) -> tuple[int, int]:
     """``WxH`` (columns x rows) or a single number for a square board."""
-    from .limits import CLI
+    from ..limits import CLI
 
     try:
         if "x" in text.lower():
@@ -261,7 +262,7 @@ def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: b
     catalog = _open_catalog(args.catalog) if args.catalog else None
     try:
         if args.cluster:
-            from .cluster import executor
+            from ..run.cluster import executor
 
             with executor(args.cluster) as pool:
                 say(f"{label}: running on the Dask cluster {args.cluster}")
@@ -271,7 +272,7 @@ def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: b
         workers = max(1, min(args.jobs or os.cpu_count() or 1, len(jobs)))
         results = run_batch(jobs, workers=workers, inline=workers == 1, sink=_sink(out_dir, label), resume=True,
                             retry_failed=True, label=label,
-                            preload=("hashikit.service", "hashikit.generate", "hashikit.coelho"))
+                            preload=("hashikit.service", "hashikit.generate", "hashikit.generate.coelho"))
         return _collect(args, results, out_dir, file_of, label, index, catalog)
     finally:
         if catalog is not None:
@@ -283,7 +284,7 @@ def _sink(out_dir: str, label: str) -> JsonLinesSink:
 
 
 def _open_catalog(path: str):
-    from .catalog import Catalog
+    from ..publish.catalog import Catalog
 
     return Catalog(path)
 
