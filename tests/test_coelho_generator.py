@@ -1,4 +1,4 @@
-"""The near-linear Coelho et al. (2019) generator (hashikit/coelho.py).
+"""The near-linear Coelho et al. (2019) generator (hashikit/generate/coelho.py).
 
 Three kinds of evidence:
 - *same draws*: for a seed it must give exactly the puzzle and the construction that

@@ -18,7 +18,7 @@ EXIT_CODES = "exit codes: 0 solved/valid, 1 no solution/invalid/unknown (time li
 
 def print_json(answer, out: str | None = None) -> None:
     """A use-case's answer (a pydantic model or a dict) as one JSON line, to ``out`` or stdout."""
-    from ..service import write_output
+    from .output import write_output
 
     data = answer.as_json() if hasattr(answer, "as_json") else answer
     write_output(json.dumps(data), out)

@@ -13,7 +13,7 @@ import json
 import os
 
 from .. import service
-from . import argtypes
+from . import argtypes, output
 from ..errors import PuzzleError
 from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .catalog import add_run_options
@@ -80,7 +80,7 @@ def cmd_hint(args) -> int:
     refuse((args.state_format is not None and args.state is None, "--state-format goes with --state"),
            (not args.check_solution and args.state is None, "--no-solution-check goes with --state"))
     if args.svg:
-        service.check_picture(args.svg)
+        output.check_picture(args.svg)
     puzzle = _puzzle(args)
     partial = None
     if args.state:
@@ -151,8 +151,8 @@ def _layout(args) -> dict:
 
 
 def _write_puzzle(puzzle, path: str | None) -> None:
-    fmt = service.output_format(path, None, default="grid")
-    service.write_output(service.convert(puzzle, None, fmt.name), path)
+    fmt = output.output_format(path, None, default="grid")
+    output.write_output(service.convert(puzzle, None, fmt.name), path)
 
 
 def cmd_generate(args) -> int:
@@ -184,11 +184,11 @@ def cmd_generate(args) -> int:
            (args.cluster is not None and args.jobs is not None,
             "--jobs sizes the local pool; with --cluster the cluster's workers run the jobs"))
     if many:
-        service.output_format(f"x.{(args.ext or 'txt').lstrip('.')}", None)
-        service.check_folder(args.out_dir or "puzzles")
+        output.output_format(f"x.{(args.ext or 'txt').lstrip('.')}", None)
+        output.check_folder(args.out_dir or "puzzles")
     else:
-        service.output_format(args.output, None, default="grid")
-        service.check_writable(args.output)
+        output.output_format(args.output, None, default="grid")
+        output.check_writable(args.output)
     spec = _spec(args, rows, cols)
     if args.difficulty is not None:
         _refused_by_the_generator(spec)
@@ -310,8 +310,8 @@ def _collect(args, results, out_dir: str, file_of, label: str, index: bool, cata
         puzzle = None
         if not (result.resumed and os.path.exists(path)):
             puzzle = service.puzzle_of(record["puzzle"])
-            fmt = service.output_format(path, None)
-            service.write_output(service.convert(puzzle, None, fmt.name), path)
+            fmt = output.output_format(path, None)
+            output.write_output(service.convert(puzzle, None, fmt.name), path)
         if catalog is not None:
             added += catalog.add(puzzle or service.puzzle_of(record["puzzle"]), **_catalog_meta(record))
         rows.append((result.index, {"file": name, "grade": record.get("grade") or "",
@@ -330,11 +330,11 @@ def _collect(args, results, out_dir: str, file_of, label: str, index: bool, cata
 
 def _write_index(out_dir: str, index: list[dict]) -> None:
     """index.json and index.csv: one row per puzzle, in job order."""
-    service.write_output(json.dumps(index, indent=1), os.path.join(out_dir, "index.json"))
+    output.write_output(json.dumps(index, indent=1), os.path.join(out_dir, "index.json"))
     lines = ["file,grade,score,islands,rows,cols,seed"]
     lines += [f"{r['file']},{r['grade']},{r['score']},{r['islands']},{r['rows']},{r['cols']},{r['seed']}"
               for r in index]
-    service.write_output("\n".join(lines) + "\n", os.path.join(out_dir, "index.csv"))
+    output.write_output("\n".join(lines) + "\n", os.path.join(out_dir, "index.csv"))
 
 
 #: the published set's layout: islands -> board side
@@ -348,9 +348,9 @@ def cmd_generate_suite(args) -> int:
     for n in sizes:
         if n not in SUITE_SIDES:
             raise BadInput(f"--islands {n}: the suite has 100, 200, 300 and 400 islands")
-    service.check_folder(args.out_dir)
+    output.check_folder(args.out_dir)
     for n in sizes:
-        service.check_folder(os.path.join(args.out_dir, str(n)))
+        output.check_folder(os.path.join(args.out_dir, str(n)))
     base = base_seed(args.seed)
     jobs, names = [], {}
     for n in sizes:

@@ -13,7 +13,7 @@ import os
 import sys
 
 from .. import service
-from . import argtypes
+from . import argtypes, output
 from .common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
                          formats_help, limits_help, print_json, refuse, say)
 from ..service import BadInput
@@ -35,9 +35,9 @@ def cmd_solve(args) -> int:
             "--unicode draws the solved grid; it does not go with --to or --format json"))
     limit = args.limit or 100
     fmt = _solution_format(args)
-    service.check_writable(args.output)
+    output.check_writable(args.output)
     if args.svg:
-        service.check_picture(args.svg)
+        output.check_picture(args.svg)
     doc = service.load_puzzle(args.file, args.from_format)
     puzzle = service.admit_file(args.file, doc.puzzle)
     report = service.solve(puzzle, engine=args.engine, time_limit=args.time_limit, unique=args.unique,
@@ -80,7 +80,7 @@ def _solution_format(args):
     from ..formats import format_for_path
 
     if args.to:
-        return service.output_format(None, args.to)
+        return output.output_format(None, args.to)
     if args.output in (None, "-") or args.format == "json":
         return None
     try:
@@ -113,10 +113,10 @@ def _write_solutions(texts: list[str], out: str | None) -> None:
         for n, text in enumerate(texts, 1):
             if len(texts) > 1:
                 sys.stdout.write(f"# solution {n}\n")
-            service.write_output(text, None)
+            output.write_output(text, None)
         return
     for n, text in enumerate(texts, 1):
-        service.write_output(text, numbered(out, n))
+        output.write_output(text, numbered(out, n))
 
 
 def _summary(report, args, limit: int) -> str:
@@ -175,8 +175,8 @@ def _check_text(report) -> str:
 
 # -- convert ------------------------------------------------------------------
 def cmd_convert(args) -> int:
-    fmt = service.output_format(args.output, args.to)
-    service.check_writable(args.output)
+    fmt = output.output_format(args.output, args.to)
+    output.check_writable(args.output)
     doc = service.load_puzzle(args.input, args.from_format)
     solution = doc.solution
     if fmt.needs_solution and solution is None and not args.solve:
@@ -186,7 +186,7 @@ def cmd_convert(args) -> int:
         solution = _solve_for_output(doc.puzzle, args.input)
         if solution is None:
             return EXIT_NO
-    service.write_output(service.convert(doc.puzzle, solution, fmt.name), args.output)
+    output.write_output(service.convert(doc.puzzle, solution, fmt.name), args.output)
     return EXIT_OK
 
 
@@ -202,7 +202,7 @@ def _solve_for_output(puzzle, path: str):
 # -- render -------------------------------------------------------------------
 def cmd_render(args) -> int:
     refuse((args.blank and args.solve, "--blank draws the puzzle only and --solve draws its solution; give one"))
-    service.check_picture(args.output)
+    output.check_picture(args.output)
     doc = service.load_puzzle(args.file, args.from_format)
     solution = doc.solution if not args.blank else None
     if args.solve and solution is None:

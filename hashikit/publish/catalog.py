@@ -383,5 +383,18 @@ class Catalog:
         return paths
 
 
-__all__ = ["Catalog", "CatalogError", "Entry", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
+__all__ = ["Catalog", "CatalogError", "Entry", "generate_row", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
            "canonical_form", "fingerprint", "parse_size"]
+
+
+def generate_row(rows: int, cols: int, difficulty: str, seed: int) -> tuple:
+    """One job: a unique graded puzzle for ``seed``, as the catalogue row that stores it.
+
+    Runs on a worker (of a cluster, say); returns plain data (strings and numbers), so the result
+    travels cheaply and one writer (the caller) stores it: workers need no access to the file.
+    """
+    from ..generate import generate_unique
+
+    puzzle, solution, grade = generate_unique(rows, cols, difficulty, seed=seed)
+    return Catalog.row_for(puzzle, solution, level=grade.level, score=grade.score, seed=seed)
+
