@@ -27,15 +27,26 @@ def slow_row(rows, cols, level, seed):
 
 @pytest.mark.parametrize("spec, parsed", [("local", ("local", None)), ("local:2", ("local", 2)),
                                           ("tcp://10.0.0.5:8786", ("tcp", "tcp://10.0.0.5:8786")),
-                                          ("tcp://scheduler", ("tcp", "tcp://scheduler"))])
+                                          ("tcp://scheduler.example:9000", ("tcp", "tcp://scheduler.example:9000")),
+                                          ("tcp://[::1]:8786", ("tcp", "tcp://[::1]:8786"))])
 def test_specs(spec, parsed):
     assert parse_spec(spec) == parsed
 
 
 @pytest.mark.parametrize("spec", ["", "local:", "local:0", "local:x", "remote", "tcp://", "http://h:1",
-                                  "local:99999", "tcp://a b:1", None])
+                                  "local:99999", "tcp://a b:1", "tcp://h:1/x", "tcp://-h:1", None])
 def test_bad_specs_are_refused_with_the_forms_named(spec):
     with pytest.raises(ClusterError, match="local|workers"):
+        parse_spec(spec)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("tcp://127.0.0.1", r"'tcp://127.0.0.1' has no port: give one, as in tcp://127.0.0.1:8786"),
+    ("tcp://sched:", r"'tcp://sched:' has no port: give one, as in tcp://sched:8786"),
+    ("tcp://sched:0", r"a port runs from 1 to 65535, got 0"),
+    ("tcp://sched:65536", r"a port runs from 1 to 65535, got 65536")])
+def test_an_address_without_a_usable_port_is_refused_before_any_work(spec, message):
+    with pytest.raises(ClusterError, match=message):
         parse_spec(spec)
 
 
