@@ -10,12 +10,14 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("distributed", reason="Dask is not installed (pip install 'hashikit[cluster]')")
 
-from hashikit import cluster  # noqa: E402
+from hashikit import batch, cluster  # noqa: E402
 from hashikit.catalog import Catalog  # noqa: E402
 from hashikit.cli import main  # noqa: E402
 
@@ -90,3 +92,53 @@ def test_a_worker_killed_mid_run_still_ends_with_every_puzzle(tmp_path, monkeypa
     monkeypatch.setattr(cluster, "executor", real)
     code, local = generate(tmp_path, "local", 40, "12x12", "hard", "--jobs", "2")
     assert code == 0 and local == on_cluster
+
+
+class _Lossy(ThreadPoolExecutor):
+    """Threads standing in for a cluster that tells its capacity; lost once ``lose_after`` rows are stored."""
+
+    def __init__(self, rows_file: Path, lose_after: int | None):
+        super().__init__(max_workers=2)
+        self.rows_file, self.lose_after = rows_file, lose_after
+
+    def capacity(self) -> int:
+        stored = self.rows_file.read_text().count("\n") if self.rows_file.exists() else 0
+        if self.lose_after is not None and stored >= self.lose_after:
+            raise cluster.ClusterLost("lost the Dask scheduler at tcp://sched:8786: unreachable for 10 s")
+        return 1
+
+
+def test_a_lost_scheduler_is_one_line_and_exit_1_and_the_same_command_resumes(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(batch, "POLL", 0.05)
+    out = tmp_path / "cluster"
+    lose = {"after": 3}
+
+    @contextlib.contextmanager
+    def lossy_executor(spec, **kw):
+        assert spec == "tcp://sched:8786"
+        with _Lossy(out / "generate.jsonl", lose["after"]) as pool:
+            yield pool
+
+    monkeypatch.setattr(cluster, "executor", lossy_executor)
+    code, first = generate(tmp_path, "cluster", 8, "7x7", "easy", "--cluster", "tcp://sched:8786")
+    err = capsys.readouterr().err.strip().splitlines()
+    kept = (out / "generate.jsonl").read_text().count("\n")
+    assert code == 1 and 3 <= kept < 8 and len(first) == kept
+    assert err[-1] == (f"hashikit: generate: lost the Dask scheduler at tcp://sched:8786: unreachable for 10 s; "
+                       f"{kept} of 8 puzzles are kept in {out / 'generate.jsonl'}: run the same command again to resume")
+    assert [ln for ln in err if ln.startswith("hashikit")] == err[-1:] and not (out / "index.csv").exists()
+    lose["after"] = None  # the cluster is back
+    code, again = generate(tmp_path, "cluster", 8, "7x7", "easy", "--cluster", "tcp://sched:8786")
+    assert code == 0 and f"({kept} from an earlier run)" in capsys.readouterr().err
+    code, local = generate(tmp_path, "local", 8, "7x7", "easy", "--jobs", "1")
+    assert code == 0 and again == local  # the same puzzles as one process makes, none lost or doubled
+
+
+def test_an_address_without_a_port_is_refused_before_any_work(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["generate", "--size", "7x7", "--difficulty", "easy", "--count", "4", "--out-dir", str(tmp_path / "o"),
+              "--cluster", "tcp://127.0.0.1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2 and not (tmp_path / "o").exists()
+    assert err[-1].endswith("argument --cluster: the scheduler address 'tcp://127.0.0.1' has no port: give one, "
+                            "as in tcp://127.0.0.1:8786 (dask scheduler's default) (see 'hashikit generate --help')")
