@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -142,3 +143,101 @@ def test_an_address_without_a_port_is_refused_before_any_work(tmp_path, capsys):
     assert stop.value.code == 2 and not (tmp_path / "o").exists()
     assert err[-1].endswith("argument --cluster: the scheduler address 'tcp://127.0.0.1' has no port: give one, "
                             "as in tcp://127.0.0.1:8786 (dask scheduler's default) (see 'hashikit generate --help')")
+
+
+# -- a real scheduler and workers, as separate processes (slow: each starts Dask afresh) ---------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def real_cluster(tmp_path: Path, workers: int = 0):
+    """``dask scheduler`` (and ``dask worker --nworkers N --nthreads 1``) started here, ended after."""
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    run = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, cwd=tmp_path)
+    procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--no-dashboard"], **run)]
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            assert time.monotonic() < deadline, "dask scheduler did not start"
+            time.sleep(0.2)
+        if workers:
+            procs.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", address, "--nworkers", str(workers),
+                                           "--nthreads", "1", "--no-dashboard"], **run))
+        yield address, procs[0]
+    finally:
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait(10)
+
+
+def _command(tmp_path: Path, address: str, count: int, size: str, level: str, err: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "hashikit", "generate", "--size", size, "--difficulty", level,
+                             "--count", str(count), "--seed", "12", "--out-dir", str(tmp_path / "out"),
+                             "--cluster", address], stdout=subprocess.DEVNULL, stderr=err.open("w"), cwd=tmp_path)
+
+
+def _lines(err: Path) -> list[str]:
+    return [ln for ln in err.read_text().splitlines() if ln.strip()]
+
+
+def _until(cond, what: str, timeout: float = 120.0) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, what
+        time.sleep(0.1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("then", ["wait", "ctrl-c"])
+def test_a_real_scheduler_without_workers_is_said_and_its_loss_ends_the_command(tmp_path, then):
+    """No workers: said once after a few seconds, and waited for.  The scheduler killed then: exit 1
+    and one line within the reconnect time (or Ctrl-C: exit 130 and one line); never a traceback."""
+    err = tmp_path / "err.txt"
+    with real_cluster(tmp_path) as (address, scheduler):
+        proc = _command(tmp_path, address, 4, "7x7", "easy", err)
+        _until(lambda: any("has no workers" in ln for ln in _lines(err)), "the missing workers were never said")
+        scheduler.kill()
+        if then == "ctrl-c":
+            time.sleep(1)
+            proc.send_signal(signal.SIGINT)
+        code = proc.wait(cluster.CONNECT_TIMEOUT + 50)
+    lines = _lines(err)
+    assert lines[2] == (f"hashikit: generate: the Dask scheduler at {address} has no workers: waiting for some "
+                        f"(start them with: dask worker {address}; Ctrl-C stops)")
+    if then == "ctrl-c":
+        assert code == 130 and lines[3:] == ["hashikit: interrupted"], lines
+    else:
+        assert code == 1 and len(lines) == 4, lines
+        assert lines[3].startswith(f"hashikit: generate: lost the Dask scheduler at {address}: unreachable for ")
+        assert lines[3].endswith("0 of 4 puzzles are kept in out/generate.jsonl: run the same command again to resume"
+                                 .replace("out/", str(tmp_path / "out") + "/"))
+
+
+@pytest.mark.slow
+def test_a_real_scheduler_killed_mid_run_ends_the_command_and_a_fresh_cluster_resumes_it(tmp_path):
+    err = tmp_path / "err.txt"
+    rows = tmp_path / "out" / "generate.jsonl"
+    stored = lambda: rows.read_text().count("\n") if rows.exists() else 0  # noqa: E731
+    with real_cluster(tmp_path, workers=2) as (address, scheduler):
+        proc = _command(tmp_path, address, 60, "9x9", "hard", err)
+        _until(lambda: stored() >= 5 or proc.poll() is not None, "no puzzle was stored")
+        scheduler.kill()
+        code = proc.wait(cluster.CONNECT_TIMEOUT + 50)
+    lines, kept = _lines(err), stored()
+    assert code == 1 and 5 <= kept < 60, (code, lines)
+    assert lines[-1].startswith(f"hashikit: generate: lost the Dask scheduler at {address}") and \
+        f"{kept} of 60 puzzles are kept" in lines[-1], lines
+    assert [ln for ln in lines if ln.startswith("hashikit")] == lines[-1:] and not any("Traceback" in ln for ln in lines)
+    with real_cluster(tmp_path, workers=2) as (address, _):
+        proc = _command(tmp_path, address, 60, "9x9", "hard", err)
+        assert proc.wait(300) == 0, _lines(err)
+    assert f"wrote 60 puzzles and index.csv/index.json to {tmp_path / 'out'} ({kept} from an earlier run)" in _lines(err)
+    assert len(set((tmp_path / "out").glob("hard-9x9-*.txt"))) == 60
