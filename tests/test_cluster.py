@@ -342,3 +342,18 @@ def test_run_jobs_raises_lost_when_the_cluster_cancels_its_tasks(monkeypatch):
 
     with Lost(capacity) as pool, pytest.raises(ClusterLost):
         list(run_jobs(pool, square, [(i,) for i in range(4)]))
+
+
+def test_the_readme_and_help_say_the_times_the_code_keeps(capsys):
+    from hashikit.cli import main
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    assert f"**No workers:** after {cluster.NO_WORKERS_NOTE:g} s the command says so once" in readme
+    assert f"does not come back within {cluster.CONNECT_TIMEOUT:g} s" in readme
+    assert f"twice the cluster's worker threads\n  submitted and looks again every {'second' if batch.POLL == 1 else batch.POLL}" \
+        in readme
+    with pytest.raises(SystemExit):
+        main(["generate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"a scheduler lost for {cluster.CONNECT_TIMEOUT:g} s ends the run (exit 1): the same command resumes" \
+        in help_text and "tcp://HOST:PORT" in help_text
