@@ -321,4 +321,5 @@ def generate_row(rows: int, cols: int, difficulty: str, seed: int) -> tuple:
 
 
 __all__ = ["ALLOWED_FAILURES", "ClusterError", "ClusterLost", "ClusterUnavailable", "DaskExecutor", "INSTALL",
-           "NO_WORKERS_NOTE", "POLL", "RETRIES", "cluster_spec", "executor", "generate_row", "parse_spec", "run_jobs", "workers_of"]
+           "NO_WORKERS_NOTE", "POLL", "RETRIES", "cluster_spec", "executor", "generate_row", "parse_spec", "run_jobs",
+           "workers_of"]
