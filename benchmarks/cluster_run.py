@@ -226,13 +226,28 @@ SCENARIOS = {
 }
 
 
-def scenarios(name: str, env: dict, args) -> dict:
-    out: dict = {}
-    with tempfile.TemporaryDirectory(prefix=f"cluster-{name.split()[0]}-") as d:
-        for key in args.only or SCENARIOS:
-            print(f"[{name}] {key}", flush=True)
-            out[key] = SCENARIOS[key](env, Path(d), args)
-            print(f"[{name}] {out[key]}", flush=True)
+def scenarios(runs: list[tuple[str, dict]], args) -> dict[str, dict]:
+    """Each scenario for each revision; the fill runs ``--rounds`` times, the revisions alternating."""
+    out: dict[str, dict] = {name: {"fills": []} for name, _ in runs}
+    keys = args.only or list(SCENARIOS)
+    for key in keys:
+        for round_ in range(args.rounds if key == "fill" else 1):
+            for name, env in runs:
+                with tempfile.TemporaryDirectory(prefix=f"cluster-{name.split()[0]}-") as d:
+                    print(f"[{name}] {key}", flush=True)
+                    got = SCENARIOS[key](env, Path(d), args)
+                    print(f"[{name}] {got}", flush=True)
+                if key == "fill":
+                    out[name]["fills"].append(got)
+                else:
+                    out[name][key] = got
+    for res in out.values():
+        fills = res.pop("fills")
+        if fills:
+            res["fill"] = {"max": max(f["max"] for f in fills), "maxes": [f["max"] for f in fills],
+                           "mean": statistics.median(f["mean"] for f in fills),
+                           "wall": statistics.median(f["wall"] for f in fills), "walls": [f["wall"] for f in fills],
+                           "codes": sorted({f["code"] for f in fills}), "samples": sum(f["samples"] for f in fills)}
     return out
 
 
@@ -248,9 +263,13 @@ def table(results: dict[str, dict], args) -> str:
     def row(label, f):
         rows.append(f"| {label} | " + " | ".join(f(results[n]) for n in names) + " |")
 
-    row(f"fill: most tasks executing at once ({args.workers} workers)", lambda r: str(r["fill"]["max"]))
-    row("fill: mean executing while the queue was full", lambda r: f"{r['fill']['mean']:.2f} ({r['fill']['samples']} samples)")
-    row(f"fill: whole command, {args.count} puzzles {args.size} hard", lambda r: f"{r['fill']['wall']:.1f} s, exit {r['fill']['code']}")
+    row(f"fill: most tasks executing at once ({args.workers} workers), per run",
+        lambda r: ", ".join(map(str, r["fill"]["maxes"])))
+    row("fill: mean executing while the queue was full (median of runs)",
+        lambda r: f"{r['fill']['mean']:.2f} ({r['fill']['samples']} samples)")
+    row(f"fill: whole command, {args.count} puzzles {args.size} hard, median (runs)",
+        lambda r: f"{r['fill']['wall']:.1f} s ({', '.join(f'{w:.1f}' for w in r['fill']['walls'])}), "
+                  f"exit {'/'.join(map(str, r['fill']['codes']))}")
     row("lost scheduler: puzzles stored at the kill", lambda r: str(r["lost"]["at_kill"]))
     row("lost scheduler: command ended after the kill", lambda r: fmt_s(r["lost"]["ended_after"]) + f" (cap {args.cap:g} s)")
     row("lost scheduler: exit code", lambda r: str(r["lost"]["code"]))
@@ -269,6 +288,9 @@ def table(results: dict[str, dict], args) -> str:
                     f"- Ctrl-C after the kill: `{r['lost_int']['said'][:200]}`\n"
                     f"- no workers: " + ("; ".join(f"`{s[:200]}`" for s in r["none"]["said"]) or "(nothing)") + "\n"
                     f"- no port: `{r['port']['said'][:200]}`\n")
+    if len(names) == 2:
+        a, b = (results[n]["fill"]["wall"] for n in names)
+        rows.append(f"| fill: whole-command ratio, {names[1]} / {names[0]} (medians) | | {b / a:.2f} |")
     return head + "\n".join(rows) + "\n\nWhat the command printed:\n\n" + "\n".join(said)
 
 
@@ -277,6 +299,7 @@ def main() -> None:
     ap.add_argument("--before", metavar="REV", help="also run the package of this git revision, side by side")
     ap.add_argument("--workers", type=int, default=6)
     ap.add_argument("--count", type=int, default=60)
+    ap.add_argument("--rounds", type=int, default=3, help="fill runs per revision, alternating (medians reported)")
     ap.add_argument("--size", default="25x25")
     ap.add_argument("--lost-count", type=int, default=400)
     ap.add_argument("--lost-size", default="10x10")
@@ -285,7 +308,6 @@ def main() -> None:
     ap.add_argument("--only", nargs="+", choices=list(SCENARIOS), help="these scenarios only (nothing is written)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
-    results: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="cluster-src-") as src:
         runs = [("this tree", {**os.environ, "PYTHONPATH": str(ROOT)})]
         if args.before:
@@ -293,8 +315,7 @@ def main() -> None:
             rev = subprocess.run(["git", "rev-parse", "--short", args.before], cwd=ROOT, capture_output=True,
                                  text=True).stdout.strip()
             runs.insert(0, (f"{args.before} ({rev})", {**os.environ, "PYTHONPATH": str(pkg)}))
-        for name, env in runs:
-            results[name] = scenarios(name, env, args)
+        results = scenarios(runs, args)
     if args.only:
         return
     load = os.getloadavg()
@@ -302,7 +323,7 @@ def main() -> None:
             f"`python benchmarks/cluster_run.py{' --before ' + args.before if args.before else ''}` "
             f"({git_state()}; {os.cpu_count()} cores, load {load[0]:.1f} at the end; scheduler and "
             f"{args.workers} single-thread workers on this machine as separate processes; whole-process "
-            f"runs, one sitting, revisions one after the other).\n\n" + table(results, args) + "\n")
+            f"runs, one sitting, revisions alternating).\n\n" + table(results, args) + "\n")
     print(text)
     if not args.no_write:
         RESULTS.write_text(text)
