@@ -181,8 +181,8 @@ class DaskExecutor(Executor):
         self._empty_since = self._empty_since if self._empty_since is not None else now
         if not self._said_empty and now - self._empty_since >= NO_WORKERS_NOTE:
             self._said_empty = True
-            self._note(f"the Dask scheduler at {self.address} has no workers: waiting for some "
-                       f"(start them with: dask worker {self.address}; Ctrl-C stops)")
+            start = f"start them with: dask worker {self.address}; " if self.address.startswith("tcp://") else ""
+            self._note(f"the Dask scheduler at {self.address} has no workers: waiting for some ({start}Ctrl-C stops)")
 
 
 def _log_note(text: str) -> None:

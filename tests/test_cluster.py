@@ -315,6 +315,14 @@ def test_no_workers_is_said_once_and_workers_joining_too(monkeypatch):
     assert said[1:] == ["the Dask scheduler at tcp://h:8786 has workers again (3 threads): running"]
 
 
+def test_a_local_cluster_without_workers_is_not_told_to_start_dask_workers(monkeypatch):
+    monkeypatch.setattr(cluster, "POLL", 0.0)
+    monkeypatch.setattr(cluster, "NO_WORKERS_NOTE", 0.0)
+    said: list[str] = []
+    DaskExecutor(FakeClient(threads={}), "local:2", note=said.append).capacity()
+    assert said == ["the Dask scheduler at local:2 has no workers: waiting for some (Ctrl-C stops)"]
+
+
 def test_no_workers_is_not_said_before_its_time(monkeypatch):
     monkeypatch.setattr(cluster, "POLL", 0.0)
     said: list[str] = []
