@@ -31,25 +31,17 @@ def generate(tmp_path, name: str, count: int, size: str, level: str, *extra: str
         return code, cat.fingerprints()
 
 
-def generate_apart(tmp_path, name: str, count: int, size: str, level: str, *extra: str) -> tuple[int, set[str], str]:
-    """:func:`generate` as a command of its own: a local Dask cluster started inside the test process
-    leaves process objects whose late clean-up can close descriptors later tests have reused."""
-    db = tmp_path / f"{name}.db"
-    proc = subprocess.run([sys.executable, "-m", "hashikit", "generate", "--size", size, "--difficulty", level,
-                           "--count", str(count), "--seed", "12", "--out-dir", str(tmp_path / name),
-                           "--catalog", str(db), *extra], capture_output=True, text=True, timeout=300)
-    with Catalog(db) as cat:
-        return proc.returncode, cat.fingerprints(), proc.stderr
-
-
-def test_cluster_and_local_pool_make_the_same_puzzles_and_a_rerun_adds_nothing(tmp_path):
-    code, local, _ = generate_apart(tmp_path, "local", 12, "7x7", "easy", "--jobs", "2")
+def test_cluster_and_local_pool_make_the_same_puzzles_and_a_rerun_adds_nothing(tmp_path, capsys):
+    code, local = generate(tmp_path, "local", 12, "7x7", "easy", "--jobs", "2")
     assert code == 0 and len(local) == 12
-    code, on_cluster, err = generate_apart(tmp_path, "cluster", 12, "7x7", "easy", "--cluster", "local:2")
+    capsys.readouterr()
+    code, on_cluster = generate(tmp_path, "cluster", 12, "7x7", "easy", "--cluster", "local:2")
+    err = capsys.readouterr().err
     assert code == 0 and on_cluster == local, err
     assert "Dask cluster local:2" in err and "12 added" in err
     # the same command again: every job is resumed from the results file, nothing new is stored
-    code, again, err = generate_apart(tmp_path, "cluster", 12, "7x7", "easy", "--cluster", "local:2")
+    code, again = generate(tmp_path, "cluster", 12, "7x7", "easy", "--cluster", "local:2")
+    err = capsys.readouterr().err
     assert code == 0 and again == local, err
     assert "0 added" in err
 
