@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from hashikit import batch, cluster
-from hashikit.batch import Job, JsonLinesSink, run_batch
-from hashikit.catalog import Catalog
-from hashikit.cluster import (ClusterError, ClusterLost, ClusterUnavailable, DaskExecutor, executor, generate_row,
-                              parse_spec, run_jobs, workers_of)
+from hashikit.publish.catalog import Catalog, generate_row
+from hashikit.run import batch, cluster
+from hashikit.run.batch import Job, JsonLinesSink, run_batch
+from hashikit.run.cluster import (ClusterError, ClusterLost, ClusterUnavailable, DaskExecutor, executor, parse_spec,
+                                  run_jobs, workers_of)
 
 SIZE, LEVEL = 6, "easy"
 

@@ -23,7 +23,7 @@ import time
 
 import pytest
 
-from hashikit import workers
+from hashikit.run import workers
 from hashikit.checker import check
 from hashikit.model import Puzzle
 from hashikit.solvers import solve

@@ -23,14 +23,14 @@ Vocabulary, stated once:
   passed in (for example Dask's ``Client.get_executor()``) is used as it is and left to its owner;
   pass a zero-argument function that makes one (``executor=make_executor``) to let the runner
   restart it after a crash.  An executor with a ``capacity()`` method (a cluster's:
-  :class:`hashikit.cluster.DaskExecutor`) is asked it about once a second: the runner keeps
+  :class:`hashikit.run.cluster.DaskExecutor`) is asked it about once a second: the runner keeps
   twice that many jobs submitted, following it as workers join and leave (none while it is 0),
   puts back jobs the executor itself cancelled, and stops on what it raises (a lost scheduler),
   with the rows stored so far kept for a resume.
 
 Use::
 
-    from hashikit.batch import Job, JsonLinesSink, run_batch, job_seed
+    from hashikit.run.batch import Job, JsonLinesSink, run_batch, job_seed
 
     jobs = [Job(f"{i}", make_one, (job_seed(base, i),)) for i in range(100)]
     for result in run_batch(jobs, workers=2, sink=JsonLinesSink("out.jsonl"), resume=True):
@@ -421,7 +421,7 @@ def _process_context(preload: Sequence[str]):
     one (workers start in milliseconds, with hashikit and ``preload`` already imported), else spawn."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["hashikit.batch", *preload])  # used when the server first starts
+        ctx.set_forkserver_preload(["hashikit.run.batch", *preload])  # used when the server first starts
         return ctx
     return multiprocessing.get_context("spawn")
 

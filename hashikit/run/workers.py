@@ -305,7 +305,7 @@ class _Worker:
 def _pool_context(preload: Sequence[str]):
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["hashikit.workers", *preload])  # used when the server first starts
+        ctx.set_forkserver_preload(["hashikit.run.workers", *preload])  # used when the server first starts
         return ctx
     return multiprocessing.get_context("spawn")
 

@@ -42,7 +42,7 @@ import warnings
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Callable, Iterable, Iterator
 
-from .errors import HashikitError
+from ..errors import HashikitError
 
 INSTALL = 'the cluster needs Dask: pip install "hashikit[cluster]"'
 #: how many times a task may error (an exception in the job) before its error is final
@@ -186,7 +186,7 @@ class DaskExecutor(Executor):
 
 
 def _log_note(text: str) -> None:
-    logging.getLogger("hashikit.cluster").warning("%s", text)
+    logging.getLogger(__name__).warning("%s", text)
 
 
 _NOISY = ("distributed", "tornado", "asyncio")
@@ -220,7 +220,7 @@ def executor(spec: str, *, retries: int = RETRIES, allowed_failures: int = ALLOW
              note: Callable[[str], None] | None = None) -> Iterator[DaskExecutor]:
     """A :class:`DaskExecutor` (a ``concurrent.futures.Executor``) running on the cluster ``spec``
     (see the module doc).  ``note(text)`` hears that a scheduler has no workers (default: a
-    warning on the ``hashikit.cluster`` logger); ``quiet`` keeps Dask's own logging quiet."""
+    warning on the ``hashikit.run.cluster`` logger); ``quiet`` keeps Dask's own logging quiet."""
     kind, arg = parse_spec(spec)
     dask, distributed = _import_distributed()
     cluster = client = None
@@ -307,19 +307,5 @@ def _cancelled_by_cluster(pool: Executor) -> None:
     raise ClusterError("a task was cancelled by the cluster (was its scheduler restarted?)")
 
 
-def generate_row(rows: int, cols: int, difficulty: str, seed: int) -> tuple:
-    """One job: a unique graded puzzle for ``seed``, as the catalogue row that stores it.
-
-    Runs on a worker; returns plain data (strings and numbers), so the result travels cheaply
-    and one writer (the caller) stores it: workers need no access to the catalogue file.
-    """
-    from .catalog import Catalog
-    from .generate import generate_unique
-
-    puzzle, solution, grade = generate_unique(rows, cols, difficulty, seed=seed)
-    return Catalog.row_for(puzzle, solution, level=grade.level, score=grade.score, seed=seed)
-
-
 __all__ = ["ALLOWED_FAILURES", "ClusterError", "ClusterLost", "ClusterUnavailable", "DaskExecutor", "INSTALL",
-           "NO_WORKERS_NOTE", "POLL", "RETRIES", "cluster_spec", "executor", "generate_row", "parse_spec", "run_jobs",
-           "workers_of"]
+           "NO_WORKERS_NOTE", "POLL", "RETRIES", "cluster_spec", "executor", "parse_spec", "run_jobs", "workers_of"]
