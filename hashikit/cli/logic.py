@@ -262,13 +262,20 @@ def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: b
     catalog = _open_catalog(args.catalog) if args.catalog else None
     try:
         if args.cluster:
-            from ..run.cluster import executor
+            from ..run.cluster import ClusterLost, executor
 
-            with executor(args.cluster) as pool:
-                say(f"{label}: running on the Dask cluster {args.cluster}")
-                return _collect(args, run_batch(jobs, executor=pool, sink=_sink(out_dir, label), resume=True,
-                                                retry_failed=True, label=label),
-                                out_dir, file_of, label, index, catalog)
+            try:
+                with executor(args.cluster, note=lambda text: say(f"hashikit: {label}: {text}")) as pool:
+                    say(f"{label}: running on the Dask cluster {args.cluster}")
+                    return _collect(args, run_batch(jobs, executor=pool, sink=_sink(out_dir, label), resume=True,
+                                                    retry_failed=True, label=label),
+                                    out_dir, file_of, label, index, catalog)
+            except ClusterLost as exc:  # the rows stored so far stay: the same command resumes
+                sink = _sink(out_dir, label)
+                kept = sum(r.ok for r in sink.load().values())
+                say(f"hashikit: {label}: {exc}; {kept} of {len(jobs)} puzzles are kept in {sink.path}: "
+                    f"run the same command again to resume")
+                return EXIT_NO
         workers = max(1, min(args.jobs or os.cpu_count() or 1, len(jobs)))
         results = run_batch(jobs, workers=workers, inline=workers == 1, sink=_sink(out_dir, label), resume=True,
                             retry_failed=True, label=label,

@@ -22,7 +22,11 @@ Vocabulary, stated once:
   deadline.  An executor
   passed in (for example Dask's ``Client.get_executor()``) is used as it is and left to its owner;
   pass a zero-argument function that makes one (``executor=make_executor``) to let the runner
-  restart it after a crash.
+  restart it after a crash.  An executor with a ``capacity()`` method (a cluster's:
+  :class:`hashikit.run.cluster.DaskExecutor`) is asked it about once a second: the runner keeps
+  twice that many jobs submitted, following it as workers join and leave (none while it is 0),
+  puts back jobs the executor itself cancelled, and stops on what it raises (a lost scheduler),
+  with the rows stored so far kept for a resume.
 
 Use::
 
@@ -62,6 +66,10 @@ __all__ = ["Job", "Result", "BatchError", "JsonLinesSink", "CsvSink", "run_batch
 #: seconds a job may run past its own time limit before the runner ends it (process start-up,
 #: imports, model building that the job's limit may not cover)
 DEFAULT_GRACE = 5.0
+#: seconds between two looks at an executor that tells its capacity (a cluster)
+POLL = 1.0
+#: times a job the executor itself cancelled (a cluster that lost its scheduler) is put back
+REQUEUES = 3
 
 
 class BatchError(Exception):
@@ -354,7 +362,8 @@ def run_batch(jobs: Iterable[Job], *, workers: int | None = None,
     - ``progress``: the bar on standard error when it is a terminal (``force_progress``: always);
     - ``initializer(*initargs)``: once per worker process of the runner's own pool;
     - ``grace``: seconds past a job's ``time_limit`` before the runner ends it (own pool only);
-    - ``max_in_flight``: jobs submitted at once (default 2 x workers: each worker has the next one ready);
+    - ``max_in_flight``: jobs submitted at once (default 2 x workers: each worker has the next one
+      ready; for an executor with ``capacity()``, 2 x that, followed as it changes);
     - ``preload``: modules the fork server imports once for all workers (the first batch's list
       counts: there is one fork server per process).
     """
@@ -549,8 +558,10 @@ class _Pool:
         self.workers = max(1, workers or getattr(self.executor, "_max_workers", None) or os.cpu_count() or 1)
         self.initializer, self.initargs = initializer, initargs
         self.grace = grace
+        self.max_in_flight = max_in_flight
         self.window = max(1, max_in_flight or 2 * self.workers)
         self.procs: list = []
+        self.requeued: dict[str, int] = {}
 
     # -- the executor's life --
     def _start(self) -> Executor:
@@ -591,6 +602,20 @@ class _Pool:
     def _restartable(self) -> bool:
         return self.owned or self.factory is not None
 
+    def _capacity(self):
+        """The executor's ``capacity`` method, if it has one (never the runner's own pool)."""
+        return None if self.owned else getattr(self.executor, "capacity", None)
+
+    def _window(self) -> int:
+        """Jobs to keep submitted: fixed, or twice what a cluster runs at once now (0: none yet;
+        whatever ``capacity()`` raises, a lost scheduler, ends the batch)."""
+        if not self.owned and self.executor is None:
+            self._start()
+        capacity = self._capacity()
+        if capacity is None:
+            return self.window
+        return self.max_in_flight or 2 * max(0, int(capacity()))
+
     # -- the loop --
     def run(self, todo) -> Iterator[Result]:
         queue = deque(todo)
@@ -600,6 +625,9 @@ class _Pool:
         try:
             while queue or alone or flying:
                 self._fill(queue, alone, flying)
+                if not flying:  # a cluster that runs nothing now (no workers yet): look again soon
+                    time.sleep(POLL)
+                    continue
                 done, _ = wait(list(flying.jobs), timeout=self._timeout(flying), return_when=FIRST_COMPLETED)
                 broken: list[tuple[int, Job]] = []
                 for fut in done:
@@ -610,6 +638,10 @@ class _Pool:
                         broken.append((i, job))
                         continue
                     except CancelledError:
+                        if self._capacity() is not None and self.requeued.get(job.key, 0) < REQUEUES:
+                            self.requeued[job.key] = self.requeued.get(job.key, 0) + 1
+                            queue.appendleft((i, job))  # a cluster that lost its scheduler: not the job's fault
+                            continue
                         yield Result(job.key, i, False, None, "cancelled by the executor", job=job)
                         continue
                     except Exception as exc:  # a foreign executor's failure (e.g. Dask's KilledWorker)
@@ -638,7 +670,7 @@ class _Pool:
                 return
             batch, limit = alone, 1
         else:
-            batch, limit = queue, self.window
+            batch, limit = queue, self._window()
         while batch and len(flying) < limit:
             i, job = batch.popleft()
             try:
@@ -657,7 +689,7 @@ class _Pool:
 
     def _timeout(self, flying) -> float | None:
         if not self.owned:
-            return None
+            return POLL if self._capacity() is not None else None
         ends = flying.deadlines(self.grace)
         return max(0.0, min(ends)[0] - time.monotonic()) if ends else None
 
