@@ -322,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     from .errors import HashikitError
 
     try:
+        from .picture import cli_logging
+
+        cli_logging()  # a picture's reading (what it saw, where unsure) goes to stderr
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):

@@ -80,8 +80,9 @@ def cmd_hint(args) -> int:
            (not args.check_solution and args.state is None, "--no-solution-check goes with --state"))
     if args.svg:
         service.check_picture(args.svg)
-    puzzle = _puzzle(args)
-    partial = None
+    doc = service.load_puzzle(args.file, args.from_format)
+    puzzle = service.admit_file(args.file, doc.puzzle)
+    partial = doc.solution if doc.in_play and args.state is None else None  # a picture: the game so far
     if args.state:
         sdoc = service.load(args.state, args.state_format)
         if sdoc.solution is None:

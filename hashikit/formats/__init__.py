@@ -32,7 +32,8 @@ from ..model import Puzzle, Solution
 MAX_INPUT_BYTES = _limits.CLI.max_input_bytes
 
 #: the format modules, in the order the help and README tables list them
-_MODULES = ("grid", "csvgrid", "has", "tatham", "puzzlink", "jsonfmt", "solved", "prob", "dot", "ohmec", "pzprv3")
+_MODULES = ("grid", "csvgrid", "has", "tatham", "puzzlink", "jsonfmt", "solved", "prob", "dot", "ohmec", "pzprv3",
+            "picturefmt")
 
 
 @dataclass
@@ -41,6 +42,10 @@ class Document:
 
     puzzle: Puzzle | None
     solution: Solution | None = None
+    #: the bridges are a game in progress (read from a picture), not a finished solution
+    in_play: bool = False
+    #: what a picture showed (a :class:`hashikit.picture.Reading`), for pictures
+    picture: object | None = None
 
 
 @dataclass(frozen=True)
@@ -181,8 +186,21 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
 
     cap = min(limits.max_input_bytes, MAX_INPUT_BYTES)
     if path == "-":
-        text = sys.stdin.read(cap + 1)
         source = "<stdin>"
+        binary = getattr(sys.stdin, "buffer", None)
+        if binary is not None:  # a picture comes as bytes
+            raw = binary.read(cap + 1)
+            if len(raw) > cap:
+                raise FormatError(f"input is larger than {cap} bytes, the most hashikit reads", source)
+            if fmt == "picture" or _picture_kind(raw):
+                return _read_picture(raw, source, limits)
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise FormatError(f"not UTF-8 text (byte {exc.start + 1} is 0x{raw[exc.start]:02x})",
+                                  source) from None
+        else:
+            text = sys.stdin.read(cap + 1)
     else:
         source = path
         try:
@@ -199,6 +217,8 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
             raise FormatError(f"cannot read: {exc.strerror or exc}", source) from None
         if len(raw) > cap:
             raise FormatError(f"file is larger than {cap} bytes, the most hashikit reads", source)
+        if fmt == "picture" or _picture_kind(raw):
+            return _read_picture(raw, source, limits)
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -209,6 +229,22 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
         raise FormatError("the file is empty", source)
     f = get(fmt) if fmt else format_for_path(path if path != "-" else "", text)
     return read_text(text, f.name, source, limits)
+
+
+def _picture_kind(raw: bytes) -> str | None:
+    from ..picture import kind_of
+
+    return kind_of(raw)
+
+
+def _read_picture(raw: bytes, source: str, limits: Limits) -> Document:
+    """A picture's puzzle and the bridges drawn on it (:mod:`hashikit.picture`)."""
+    from .picturefmt import read_bytes
+
+    doc = read_bytes(raw, source, limits)
+    if doc.solution is not None:
+        check_solution(doc.puzzle, doc.solution, source, limits)
+    return doc
 
 
 def check_solution(puzzle: Puzzle, solution: Solution, source: str | None = None,
