@@ -260,14 +260,16 @@ class _Blob:
     digit: int = 0
     sure: float = 0.0
     second: int = 0
+    #: the circle around the digit (centre x, centre y, inner radius), when it has one
+    ring: tuple | None = None
 
     @property
     def cx(self) -> float:
-        return self.x + self.w / 2
+        return self.ring[0] if self.ring else self.x + self.w / 2
 
     @property
     def cy(self) -> float:
-        return self.y + self.h / 2
+        return self.ring[1] if self.ring else self.y + self.h / 2
 
 
 def _ink(contrast):
@@ -311,6 +313,63 @@ def _digits(contrast, ink, labels, stats):
             continue
         out.append(b)
     return out
+
+
+def _ring_digits(contrast, ink):
+    """Digits inside island circles, found from the circles' insides (a digit that touches its ring
+    at a small scale is one ink component with the ring, and _digits cannot see it)."""
+    cv2 = _cv2()
+    import numpy as np
+
+    H, W = ink.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((~ink).astype(np.uint8), connectivity=4)
+    cands, feats = [], []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if w < 7 or h < 7 or x == 0 or y == 0 or x + w >= W or y + h >= H or h > 0.25 * min(H, W):
+            continue
+        if not 0.8 <= w / h <= 1.25 or not 0.3 * w * h <= area <= 0.9 * w * h:
+            continue
+        box = labels[y:y + h, x:x + w] == i
+        if box[0, 0] or box[0, -1] or box[-1, 0] or box[-1, -1]:  # a square cell, not a disc
+            continue
+        yy, xx = np.mgrid[0:h, 0:w]
+        r = min(w, h) / 2
+        inner = np.hypot(xx + 0.5 - w / 2, yy + 0.5 - h / 2) < min(r - 0.3, 0.86 * r)
+        digit = inner & ink[y:y + h, x:x + w]
+        if digit.sum() < 6 or not (box | digit)[inner].mean() > 0.88:
+            continue
+        ys, xs = np.nonzero(digit)
+        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        if y1 - y0 < 0.3 * h:
+            continue
+        crop = np.where(digit[y0:y1, x0:x1], contrast[y + y0:y + y1, x + x0:x + x1], 0.0)
+        cands.append(_Blob(x + x0, y + y0, x1 - x0, y1 - y0, -1))
+        cands[-1].ring = (x + w / 2, y + h / 2, r)
+        feats.append(features(crop))
+    if not cands:
+        return []
+    out = []
+    for b, p in zip(cands, classify(np.stack(feats))):
+        order = np.argsort(p)[::-1]
+        if order[0] == 0:
+            continue
+        b.digit, b.sure, b.second = int(order[0]), float(p[order[0]]), int(order[1]) or int(order[2])
+        if b.sure >= 0.3:
+            out.append(b)
+    return out
+
+
+def _merge(free, ringed):
+    """Digits found both free and inside a ring count once (the ring's reading, centred on the ring)."""
+    out = []
+    for d in free:
+        same = [r for r in ringed if abs(d.cx - r.ring[0]) < r.ring[2] and abs(d.cy - r.ring[1]) < r.ring[2]]
+        if not same:
+            out.append(d)
+        elif d.sure > same[0].sure:  # the free component is the whole digit: its reading, the ring's centre
+            same[0].digit, same[0].sure, same[0].second = d.digit, d.sure, d.second
+    return out + list(ringed)
 
 
 def _words(digits, stats, labels_count):
@@ -460,7 +519,7 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
         raise FormatError(f"{none} (it is nearly blank)", source)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     digits = _digits(contrast, ink, labels, stats)
-    digits = _words(digits, stats, count)
+    digits = _merge(_words(digits, stats, count), _ring_digits(contrast, ink))
     if len(digits) < 2:
         raise FormatError(f"{none} (no numbered islands)", source)
     size = float(np.median([d.h for d in digits]))
