@@ -13,8 +13,8 @@ import os
 import sys
 
 from . import argtypes, service
-from .cli_common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
-                         formats_help, limits_help, print_json, refuse, say)
+from .cli_common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, add_show,
+                         check_show, engines_help, formats_help, limits_help, print_json, refuse, say, show)
 from .service import BadInput
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_NO", "EXIT_BAD", "BadInput"]
@@ -37,7 +37,9 @@ def cmd_solve(args) -> int:
     service.check_writable(args.output)
     if args.svg:
         service.check_picture(args.svg)
+    check_show(args)
     doc = service.load_puzzle(args.file, args.from_format)
+    show(args, doc, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
     report = service.solve(puzzle, engine=args.engine, time_limit=args.time_limit, unique=args.unique,
                            enumerate_all=args.all, limit=limit)
@@ -176,7 +178,9 @@ def _check_text(report) -> str:
 def cmd_convert(args) -> int:
     fmt = service.output_format(args.output, args.to)
     service.check_writable(args.output)
+    check_show(args)
     doc = service.load_puzzle(args.input, args.from_format)
+    show(args, doc, args.input)
     solution = doc.solution
     if fmt.needs_solution and solution is None and not args.solve:
         raise BadInput(f"format {fmt.name!r} shows a solution and {args.input} has none; "
@@ -258,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="OUT", help="also draw the solution to OUT (.svg or .png)")
     s.add_argument("--unicode", action="store_true", help="draw bridges with ─ ═ │ ║")
     s.add_argument("-q", "--quiet", action="store_true", help="no summary line on standard error")
+    add_show(s)
     s.set_defaults(func=cmd_solve)
 
     c = sub.add_parser("check", help="check a solution against the rules", formatter_class=fmt,
@@ -279,13 +284,16 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n  hashikit convert puzzle.txt puzzle.has\n"
                               "  hashikit convert puzzle.txt - --to tatham\n"
                               "  hashikit convert puzzle.txt model.mch          (ProB B machine)\n"
-                              "  hashikit convert puzzle.txt solved.dot --solve  (then: neato -n -Tpng solved.dot)\n\n"
+                              "  hashikit convert puzzle.txt solved.dot --solve  (then: neato -n -Tpng solved.dot)\n"
+                              "  hashikit convert shot.png - --to json --show read.png   (a picture: the board and the "
+                              "bridges drawn)\n\n"
                               + formats_help())
     v.add_argument("input", help="input file ('-' for standard input)")
     v.add_argument("output", help="output file ('-' for standard output, with --to)")
     v.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
     v.add_argument("--to", metavar="FORMAT", help="output format")
     v.add_argument("--solve", action="store_true", help="solve first when the output shows a solution")
+    add_show(v)
     v.set_defaults(func=cmd_convert)
 
     r = sub.add_parser("render", help="draw a puzzle or solution as SVG or PNG", formatter_class=fmt,

@@ -123,6 +123,8 @@ class Reading:
     ey: tuple[float, float] = (0.0, 1.0)
     #: degrees the board is turned clockwise in the picture
     angle: float = 0.0
+    #: the picture's bytes (for :func:`draw_reading`)
+    raw: bytes = field(default=b"", repr=False)
 
     @property
     def pitch(self) -> float:
@@ -335,7 +337,7 @@ def _ring_digits(contrast, ink):
             continue
         yy, xx = np.mgrid[0:h, 0:w]
         r = min(w, h) / 2
-        inner = np.hypot(xx + 0.5 - w / 2, yy + 0.5 - h / 2) < min(r - 0.3, 0.86 * r)
+        inner = np.hypot(xx + 0.5 - w / 2, yy + 0.5 - h / 2) < r - 0.8
         digit = inner & ink[y:y + h, x:x + w]
         if digit.sum() < 6 or not (box | digit)[inner].mean() > 0.88:
             continue
@@ -385,7 +387,7 @@ def _words(digits, stats, labels_count):
         overlap = (np.minimum(by + bh, y + h) - np.maximum(by, y)) > 0.5 * h
         gap_right = bx - (x + w)
         gap_left = x - (bx + bw)
-        near = ((gap_right >= -1) & (gap_right < 0.6 * h)) | ((gap_left >= -1) & (gap_left < 0.6 * h))
+        near = ((gap_right >= -1) & (gap_right < 0.9 * h)) | ((gap_left >= -1) & (gap_left < 0.9 * h))
         near &= bw < 2.5 * h
         near[d.label - 1] = False
         if np.any(same_height & overlap & near):
@@ -593,11 +595,11 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
                           source)
     # bridges between neighbouring islands
     thr = max(0.1, 0.42 * top)
-    pos = {(i.row, i.col): i for i in isl}
     centre_of = {}
     for key, i in where.items():
         centre_of[key] = (ou + key[1] * qu, ov + key[0] * qv)
     counts = []
+    partial = 0
     rot = np.array([[c, -s], [s, c]])
     for ln in puzzle.links:
         pa, pb = puzzle.islands[ln.a].pos, puzzle.islands[ln.b].pos
@@ -605,24 +607,28 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
         b = rot @ np.array(centre_of[pb])
         n, covered = _bridge_count(contrast, thr, a, b, c, s, p, 0.45 * p)
         if 0.5 <= covered < 0.8 or (n and covered < 0.8):
+            partial += 1
             unsure.append(f"the link from row {pa[0] + 1}, column {pa[1] + 1} to row {pb[0] + 1}, "
                           f"column {pb[1] + 1} is drawn over only part of its length")
         counts.append(min(n, puzzle.maxbridges))
         if n > puzzle.maxbridges:
             unsure.append(f"the link from row {pa[0] + 1}, column {pa[1] + 1} to row {pb[0] + 1}, "
                           f"column {pb[1] + 1} shows {n} lines")
+    if partial > max(2, len(puzzle.links) // 4):
+        raise FormatError(f"{none} (numbers on a grid, but the ink between them is no bridges: {partial} of "
+                          f"{len(puzzle.links)} gaps are partly covered)", source)
     bridges = Solution.from_counts(puzzle, counts)
-    del pos
-    return Reading(puzzle, bridges, isl, unsure, origin, ex, ey, math.degrees(theta))
+    return Reading(puzzle, bridges, isl, unsure, origin, ex, ey, math.degrees(theta), raw)
 
 
-def draw_reading(raw: bytes, reading: Reading, out: str) -> None:
-    """The picture with what was read drawn over it (islands, numbers, bridges), as PNG."""
+def draw_reading(reading: Reading, out: str) -> None:
+    """The picture with what was read drawn over it (islands, numbers, bridges), as PNG: green where
+    sure, red for an unsure number."""
     cv2 = _cv2()
     import numpy as np
     from PIL import Image
 
-    im = Image.open(io.BytesIO(raw))
+    im = Image.open(io.BytesIO(reading.raw))
     im.load()
     rgb = np.asarray(im.convert("RGB"))[:, :, ::-1].copy()
     p = reading.pitch
@@ -647,5 +653,8 @@ def draw_reading(raw: bytes, reading: Reading, out: str) -> None:
     ok, buf = cv2.imencode(".png", rgb)
     if not ok:
         raise HashikitError(f"{out}: cannot encode the picture")
-    with open(out, "wb") as fh:
-        fh.write(buf.tobytes())
+    try:
+        with open(out, "wb") as fh:
+            fh.write(buf.tobytes())
+    except OSError as exc:
+        raise HashikitError(f"{out}: cannot write: {exc.strerror or exc}") from None

@@ -18,7 +18,8 @@ log = logging.getLogger("hashikit.picture")
 
 
 def _read_text(text: str, source: str, limits: Limits) -> Document:
-    raise FormatError("a picture is read from its file (its bytes), not from text", source)
+    raise FormatError("not a PNG, JPEG or WebP picture (its bytes do not start like one; a picture is read "
+                      "from its file, not from text)", source)
 
 
 def read_bytes(raw: bytes, source: str, limits: Limits = _limits.CLI) -> Document:
