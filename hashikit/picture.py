@@ -46,6 +46,8 @@ __all__ = ["kind_of", "read_picture", "Reading", "Island", "MAX_PIXELS", "INSTAL
 MAX_PIXELS = 40_000_000
 #: pictures are worked on with their longest side at most this (larger ones are scaled down)
 WORK_SIDE = 2400
+#: pictures whose digits are smaller than this (pixels high) are read at twice the size
+UPSCALE_BELOW = 11
 #: below this probability a digit is reported as unsure
 SURE = 0.8
 INSTALL = 'reading pictures needs OpenCV: pip install "hashikit[photo]"'
@@ -343,7 +345,7 @@ def _ring_digits(contrast, ink):
             continue
         yy, xx = np.mgrid[0:h, 0:w]
         r = min(w, h) / 2
-        inner = np.hypot(xx + 0.5 - w / 2, yy + 0.5 - h / 2) < r - 0.8
+        inner = np.hypot(xx + 0.5 - w / 2, yy + 0.5 - h / 2) < r - max(0.8, 0.1 * r)
         digit = inner & ink[y:y + h, x:x + w]
         if digit.sum() < 6 or not (box | digit)[inner].mean() > 0.88:
             continue
@@ -369,15 +371,19 @@ def _ring_digits(contrast, ink):
 
 
 def _merge(free, ringed):
-    """Digits found both free and inside a ring count once (the ring's reading, centred on the ring)."""
-    out = []
-    for d in free:
-        same = [r for r in ringed if abs(d.cx - r.ring[0]) < r.ring[2] and abs(d.cy - r.ring[1]) < r.ring[2]]
+    """Digits found both free and inside a ring count once: the free component's box (the whole
+    digit), the ring's centre, and the surer of the two readings."""
+    out = list(free)
+    for r in ringed:
+        same = [d for d in free if abs(d.cx - r.ring[0]) < r.ring[2] and abs(d.cy - r.ring[1]) < r.ring[2]]
         if not same:
-            out.append(d)
-        elif d.sure > same[0].sure:  # the free component is the whole digit: its reading, the ring's centre
-            same[0].digit, same[0].sure, same[0].second = d.digit, d.sure, d.second
-    return out + list(ringed)
+            out.append(r)
+            continue
+        d = same[0]
+        d.ring = r.ring
+        if r.sure > d.sure:
+            d.digit, d.sure, d.second = r.digit, r.sure, r.second
+    return out
 
 
 def _words(digits, stats, labels_count):
@@ -521,17 +527,25 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
     import numpy as np
 
     gray, scale = _decode(raw, source, lim)
-    contrast = _contrast(gray)
-    ink, top = _ink(contrast)
     none = "no Hashi board found in the picture"
-    if ink is None:
-        raise FormatError(f"{none} (it is nearly blank)", source)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    digits = _digits(contrast, ink, labels, stats)
-    digits = _merge(_words(digits, stats, count), _ring_digits(contrast, ink))
-    if len(digits) < 2:
-        raise FormatError(f"{none} (no numbered islands)", source)
-    size = float(np.median([d.h for d in digits]))
+
+    def find(gray):
+        contrast = _contrast(gray)
+        ink, top = _ink(contrast)
+        if ink is None:
+            raise FormatError(f"{none} (it is nearly blank)", source)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+        digits = _digits(contrast, ink, labels, stats)
+        digits = _merge(_words(digits, stats, count), _ring_digits(contrast, ink))
+        if len(digits) < 2:
+            raise FormatError(f"{none} (no numbered islands)", source)
+        return contrast, top, digits, float(np.median([d.h for d in digits]))
+
+    contrast, top, digits, size = find(gray)
+    if size < UPSCALE_BELOW and max(gray.shape) * 2 <= WORK_SIDE:  # small digits: read them twice as large
+        gray = cv2.resize(gray, (gray.shape[1] * 2, gray.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
+        scale *= 2
+        contrast, top, digits, size = find(gray)
     digits = [d for d in digits if 0.65 * size <= d.h <= 1.5 * size]
     if len(digits) < 2:
         raise FormatError(f"{none} (no numbered islands)", source)
