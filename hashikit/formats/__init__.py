@@ -185,20 +185,12 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
     import sys
 
     cap = min(limits.max_input_bytes, MAX_INPUT_BYTES)
+    raw = text = None
     if path == "-":
         source = "<stdin>"
-        binary = getattr(sys.stdin, "buffer", None)
-        if binary is not None:  # a picture comes as bytes
+        binary = getattr(sys.stdin, "buffer", None)  # bytes where there are (a picture comes as bytes)
+        if binary is not None:
             raw = binary.read(cap + 1)
-            if len(raw) > cap:
-                raise FormatError(f"input is larger than {cap} bytes, the most hashikit reads", source)
-            if fmt == "picture" or _picture_kind(raw):
-                return _read_picture(raw, source, limits)
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise FormatError(f"not UTF-8 text (byte {exc.start + 1} is 0x{raw[exc.start]:02x})",
-                                  source) from None
         else:
             text = sys.stdin.read(cap + 1)
     else:
@@ -215,8 +207,10 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
             raise FormatError("is a directory, not a puzzle file", source) from None
         except OSError as exc:
             raise FormatError(f"cannot read: {exc.strerror or exc}", source) from None
+    if raw is not None:
         if len(raw) > cap:
-            raise FormatError(f"file is larger than {cap} bytes, the most hashikit reads", source)
+            raise FormatError(f"{'input' if path == '-' else 'file'} is larger than {cap} bytes, the most "
+                              f"hashikit reads", source)
         if fmt == "picture" or _picture_kind(raw):
             return _read_picture(raw, source, limits)
         try:
