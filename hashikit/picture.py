@@ -585,8 +585,19 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
 
     cols, ou, qu = axis(gx, u)
     rows, ov, qv = axis(gy, v)
-    # islands off the lattice
+    # islands off the lattice: a little off is said, far off (a digit of a title, a stray mark) is left out
     resid = np.maximum(np.abs(u - (ou + cols * qu)), np.abs(v - (ov + rows * qv)))
+    keep = resid <= 0.3 * p
+    for i in np.nonzero(~keep)[0]:
+        d = digits[i]
+        unsure.append(f"a {d.digit} off the grid at pixel ({d.cx / scale:.0f}, {d.cy / scale:.0f}) was left out")
+    if keep.sum() < 2:
+        raise FormatError(f"{none} (the numbers do not sit on a grid)", source)
+    digits = [d for d, k in zip(digits, keep) if k]
+    rows, cols, resid = rows[keep], cols[keep], resid[keep]
+    r0, c0 = int(rows.min()), int(cols.min())
+    rows, cols = rows - r0, cols - c0
+    ov, ou = ov + r0 * qv, ou + c0 * qu
     R, C = int(rows.max()) + 1, int(cols.max()) + 1
     from .formats._common import check_board
 
@@ -594,7 +605,7 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
     where = {}
     for i, d in enumerate(digits):
         key = (int(rows[i]), int(cols[i]))
-        if resid[i] > 0.25 * p:
+        if resid[i] > 0.2 * p:
             unsure.append(f"row {key[0] + 1}, column {key[1] + 1}: the {d.digit} there is off the grid")
         if key in where:
             j = where[key]
