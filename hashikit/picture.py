@@ -462,8 +462,8 @@ def _pitch(gaps, size):
     return None
 
 
-def _lattice(values, size, tol):
-    """Each value's index on its axis, the pitch and the origin (or None)."""
+def _lattice(values, tol):
+    """The values grouped into rows (or columns) of the grid, and the gaps between the groups."""
     import numpy as np
 
     groups = _clusters(values, tol)
@@ -485,7 +485,7 @@ def _runs(profile, thr):
     return n, int(inside.sum())
 
 
-def _bridge_count(contrast, thr, a, b, ux, uy, pitch, clear):
+def _bridge_count(contrast, thr, a, b, pitch, clear):
     """Lines drawn across the gap between island centres ``a`` and ``b``: (count, share of the gap
     with ink on it)."""
     cv2 = _cv2()
@@ -556,8 +556,8 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
     u = pts[:, 0] * c + pts[:, 1] * s
     v = -pts[:, 0] * s + pts[:, 1] * c
     tol = 0.45 * size
-    gx, gapx = _lattice(u, size, tol)
-    gy, gapy = _lattice(v, size, tol)
+    gx, gapx = _lattice(u, tol)
+    gy, gapy = _lattice(v, tol)
     p = _pitch(np.concatenate([gapx, gapy]), size)
     if p is None:
         raise FormatError(f"{none} (the numbers do not sit on a grid)", source)
@@ -643,7 +643,7 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
         pa, pb = puzzle.islands[ln.a].pos, puzzle.islands[ln.b].pos
         a = rot @ np.array(centre_of[pa])
         b = rot @ np.array(centre_of[pb])
-        n, covered = _bridge_count(contrast, thr, a, b, c, s, p, 0.45 * p)
+        n, covered = _bridge_count(contrast, thr, a, b, p, 0.45 * p)
         if 0.5 <= covered < 0.8 or (n and covered < 0.8):
             partial += 1
             unsure.append(f"the link from row {pa[0] + 1}, column {pa[1] + 1} to row {pb[0] + 1}, "
