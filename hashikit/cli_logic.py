@@ -85,6 +85,8 @@ def cmd_hint(args) -> int:
     show(args, doc, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
     partial = doc.solution if doc.in_play and args.state is None else None  # a picture: the game so far
+    refuse((args.state is not None and doc.in_play and doc.solution is not None,
+            f"{args.file} shows bridges drawn (the board so far) and --state gives another board; give one"))
     if args.state:
         sdoc = service.load(args.state, args.state_format)
         if sdoc.solution is None:

@@ -157,6 +157,14 @@ def test_hint_starts_from_the_picture_game(game, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) != from_picture or not part.bridges
 
 
+def test_hint_refuses_a_state_beside_a_picture_with_bridges(game, tmp_path, capsys):
+    path, _, _ = game
+    state = tmp_path / "state.sol.json"
+    state.write_text('{"bridges": []}')
+    assert main(["hint", path, "--state", str(state)]) == 2
+    assert "give one" in capsys.readouterr().err
+
+
 def test_hint_says_when_a_drawn_bridge_breaks_a_rule(tmp_path, capsys):
     pz = Puzzle(5, 5, [(0, 0, 1), (0, 4, 2), (4, 4, 1)])
     bad = Solution({((0, 0), (0, 4)): 2})  # two bridges on the 1
