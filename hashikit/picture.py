@@ -178,9 +178,14 @@ def _decode(raw: bytes, source: str, lim: Limits):
     if w < 16 or h < 16:
         raise FormatError(f"the picture is {w}x{h} pixels, too small to hold a board", source)
     try:
+        orient = _orientation(im)
         if kind == "JPEG" and max(w, h) > 2 * WORK_SIDE:
             im.draft("RGB", (w // 2, h // 2))
         im.load()
+        if orient != 1:  # a phone photo turned by its EXIF tag: the pixels as the picture is shown
+            from PIL import ImageOps
+
+            im = ImageOps.exif_transpose(im)
         if im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
             im = im.convert("RGBA")
             back = Image.new("RGBA", im.size, (255, 255, 255, 255))
@@ -188,7 +193,7 @@ def _decode(raw: bytes, source: str, lim: Limits):
         gray = np.asarray(im.convert("L"), dtype=np.float32) / 255.0
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError, MemoryError) as exc:
         raise FormatError(f"the {kind} picture is damaged or cut short ({exc})", source) from None
-    scale = gray.shape[1] / w
+    scale = gray.shape[1] / (h if orient in (5, 6, 7, 8) else w)
     side = max(gray.shape)
     if side > WORK_SIDE:
         f = WORK_SIDE / side
@@ -198,6 +203,24 @@ def _decode(raw: bytes, source: str, lim: Limits):
     if float(np.median(gray)) < 0.45:  # a dark theme: ink is light
         gray = 1.0 - gray
     return gray, scale
+
+
+def _orientation(im) -> int:
+    """The EXIF orientation tag (1: as stored; 2-8: mirrored and/or turned), 1 when there is none."""
+    try:
+        value = im.getexif().get(0x0112, 1)
+    except Exception:  # a damaged EXIF block: the pixels as stored
+        return 1
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def shown(raw: bytes):
+    """The picture as a viewer shows it (EXIF orientation applied), loaded, as a PIL image."""
+    from PIL import Image, ImageOps
+
+    im = Image.open(io.BytesIO(raw))
+    im.load()
+    return ImageOps.exif_transpose(im) if _orientation(im) != 1 else im
 
 
 def _contrast(gray):
@@ -664,11 +687,8 @@ def draw_reading(reading: Reading, out: str) -> None:
     sure, red for an unsure number."""
     cv2 = _cv2()
     import numpy as np
-    from PIL import Image
 
-    im = Image.open(io.BytesIO(reading.raw))
-    im.load()
-    rgb = np.asarray(im.convert("RGB"))[:, :, ::-1].copy()
+    rgb = np.asarray(shown(reading.raw).convert("RGB"))[:, :, ::-1].copy()
     p = reading.pitch
     lw = max(1, round(p * 0.06))
     colour = (30, 150, 0)

@@ -49,18 +49,14 @@ def decode_image(data: str, lim: Limits) -> bytes:
 def read_picture_report(raw: bytes, lim: Limits = limits_mod.WEB, source: str = "the picture") -> PictureReport:
     """Read a picture (bytes) within ``lim``: the puzzle, the bridges drawn, where unsure, and the lattice."""
     from .errors import FormatError
-    from .picture import read_picture
+    from .picture import read_picture, shown
 
     try:
         reading = read_picture(raw, source, lim)
     except FormatError as exc:
         raise BadInput(exc.message) from None
     admit(reading.puzzle, lim, numbers=False)
-    from PIL import Image
-    import io
-
-    with Image.open(io.BytesIO(raw)) as im:
-        width, height = im.size
+    width, height = shown(raw).size
     return PictureReport(
         puzzle=puzzle_model(reading.puzzle), bridges=reading.bridges.to_list(), links=link_ends(reading.puzzle),
         crossings=[list(p) for p in reading.puzzle.crossings],

@@ -302,6 +302,23 @@ def test_webp_is_read(tmp_path):
     assert shifted(reading.puzzle, reading.bridges.bridges) == shifted(pz, sol.bridges)
 
 
+def test_a_phone_photo_turned_by_its_exif_tag_is_read_as_shown(tmp_path, capsys):
+    pz, sol = random_solution(7, 9, random.Random(12))
+    shown = Image.open(io.BytesIO(render.png(pz, sol, cell=36))).convert("RGB")
+    stored = shown.transpose(Image.Transpose.ROTATE_90)  # EXIF 6: turn 90 degrees clockwise to show
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    buf = io.BytesIO()
+    stored.save(buf, "JPEG", quality=92, exif=exif.tobytes())
+    reading = picture.read_picture(buf.getvalue())
+    assert shifted(reading.puzzle, reading.bridges.bridges) == shifted(pz, sol.bridges)
+    x, y = reading.centre(reading.islands[0].row, reading.islands[0].col)
+    assert abs(x - reading.islands[0].x) < 8 and abs(y - reading.islands[0].y) < 8  # in shown pixels
+    out = tmp_path / "read.png"
+    picture.draw_reading(reading, str(out))
+    assert Image.open(out).size == shown.size
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.binary(min_size=0, max_size=400))
 def test_property_garbage_after_a_png_header_never_crashes(tail):
