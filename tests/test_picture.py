@@ -333,3 +333,18 @@ def test_model_file_is_the_trained_one():
 
     with np.load(picture.MODEL_PATH) as m:
         assert m["w1"].shape[0] == picture.FEATURE_SIDE ** 2 + 1 and m["w3"].shape[1] == 9
+
+
+@pytest.mark.slow
+def test_the_training_script_rebuilds_a_model(tmp_path):
+    """scripts/train_digits.py makes a model file the reader can load (a small run: 1 sample a font)."""
+    out = tmp_path / "digits.npz"
+    script = os.path.join(os.path.dirname(__file__), "..", "scripts", "train_digits.py")
+    proc = subprocess.run([sys.executable, script, "--per-font", "2", "--skip-check", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "fonts" in proc.stdout and out.exists()
+    import numpy as np
+
+    with np.load(out) as m:
+        assert m["w1"].shape == (picture.FEATURE_SIDE ** 2 + 1, 96) and m["w3"].shape == (96 // 2, 9)
