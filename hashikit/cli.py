@@ -14,7 +14,7 @@ import sys
 
 from . import argtypes, service
 from .cli_common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, add_show,
-                         check_show, engines_help, formats_help, limits_help, print_json, refuse, say, show)
+                         engines_help, formats_help, limits_help, load_shown, print_json, refuse, say)
 from .service import BadInput
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_NO", "EXIT_BAD", "BadInput"]
@@ -37,9 +37,7 @@ def cmd_solve(args) -> int:
     service.check_writable(args.output)
     if args.svg:
         service.check_picture(args.svg)
-    check_show(args)
-    doc = service.load_puzzle(args.file, args.from_format)
-    show(args, doc, args.file)
+    doc = load_shown(args, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
     report = service.solve(puzzle, engine=args.engine, time_limit=args.time_limit, unique=args.unique,
                            enumerate_all=args.all, limit=limit)
@@ -178,9 +176,7 @@ def _check_text(report) -> str:
 def cmd_convert(args) -> int:
     fmt = service.output_format(args.output, args.to)
     service.check_writable(args.output)
-    check_show(args)
-    doc = service.load_puzzle(args.input, args.from_format)
-    show(args, doc, args.input)
+    doc = load_shown(args, args.input)
     solution = doc.solution
     if fmt.needs_solution and solution is None and not args.solve:
         raise BadInput(f"format {fmt.name!r} shows a solution and {args.input} has none; "

@@ -105,6 +105,17 @@ def check_show(args) -> None:
         check_writable(args.show)
 
 
+def load_shown(args, path: str):
+    """The puzzle file's document (``service.load_puzzle``), ``--show`` checked before and written
+    after reading (for the commands that take ``--show``)."""
+    from .service import load_puzzle
+
+    check_show(args)
+    doc = load_puzzle(path, args.from_format)
+    show(args, doc, path)
+    return doc
+
+
 def show(args, doc, path: str) -> None:
     """Write ``--show``'s picture for a document read from a picture (refused for other files)."""
     from .service import BadInput

@@ -16,7 +16,7 @@ from . import argtypes, service
 from .errors import PuzzleError
 from .batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .cli_catalog import add_run_options
-from .cli_common import EXIT_BAD, EXIT_NO, EXIT_OK, add_show, check_show, levels, print_json, refuse, say, show
+from .cli_common import EXIT_BAD, EXIT_NO, EXIT_OK, add_show, levels, load_shown, print_json, refuse, say
 from .limits import TIME_MARGIN
 from .service import BadInput, OutOfTime
 
@@ -80,9 +80,7 @@ def cmd_hint(args) -> int:
            (not args.check_solution and args.state is None, "--no-solution-check goes with --state"))
     if args.svg:
         service.check_picture(args.svg)
-    check_show(args)
-    doc = service.load_puzzle(args.file, args.from_format)
-    show(args, doc, args.file)
+    doc = load_shown(args, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
     partial = doc.solution if doc.in_play and args.state is None else None  # a picture: the game so far
     refuse((args.state is not None and doc.in_play and doc.solution is not None,
