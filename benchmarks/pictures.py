@@ -47,7 +47,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
 import picture_styles as ps  # noqa: E402
 
-from hashikit import picture, render  # noqa: E402
+from hashikit import render
+from hashikit.formats import picture  # noqa: E402
 from hashikit.errors import HashikitError  # noqa: E402
 from hashikit.generate import random_solution  # noqa: E402
 from hashikit.model import Solution  # noqa: E402

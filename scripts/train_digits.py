@@ -7,7 +7,7 @@ digit", 0, 9, letters, punctuation and ink scraps) rendered in every DejaVu and 
 font of the machine (Debian: fonts-dejavu-core, fonts-dejavu-extra, fonts-liberation) at
 8-56 px, dark on light and with a light ring around them, turned by up to 6 degrees, blurred,
 scaled down and up, with noise and JPEG artefacts.  Each sample goes through the reader's own
-steps (hashikit.picture: the contrast image, the ink threshold, the largest ink component,
+steps (hashikit.formats.picture: the contrast image, the ink threshold, the largest ink component,
 ``features``), so the network sees exactly what the reader will give it.  The same seed and
 fonts give the same model.
 
@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from hashikit import picture  # noqa: E402
+from hashikit.formats import picture  # noqa: E402
 
 FONT_GLOBS = ("/usr/share/fonts/truetype/dejavu/DejaVu*.ttf", "/usr/share/fonts/truetype/liberation/Liberation*.ttf")
 NEGATIVES = "09abcdefghkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ?#%&@()+=<>/"

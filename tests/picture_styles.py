@@ -1,5 +1,5 @@
 """Boards drawn the way other puzzle sites, apps and printed pages draw them, for testing
-:mod:`hashikit.picture` on pictures it was not built from.
+:mod:`hashikit.formats.picture` on pictures it was not built from.
 
 This drawer shares no code with hashikit's renderer: PIL, fonts picked per picture (DejaVu and
 Liberation, sans, serif, mono, bold, condensed), island circles or plain numbers, lattice

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
 import picture_styles as ps  # noqa: E402
-from hashikit import picture, render  # noqa: E402
+from hashikit import render
+from hashikit.formats import picture  # noqa: E402
 from hashikit.cli import main  # noqa: E402
 from hashikit.checker import check  # noqa: E402
 from hashikit.errors import FormatError, HashikitError  # noqa: E402

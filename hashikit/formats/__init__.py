@@ -13,6 +13,8 @@ README's table (:func:`readme_table`, checked by a test) are made from it.
 
 Each format module calls :func:`register` on import; :func:`_load_all` imports
 them lazily, so ``import hashikit`` stays cheap.
+
+May import: the model, errors and limits (never the engines, the use-cases or the front ends).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ class Document:
     solution: Solution | None = None
     #: the bridges are a game in progress (read from a picture), not a finished solution
     in_play: bool = False
-    #: what a picture showed (a :class:`hashikit.picture.Reading`), for pictures
+    #: what a picture showed (a :class:`hashikit.formats.picture.Reading`), for pictures
     picture: object | None = None
 
 
@@ -226,13 +228,13 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
 
 
 def _picture_kind(raw: bytes) -> str | None:
-    from ..picture import kind_of
+    from .picture import kind_of
 
     return kind_of(raw)
 
 
 def _read_picture(raw: bytes, source: str, limits: Limits) -> Document:
-    """A picture's puzzle and the bridges drawn on it (:mod:`hashikit.picture`)."""
+    """A picture's puzzle and the bridges drawn on it (:mod:`hashikit.formats.picture`)."""
     from .picturefmt import read_bytes
 
     doc = read_bytes(raw, source, limits)

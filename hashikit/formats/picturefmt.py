@@ -1,4 +1,4 @@
-"""Pictures (PNG, JPEG, WebP) as an input format: read from their bytes by :mod:`hashikit.picture`.
+"""Pictures (PNG, JPEG, WebP) as an input format: read from their bytes by :mod:`hashikit.formats.picture`.
 
 The registry entry gives the format its name (``--from picture``), its extensions and its line in
 the help and README tables; :func:`hashikit.formats.read_file` recognises a picture by its first
@@ -24,7 +24,7 @@ def _read_text(text: str, source: str, limits: Limits) -> Document:
 
 def read_bytes(raw: bytes, source: str, limits: Limits = _limits.CLI) -> Document:
     """A picture's puzzle, with the bridges drawn on it as a game in progress."""
-    from ..picture import read_picture
+    from .picture import read_picture
 
     reading = read_picture(raw, source, limits)
     log.info("%s: %s", source, reading.summary())

@@ -9,9 +9,10 @@ import binascii
 
 from pydantic import Field
 
-from . import limits as limits_mod
-from .limits import Limits
-from .service import Answer, BadInput, Bridge, LinkEnds, PuzzleModel, admit, link_ends, puzzle_model
+from .. import limits as limits_mod
+from ..limits import Limits
+from .admit import BadInput, admit, link_ends, puzzle_model
+from .shapes import Answer, Bridge, LinkEnds, PuzzleModel
 
 __all__ = ["PictureReport", "read_picture_report", "decode_image"]
 
@@ -48,8 +49,8 @@ def decode_image(data: str, lim: Limits) -> bytes:
 
 def read_picture_report(raw: bytes, lim: Limits = limits_mod.WEB, source: str = "the picture") -> PictureReport:
     """Read a picture (bytes) within ``lim``: the puzzle, the bridges drawn, where unsure, and the lattice."""
-    from .errors import FormatError
-    from .picture import read_picture, shown
+    from ..errors import FormatError
+    from ..formats.picture import read_picture, shown
 
     try:
         reading = read_picture(raw, source, lim)

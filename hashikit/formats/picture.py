@@ -33,10 +33,10 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from . import limits as _limits
-from .errors import FormatError, HashikitError
-from .limits import Limits
-from .model import Puzzle, Solution
+from .. import limits as _limits
+from ..errors import FormatError, HashikitError
+from ..limits import Limits
+from ..model import Puzzle, Solution
 
 __all__ = ["kind_of", "read_picture", "Reading", "Island", "MAX_PIXELS", "INSTALL", "draw_reading",
            "features", "MODEL_PATH"]
@@ -51,7 +51,7 @@ UPSCALE_BELOW = 11
 #: below this probability a digit is reported as unsure
 SURE = 0.8
 INSTALL = 'reading pictures needs OpenCV: pip install "hashikit[photo]"'
-MODEL_PATH = os.path.join(os.path.dirname(__file__), "data", "digits.npz")
+MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "digits.npz")
 #: the side of the square a digit is scaled to before it is classified
 FEATURE_SIDE = 16
 
@@ -622,7 +622,7 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
     rows, cols = rows - r0, cols - c0
     ov, ou = ov + r0 * qv, ou + c0 * qu
     R, C = int(rows.max()) + 1, int(cols.max()) + 1
-    from .formats._common import check_board
+    from ._common import check_board
 
     check_board(R, C, lim, source)
     where = {}
