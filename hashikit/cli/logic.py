@@ -17,7 +17,7 @@ from . import argtypes, output
 from ..errors import PuzzleError
 from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .catalog import add_run_options
-from .common import EXIT_BAD, EXIT_NO, EXIT_OK, levels, print_json, refuse, say
+from .common import EXIT_BAD, EXIT_NO, EXIT_OK, add_show, levels, load_shown, print_json, refuse, say
 from ..limits import TIME_MARGIN
 from ..service import BadInput, OutOfTime
 
@@ -81,8 +81,11 @@ def cmd_hint(args) -> int:
            (not args.check_solution and args.state is None, "--no-solution-check goes with --state"))
     if args.svg:
         output.check_picture(args.svg)
-    puzzle = _puzzle(args)
-    partial = None
+    doc = load_shown(args, args.file)
+    puzzle = service.admit_file(args.file, doc.puzzle)
+    partial = doc.solution if doc.in_play and args.state is None else None  # a picture: the game so far
+    refuse((args.state is not None and doc.in_play and doc.solution is not None,
+            f"{args.file} shows bridges drawn (the board so far) and --state gives another board; give one"))
     if args.state:
         sdoc = service.load(args.state, args.state_format)
         if sdoc.solution is None:
@@ -409,9 +412,12 @@ def add_parsers(sub) -> None:
                        description="Print the next deduction a person can make, and why. With --state, start "
                                    "from the bridges you have drawn so far (a solved-grid text or JSON solution); "
                                    "a board that already breaks a rule, or has a bridge the (unique) solution "
-                                   "lacks, is reported with the offending bridges.",
+                                   "lacks, is reported with the offending bridges. A picture (PNG, JPEG, WebP) is "
+                                   "read with the bridges drawn on it as your board so far.",
                        epilog="examples:\n  hashikit hint puzzle.txt\n"
-                              "  hashikit hint puzzle.txt --state my-board.sol --svg hint.svg")
+                              "  hashikit hint puzzle.txt --state my-board.sol --svg hint.svg\n"
+                              "  hashikit hint screenshot.png --show read.png   (the game in the picture; "
+                              "read.png shows what was read)")
     h.add_argument("file", help="puzzle file")
     h.add_argument("--state", metavar="SOLUTION", help="your board so far (bridges drawn)")
     h.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
@@ -420,6 +426,7 @@ def add_parsers(sub) -> None:
     h.add_argument("--no-solution-check", dest="check_solution", action="store_false",
                    help="do not compare your bridges with the solution (only the rules)")
     h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)")
+    add_show(h)
     h.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
     h.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
                    help="give up after this long with status 'unknown' (exit 1)")
