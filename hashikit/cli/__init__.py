@@ -6,6 +6,28 @@ May import: anything of hashikit but the web app (``hashikit.web.cli``, the ``se
 the one piece of the web it registers).
 """
 
-from .main import build_parser, main
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The ``hashikit`` command (:func:`hashikit.cli.main.main`); ``--version`` answers before
+    anything else is imported."""
+    if (sys.argv[1:] if argv is None else argv) == ["--version"]:
+        from .. import __version__
+
+        print(f"hashikit {__version__}")
+        return 0
+    from .main import main as run
+
+    return run(argv)
+
+
+def __getattr__(name: str):
+    if name == "build_parser":
+        from .main import build_parser
+
+        return build_parser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["build_parser", "main"]

@@ -216,7 +216,40 @@ def cmd_render(args) -> int:
 
 
 # -- parser -------------------------------------------------------------------
-def build_parser() -> argparse.ArgumentParser:
+#: the commands this module adds itself
+CORE = ("solve", "check", "convert", "render")
+#: the commands each group module adds (so a command imports only its own group's modules)
+GROUPS = {"logic": ("grade", "explain", "hint", "generate", "generate-suite"), "bench": ("bench",),
+          "catalog": ("catalog", "book"), "web": ("serve",)}
+
+
+def _command_groups(command: str | None):
+    """The parser adders of the groups to build: the one that has ``command``, or all (for
+    ``--help``, no command, or a misspelt one, so that argparse can list every command)."""
+    if command in CORE:
+        return
+    wanted = [g for g, names in GROUPS.items() if command in names]
+    for group in wanted or GROUPS:
+        if group == "logic":
+            from .logic import add_parsers
+        elif group == "bench":
+            from .bench import add_parser as add_parsers
+        elif group == "catalog":
+            from .catalog import add_parsers
+        else:
+            from ..web.cli import add_parser as add_parsers
+        yield add_parsers
+
+
+def _command_in(argv: list[str]) -> str | None:
+    """The command word of ``argv`` (the first word not an option), None when there is none."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or with ``command`` (one of the core commands or of :data:`GROUPS`) only
+    the parts that command needs: a plain ``solve`` does not import the generator, the batch
+    runner, the catalogue or the web server."""
     from .. import __version__
     from ..solvers import DEFAULT_ENGINE, ENGINES
 
@@ -307,19 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--show-links", action="store_true", help="draw the candidate links faintly")
     r.set_defaults(func=cmd_render)
 
-    from .logic import add_parsers as add_logic_parsers
-
-    add_logic_parsers(sub)
-
-    from .bench import add_parser as add_bench_parser
-
-    add_bench_parser(sub)
-    from .catalog import add_parsers as add_catalog_parsers
-
-    add_catalog_parsers(sub)
-    from ..web.cli import add_parser as add_web_parser
-
-    add_web_parser(sub)
+    for add in _command_groups(command):
+        add(sub)
     return p
 
 
@@ -331,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
         from ..formats.picture import cli_logging
 
         cli_logging()  # a picture's reading (what it saw, where unsure) goes to stderr
-        parser = build_parser()
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(_command_in(words))
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             parser.print_help()
