@@ -22,8 +22,8 @@ from typing import Any, Callable, Literal
 from pydantic import BaseModel, Field
 
 from . import limits as limits_mod
-from .errors import FormatError, HashikitError, PuzzleError
-from .limits import Limits
+from .errors import BadArgument, FormatError, HashikitError, PuzzleError
+from .limits import Deadline, Limits
 from .model import Puzzle, Solution, describe_cell
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -214,13 +214,16 @@ def check_dimensions(rows: int, cols: int, lim: Limits) -> None:
                        f"({lim.max_cells} cells)")
 
 
-def time_limit_for(asked: float | None, lim: Limits) -> float | None:
-    """The time limit to use: the caller's, capped by ``lim``, else ``lim``'s default."""
-    if asked is None:
-        return lim.default_time_limit
-    if lim.max_time_limit is not None:
-        return min(asked, lim.max_time_limit)
-    return asked
+def time_limit_for(asked: float | Deadline | None, lim: Limits) -> Deadline | None:
+    """The deadline to keep: the caller's (seconds from now, or a :class:`~hashikit.limits.Deadline`
+    shared with the caller's other stages), capped by ``lim``, else ``lim``'s default (None: no
+    limit).  A time limit that is not a finite number of seconds above 0 is :class:`BadInput`
+    (a ``ValueError``) naming the value."""
+    try:
+        deadline = Deadline.of(lim.default_time_limit if asked is None else asked)
+    except BadArgument as exc:
+        raise BadInput(str(exc)) from None
+    return None if deadline is None else deadline.capped(lim.max_time_limit)
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -338,7 +341,7 @@ def mark_list(puzzle: Puzzle, marks) -> list[Mark]:
 
 
 # -- solve -----------------------------------------------------------------------------------
-def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | None = None,
+def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | Deadline | None = None,
           unique: bool = False, enumerate_all: bool = False, limit: int = 100,
           lim: Limits = limits_mod.CLI, stats: bool = True) -> SolveReport:
     """Solve exactly; with ``unique`` prove uniqueness or give a second solution, with
@@ -347,10 +350,10 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | None
     from .solvers import DEFAULT_ENGINE
     from .solvers import solve as engine_solve
 
+    deadline = time_limit_for(time_limit, lim)
     admit(puzzle, lim)
-    seconds = time_limit_for(time_limit, lim)
     want = max(limit if enumerate_all else 1, 2 if unique else 1)
-    result = engine_solve(puzzle, engine=engine or DEFAULT_ENGINE, time_limit=seconds, max_solutions=want)
+    result = engine_solve(puzzle, engine=engine or DEFAULT_ENGINE, time_limit=deadline, max_solutions=want)
     _assert_checked(puzzle, result.solutions)
     report = SolveReport(status=result.status.value,
                          bridges=result.solution.to_list() if result.solution is not None else [],
@@ -360,7 +363,7 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | None
     if result.reason:
         report.reason = result.reason
     if result.status.value == "unknown":
-        report.message = "no answer within the time limit" + (f" of {seconds:g} s" if seconds else "")
+        report.message = "no answer within the time limit" + (f" of {deadline.seconds:g} s" if deadline else "")
     if unique and result.solution is not None:
         report.unique = result.unique
         if result.unique is False:
@@ -370,7 +373,7 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | None
         report.complete = result.complete
         if not result.complete and result.solution is not None:
             report.stopped = ("limit" if len(result.solutions) >= want
-                              else "time limit" if seconds is not None else "engine")
+                              else "time limit" if deadline is not None else "engine")
     return report
 
 
@@ -385,7 +388,7 @@ def _assert_checked(puzzle: Puzzle, solutions) -> None:
 
 
 def solve_for_output(puzzle: Puzzle, lim: Limits = limits_mod.CLI,
-                     time_limit: float | None = None) -> tuple[Solution | None, SolveReport]:
+                     time_limit: float | Deadline | None = None) -> tuple[Solution | None, SolveReport]:
     """Solve for a command that writes or draws the solution (None when there is none)."""
     report = solve(puzzle, lim=lim, time_limit=time_limit, stats=False)
     return (Solution.from_list(report.bridges) if report.status == "solved" else None), report
@@ -450,7 +453,7 @@ def step_model(puzzle: Puzzle, step) -> StepModel:
 
 
 def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[tuple[int, int]] = (),
-                    time_limit: float | None = None, result=None) -> list[str]:
+                    time_limit: float | Deadline | None = None, result=None) -> list[str]:
     """Bridges (and marks, ``(link, most)``) of a board in play that the puzzle's unique solution
     contradicts; empty when the puzzle is not proved unique (within ``time_limit``).
     ``result``: the engine's answer with ``max_solutions=2`` when the caller has it."""
@@ -479,7 +482,7 @@ def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[tuple
 
 def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "expert",
          check_solution: bool = True, marks: list[Mark] | None = None,
-         time_limit: float | None = None, lim: Limits = limits_mod.CLI) -> HintReport:
+         time_limit: float | Deadline | None = None, lim: Limits = limits_mod.CLI) -> HintReport:
     """The next step from a player's board: ``infeasible`` (the puzzle has no solution), a rule
     the board breaks or a bridge (or mark) the unique solution contradicts (``conflict``),
     ``complete``, the next deduction (``hint``) or ``stuck`` (with the solver's :func:`verdict`).
@@ -494,6 +497,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
     from . import logic
     from .solvers import solve as engine_solve
 
+    deadline = time_limit_for(time_limit, lim)
     admit(puzzle, lim)
     if partial is not None:
         bridges_on_board(puzzle, partial)
@@ -502,7 +506,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
         state = logic.State.from_board(puzzle, partial, marked)
     except PuzzleError as exc:
         raise BadInput(f"bridges: {exc.message}") from None
-    result = engine_solve(puzzle, max_solutions=2, time_limit=time_limit_for(time_limit, lim))
+    result = engine_solve(puzzle, max_solutions=2, time_limit=deadline)
     if result.status.value == "infeasible":
         return HintReport(status="infeasible", sentence=_verdict_of(result))
     problems = logic.contradictions(state)
@@ -531,7 +535,7 @@ def _raised(state, placed: list[tuple[int, int]]) -> list[int]:
     return counts
 
 
-def verdict(puzzle: Puzzle, time_limit: float | None = None) -> str:
+def verdict(puzzle: Puzzle, time_limit: float | Deadline | None = None) -> str:
     """Why the rules got stuck, from the exact solver: no solution, several, or a guess needed."""
     from .solvers import solve as engine_solve
 
@@ -548,41 +552,46 @@ def _verdict_of(result) -> str:
     return "the solver could not tell within the time limit whether it has one solution"
 
 
-def explain(puzzle: Puzzle, max_level: str = "expert", time_limit: float | None = None,
+def explain(puzzle: Puzzle, max_level: str = "expert", time_limit: float | Deadline | None = None,
             lim: Limits = limits_mod.CLI) -> ExplainReport:
-    """The whole logical path, step by step; when stuck, the solver's :func:`verdict`."""
+    """The whole logical path, step by step; when stuck, the solver's :func:`verdict` (within
+    what is left of ``time_limit``)."""
     from .logic import solve_logically
 
+    deadline = time_limit_for(time_limit, lim)
     admit(puzzle, lim)
     state, steps, stuck = solve_logically(puzzle, max_level)
     report = ExplainReport(solved=not stuck, steps=[step_model(puzzle, s) for s in steps],
                            undecided=len(state.undecided()))
     if stuck:
-        report.verdict = verdict(puzzle, time_limit_for(time_limit, lim))
+        report.verdict = verdict(puzzle, deadline)
     return report
 
 
-def grade(puzzle: Puzzle, max_level: str = "expert", time_limit: float | None = None,
+def grade(puzzle: Puzzle, max_level: str = "expert", time_limit: float | Deadline | None = None,
           lim: Limits = limits_mod.CLI) -> GradeReport:
     """The lowest rule level that finishes the puzzle (None when stuck, with the verdict)."""
     from .logic import grade as logic_grade
 
+    deadline = time_limit_for(time_limit, lim)
     admit(puzzle, lim)
     g = logic_grade(puzzle, max_level)
     report = GradeReport(grade=g.level, score=g.score, steps=g.steps_per_level, undecided=g.undecided)
     if g.level is None:
-        report.verdict = verdict(puzzle, time_limit_for(time_limit, lim))
+        report.verdict = verdict(puzzle, deadline)
     return report
 
 
-def analyze(puzzle: Puzzle, time_limit: float | None = None, lim: Limits = limits_mod.WEB) -> AnalyzeReport:
+def analyze(puzzle: Puzzle, time_limit: float | Deadline | None = None,
+            lim: Limits = limits_mod.WEB) -> AnalyzeReport:
     """For the constructor: infeasible (with the reason), unique (with its grade), several
     (two solutions and the links on which they differ) or unknown (time limit)."""
     from .logic import grade as logic_grade
     from .solvers import solve as engine_solve
 
+    deadline = time_limit_for(time_limit, lim)
     admit(puzzle, lim)
-    result = engine_solve(puzzle, max_solutions=2, time_limit=time_limit_for(time_limit, lim))
+    result = engine_solve(puzzle, max_solutions=2, time_limit=deadline)
     _assert_checked(puzzle, result.solutions)
     sols = [s.to_list() for s in result.solutions[:2]]
     if result.status.value == "infeasible":
@@ -599,7 +608,7 @@ def analyze(puzzle: Puzzle, time_limit: float | None = None, lim: Limits = limit
 
 # -- generate --------------------------------------------------------------------------------
 def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = 2,
-                    time_limit: float | None = None, density: float | None = None,
+                    time_limit: float | Deadline | None = None, density: float | None = None,
                     allow_adjacent: bool = False, no_loops: bool = False,
                     islands_percent: int | None = None, expansion: int | None = None
                     ) -> tuple[Puzzle, GenerateReport]:
@@ -609,18 +618,19 @@ def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbrid
     default layout, ``islands_percent`` / ``expansion`` choose Tatham's)."""
     from .generate import generate_unique as make
 
+    deadline = time_limit_for(time_limit, limits_mod.CLI)
     if density is not None and (islands_percent is not None or expansion is not None):
         raise BadInput("density shapes the default layout; Tatham's (islands percent, expansion) has its own")
     layout = dict(allow_adjacent=allow_adjacent, no_loops=no_loops, islands_percent=islands_percent,
                   expansion=expansion, **({"density": density} if density is not None else {}))
     try:
-        puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges, time_limit=time_limit,
-                                   **layout)
+        puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges,
+                                   time_limit=deadline and max(deadline.left(), 1e-9), **layout)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     except RuntimeError as exc:
         raise OutOfTime(f"no {difficulty} {cols}x{rows} puzzle found"
-                        + (f" within {time_limit:g} s" if time_limit else "") + f" ({exc})") from None
+                        + (f" within {deadline.seconds:g} s" if deadline else "") + f" ({exc})") from None
     _assert_checked(puzzle, [solution])
     return puzzle, GenerateReport(puzzle=puzzle_model(puzzle), grade=g.level, score=g.score, seed=seed)
 
@@ -640,7 +650,7 @@ def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float
 
 def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = None, *,
                     islands: int | None = None, alpha: float = 50.0, beta: float = 5.0, maxbridges: int = 2,
-                    time_limit: float | None = None, **layout) -> dict[str, Any]:
+                    time_limit: float | Deadline | None = None, **layout) -> dict[str, Any]:
     """One generated puzzle as JSON data, for a batch (``generate --count``, ``generate-suite``,
     a catalogue or a cluster): a module-level function of plain arguments answering plain data,
     so any executor can run it and any sink store it.
@@ -782,6 +792,13 @@ def render(path: str, puzzle: Puzzle, solution: Solution | None = None, **kw) ->
         raise BadInput(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
+def picture(path: str, puzzle: Puzzle, solution: Solution | None = None, **kw) -> bytes:
+    """The picture :func:`render` writes to ``path``, as bytes (made before an answer is written)."""
+    from . import render as draw
+
+    return draw.picture(path, puzzle, solution, **kw)
+
+
 def step_highlight(puzzle: Puzzle, step: HintReport | StepModel) -> list:
     """The cells and link ends a step is about, as the renderer's ``highlight``."""
     marks: list = [tuple(c) for c in step.islands]
@@ -790,9 +807,10 @@ def step_highlight(puzzle: Puzzle, step: HintReport | StepModel) -> list:
 
 
 # -- time limits for work that cannot stop itself -------------------------------------------------
-def within(seconds: float | None, fn: Callable, *args, cancel=None, **kwargs):
-    """``fn(*args, **kwargs)`` in a worker process killed at ``seconds`` (plus nothing: the
-    caller adds ``limits.TIME_MARGIN`` to what it promises); :class:`OutOfTime` when killed.
+def within(seconds: float | Deadline | None, fn: Callable, *args, cancel=None, **kwargs):
+    """``fn(*args, **kwargs)`` in a worker process killed ``seconds`` from now, or at the
+    :class:`~hashikit.limits.Deadline` given (plus nothing: the caller adds
+    ``limits.TIME_MARGIN`` to what it promises); :class:`OutOfTime` when killed.
 
     For work without its own time limit (the deduction engine, the generator's layout).
     ``seconds`` None runs ``fn`` here.  The worker's exceptions are raised here; Ctrl-C kills
@@ -801,15 +819,14 @@ def within(seconds: float | None, fn: Callable, *args, cancel=None, **kwargs):
     ``cancel`` (a ``threading.Event``): once set, the worker is killed and
     ``workers.Cancelled`` raised.
     """
-    if seconds is None:
+    deadline = time_limit_for(seconds, limits_mod.CLI)
+    if deadline is None:
         return fn(*args, **kwargs)
-    import time
-
     from . import workers
 
     try:
-        return workers.run(fn, args, kwargs, deadline=time.monotonic() + seconds, cancel=cancel)
+        return workers.run(fn, args, kwargs, deadline=deadline.at, cancel=cancel)
     except workers.Overrun:
-        raise OutOfTime(f"no answer within the time limit of {seconds:g} s") from None
+        raise OutOfTime(f"no answer within the time limit of {deadline.seconds:g} s") from None
     except workers.WorkerDied:
         raise RuntimeError("the worker process ended without an answer (out of memory?)") from None

@@ -19,13 +19,10 @@ import multiprocessing
 import time
 
 from .. import workers
-from ..limits import TIME_MARGIN
+from ..limits import GRACE, Deadline
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
 from .lazy import TIME_LIMIT
-
-#: seconds past the deadline the caller waits for the worker's own (partial) answer
-GRACE = TIME_MARGIN / 4
 
 
 def _engine_job(run, puzzle: Puzzle, deadline: float, max_solutions: int, options: dict, post) -> SolveResult:
@@ -38,15 +35,15 @@ def _engine_job(run, puzzle: Puzzle, deadline: float, max_solutions: int, option
     return result
 
 
-def solve_limited(engine: str, run, puzzle: Puzzle, start: float, time_limit: float, max_solutions: int,
+def solve_limited(engine: str, run, puzzle: Puzzle, limit: Deadline, max_solutions: int,
                   options: dict, keeps_deadline: bool = False) -> SolveResult:
     """Run ``engine`` (its ``solve`` function ``run``) on ``puzzle`` in a worker process, killed at
-    ``start + time_limit`` (monotonic) plus :data:`GRACE`.  The engine runs here instead, with
+    the deadline ``limit`` plus :data:`~hashikit.limits.GRACE`.  The engine runs here instead, with
     the deadline its own, where it ``keeps_deadline`` (a small model of an engine whose solver
     takes the time left as its limit: ``Capabilities.deadline_in_process``) and in a daemonic
     process (which may have no children: the caller already runs in a process it ends at its own
     deadline; the deadline is then checked between solver calls)."""
-    deadline = start + time_limit
+    start, deadline = time.monotonic(), limit.at
     if keeps_deadline or multiprocessing.current_process().daemon:
         result = run(puzzle, deadline=deadline, max_solutions=max_solutions, **options)
         result.stats["process"] = "caller" if keeps_deadline else "caller (daemonic)"
