@@ -823,9 +823,10 @@ def within(seconds: float | Deadline | None, fn: Callable, *args, cancel=None, *
     if deadline is None:
         return fn(*args, **kwargs)
     from . import workers
+    from .solvers.process import killed_at_deadline
 
-    try:
-        return workers.run(fn, args, kwargs, deadline=deadline.at, cancel=cancel)
+    try:  # the engine solves inside run in the worker: the kill ends them too
+        return workers.run(killed_at_deadline, (fn, *args), kwargs, deadline=deadline.at, cancel=cancel)
     except workers.Overrun:
         raise OutOfTime(f"no answer within the time limit of {deadline.seconds:g} s") from None
     except workers.WorkerDied:

@@ -194,3 +194,15 @@ def test_the_readme_states_the_margins():
     assert f"`limits.GRACE`, {limits.GRACE:g} s" in readme
     assert f"`limits.HARD_STOP` ({limits.HARD_STOP:g} s)" in readme
     assert limits.GRACE < limits.HARD_STOP < limits.TIME_MARGIN
+
+
+def test_a_solve_inside_a_killed_worker_runs_in_that_worker():
+    """Inside ``within`` (a worker killed at the deadline) a limited solve needs no process of its
+    own: one would be left running, orphaned, by the kill."""
+    from hashikit import solve
+    from hashikit.solvers import process
+
+    inside = service.within(60, solve, SMALL, time_limit=30)
+    assert inside.solved and inside.stats["process"] == "caller (killed at the deadline)"
+    assert not process._killed_at_deadline
+    assert solve(SMALL, time_limit=30).stats["process"] == "child"

@@ -25,6 +25,23 @@ from .base import SolveResult, Status
 from .lazy import TIME_LIMIT
 
 
+#: set while a job runs in a worker that its caller kills at the deadline (:func:`killed_at_deadline`)
+_killed_at_deadline = False
+
+
+def killed_at_deadline(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` as the job of a worker its caller kills at the deadline
+    (``service.within``): the limited solves inside it run in that worker, the deadline checked
+    between solver calls and kept by the kill, rather than in a process of their own, which the
+    kill would leave running, orphaned, until the engine finished."""
+    global _killed_at_deadline
+    before, _killed_at_deadline = _killed_at_deadline, True
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _killed_at_deadline = before
+
+
 def _engine_job(run, puzzle: Puzzle, deadline: float, max_solutions: int, options: dict, post) -> SolveResult:
     """The job a worker runs: the engine, posting each solution (its bridge counts) and the early
     stats as they come; the result goes back without the solutions, already posted one by one."""
@@ -40,13 +57,15 @@ def solve_limited(engine: str, run, puzzle: Puzzle, limit: Deadline, max_solutio
     """Run ``engine`` (its ``solve`` function ``run``) on ``puzzle`` in a worker process, killed at
     the deadline ``limit`` plus :data:`~hashikit.limits.GRACE`.  The engine runs here instead, with
     the deadline its own, where it ``keeps_deadline`` (a small model of an engine whose solver
-    takes the time left as its limit: ``Capabilities.deadline_in_process``) and in a daemonic
-    process (which may have no children: the caller already runs in a process it ends at its own
-    deadline; the deadline is then checked between solver calls)."""
+    takes the time left as its limit: ``Capabilities.deadline_in_process``), in a worker killed at
+    the deadline (:func:`killed_at_deadline`) and in a daemonic process (which may have no
+    children: the caller already runs in a process it ends at its own deadline; the deadline is
+    then checked between solver calls)."""
     start, deadline = time.monotonic(), limit.at
-    if keeps_deadline or multiprocessing.current_process().daemon:
+    if keeps_deadline or _killed_at_deadline or multiprocessing.current_process().daemon:
         result = run(puzzle, deadline=deadline, max_solutions=max_solutions, **options)
-        result.stats["process"] = "caller" if keeps_deadline else "caller (daemonic)"
+        result.stats["process"] = ("caller" if keeps_deadline else "caller (killed at the deadline)"
+                                   if _killed_at_deadline else "caller (daemonic)")
         return result
     found: list[list[int]] = []
     early_stats: dict = {}
