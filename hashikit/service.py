@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from . import limits as limits_mod
 from .errors import BadArgument, FormatError, HashikitError, PuzzleError
@@ -51,10 +51,17 @@ class OutOfTime(HashikitError):
 
 
 # -- the answers ---------------------------------------------------------------------------
+#: the models' validators are built when first used, not at import: a command's time limit
+#: counts its start-up, and a command uses two or three of them
+DEFERRED = ConfigDict(defer_build=True)
+
+
 class Answer(BaseModel):
     """Base of every answer: ``as_json()`` leaves out the optional fields the use-case did not
     set (so ``"unique": null`` means "asked, not known", and an absent ``"unique"`` "not asked");
     list fields are always there."""
+
+    model_config = DEFERRED
 
     def as_json(self) -> dict[str, Any]:
         full = self.model_dump(mode="json")
@@ -65,6 +72,8 @@ class Answer(BaseModel):
 
 class PuzzleModel(BaseModel):
     """A puzzle as the JSON format writes it (0-based; ``ignore``: islands left out of play)."""
+
+    model_config = DEFERRED
 
     rows: int
     cols: int
@@ -96,6 +105,8 @@ class SolveReport(Answer):
 
 
 class ViolationModel(BaseModel):
+    model_config = DEFERRED
+
     rule: str
     message: str
     cells: list[Cell] = Field(default_factory=list)
