@@ -115,7 +115,7 @@ class Deadline:
 def process_start() -> float:
     """The ``time.monotonic()`` instant this process started, so a command's time limit counts
     the interpreter's start-up and imports (Linux: from ``/proc/self/stat``, to the clock tick;
-    elsewhere: now)."""
+    elsewhere, or when the clocks disagree: now).  Meant for a command's first step."""
     now = time.monotonic()
     try:
         with open("/proc/self/stat", "rb") as fh:
@@ -124,7 +124,13 @@ def process_start() -> float:
         since = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, AttributeError):
         return now
-    return now - max(since, 0.0)
+    if not 0.0 <= since <= _BELIEVED_START:  # clocks that disagree (e.g. a time namespace): not believed
+        return now
+    return now - since
+
+
+#: the longest start-up :func:`process_start` believes (a command reads it as its first step)
+_BELIEVED_START = 60.0
 
 
 def _number(value) -> str:
