@@ -25,6 +25,7 @@ __all__ = ["add_parsers", "EXIT_BAD"]
 
 def _unknown(args, exc: OutOfTime) -> int:
     """The answer when the time limit ran out: status unknown, exit 1."""
+    cli_deadline.commit()
     print(_unknown_text(args, str(exc)))
     return EXIT_NO
 
@@ -216,6 +217,7 @@ def cmd_generate(args) -> int:
     try:
         record = service.within(deadline, service.generate_record, seed=seed, **spec)
     except OutOfTime as exc:
+        cli_deadline.commit()
         say(f"hashikit: unknown: no {args.difficulty} puzzle found: {exc}")
         return EXIT_NO
     puzzle = service.puzzle_of(record["puzzle"])
