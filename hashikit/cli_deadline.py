@@ -89,10 +89,10 @@ def _stop(signum, frame) -> None:  # pragma: no cover - runs in a subprocess, te
     os._exit(1)
 
 
-def _descendants() -> list[int]:
-    """This process's descendants (children first), from ``/proc``; elsewhere its children
-    as multiprocessing knows them."""
-    me = os.getpid()
+def _descendants(root: int | None = None) -> list[int]:
+    """The descendants of process ``root`` (default this one), children first, from ``/proc``;
+    elsewhere this process's children as multiprocessing knows them."""
+    me = os.getpid() if root is None else root
     try:
         parent_of = {}
         for name in os.listdir("/proc"):

@@ -83,14 +83,29 @@ def test_an_engine_keeping_the_deadline_in_process_gets_the_same_instant(engine)
     assert service.solve(SMALL, engine=engine, time_limit=Deadline.after(60)).status == "solved"
 
 
-def test_within_and_the_verdict_share_the_deadline():
+def test_within_keeps_the_deadline_given():
     with pytest.raises(service.OutOfTime, match="2.5 s"):
         service.within(past(), sum, [1, 2])
     assert service.within(Deadline.after(60), sum, [1, 2]) == 3
-    several = Puzzle.from_grid([[1, 0, 1], [0, 0, 0], [1, 0, 1]])  # no solution: the verdict needs the solver
-    g = service.grade(several, time_limit=past())
-    assert g.grade is None and "could not tell within the time limit" in g.verdict
-    assert "no solution" in service.grade(several, time_limit=Deadline.after(60)).verdict
+
+
+@pytest.mark.parametrize("use", ["solve", "grade", "explain", "hint", "analyze"])
+def test_the_use_cases_hand_the_engine_the_very_deadline(monkeypatch, use):
+    """No layer re-derives seconds: the engine gets the caller's Deadline object."""
+    import hashikit.solvers
+
+    seen = []
+    real = hashikit.solvers.solve
+
+    def spy(puzzle, *a, time_limit=None, **kw):
+        seen.append(time_limit)
+        return real(puzzle, *a, time_limit=time_limit, **kw)
+
+    monkeypatch.setattr(hashikit.solvers, "solve", spy)
+    stuck = Puzzle.from_grid([[1, 0, 1], [0, 0, 0], [1, 0, 1]])  # no solution: grade and explain ask the engine
+    deadline = Deadline.after(60)
+    getattr(service, use)(stuck, time_limit=deadline, lim=limits.CLI)  # (the web's cap makes a nearer one)
+    assert seen and all(d is deadline for d in seen)
 
 
 def test_generate_with_a_deadline_already_past_is_out_of_time():
@@ -173,18 +188,23 @@ def test_the_hard_stop_finds_every_descendant():
     script = ("import subprocess, sys, time; "
               "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); time.sleep(60)")
     child = subprocess.Popen([sys.executable, "-c", script])
+    below: list[int] = []
     try:
-        for _ in range(600):
-            found = _descendants()
-            if len(found) >= 2:
+        for _ in range(1200):
+            below = _descendants(child.pid)
+            if below:
                 break
             time.sleep(0.05)
-        assert found[0] == child.pid and len(found) == 2
-        grandchild = found[1]
-        assert int(Path(f"/proc/{grandchild}/stat").read_text().rsplit(")", 1)[1].split()[1]) == child.pid
+        assert len(below) == 1
+        assert int(Path(f"/proc/{below[0]}/stat").read_text().rsplit(")", 1)[1].split()[1]) == child.pid
+        mine = _descendants()
+        assert child.pid in mine and below[0] in mine and mine.index(child.pid) < mine.index(below[0])
     finally:
-        for pid in _descendants():
-            os.kill(pid, signal.SIGKILL)
+        for pid in [*below, child.pid]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         child.wait()
 
 

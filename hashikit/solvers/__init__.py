@@ -121,7 +121,10 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT_ENGINE, time_limit: float | Dead
     else:
         from .process import solve_limited
 
-        keeps_deadline = len(puzzle.links) <= capabilities(engine).deadline_in_process
+        # the links are counted only for a board that can be small (a connected one has at least
+        # islands - 1): building them for a large one is work the worker does, under the deadline
+        small = capabilities(engine).deadline_in_process
+        keeps_deadline = bool(small) and len(puzzle.islands) <= small + 1 and len(puzzle.links) <= small
         result = solve_limited(engine, run, puzzle, deadline, max_solutions, options, keeps_deadline)
     result.engine = result.engine or engine
     return result
