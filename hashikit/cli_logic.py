@@ -49,14 +49,24 @@ def _puzzle(args):
 
 
 # -- grade / explain ----------------------------------------------------------
-def cmd_grade(args) -> int:
+def _rules_report(args, use):
+    """``use`` (``service.grade`` or ``service.explain``) on the file's puzzle within the command's
+    deadline; None when the time ran out (the unknown answer is printed)."""
     deadline = _limited(args)
     puzzle = _puzzle(args)
     try:
-        g = service.within(deadline, service.grade, puzzle, args.max_level, deadline)
+        report = service.within(deadline, use, puzzle, args.max_level, deadline)
     except OutOfTime as exc:
-        return _unknown(args, exc)
+        _unknown(args, exc)
+        return None
     cli_deadline.commit()
+    return report
+
+
+def cmd_grade(args) -> int:
+    g = _rules_report(args, service.grade)
+    if g is None:
+        return EXIT_NO
     if args.format == "json":
         print_json(g)
     else:
@@ -69,13 +79,9 @@ def cmd_grade(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    deadline = _limited(args)
-    puzzle = _puzzle(args)
-    try:
-        report = service.within(deadline, service.explain, puzzle, args.max_level, deadline)
-    except OutOfTime as exc:
-        return _unknown(args, exc)
-    cli_deadline.commit()
+    report = _rules_report(args, service.explain)
+    if report is None:
+        return EXIT_NO
     if args.format == "json":
         print_json(report)
         return EXIT_OK if report.solved else EXIT_NO
