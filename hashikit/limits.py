@@ -8,6 +8,9 @@ refusing input above them with a clear error (exit 2 / HTTP 400) before any work
 
 from __future__ import annotations
 
+import math
+import os
+import time
 from dataclasses import dataclass
 
 
@@ -41,8 +44,93 @@ WEB = Limits(max_side=60, max_cells=3_600, max_islands=3_600, max_maxbridges=8,
 WEB_GENERATE_MAX_SIDE = 25
 WEB_GENERATE_TIME_LIMIT = 20.0
 WEB_MAX_GENERATING = 2
-#: seconds allowed past a time limit before an answer is late (process start-up, clean-up)
-TIME_MARGIN = 1.0
+#: seconds allowed past a time limit before an answer is late: the whole command, counted from
+#: the process's start (start-up, reading, building, solving, checking, writing and the exit)
+TIME_MARGIN = 0.5
+#: seconds past the deadline a worker that keeps the deadline itself gets to hand back its own
+#: (partial) answer before it is killed
+GRACE = TIME_MARGIN / 4
+#: seconds past the deadline at which a command stops whatever it is doing (reading, building, a
+#: check) and answers "unknown"; the rest of the margin is for writing that answer and the exit
+HARD_STOP = TIME_MARGIN / 2
+
+
+def check_seconds(value, name: str = "time_limit") -> float:
+    """``value`` as a time limit in seconds: a finite number above 0, else ``BadArgument`` (a
+    ``ValueError``) naming the value; the one check every layer's time limit goes through."""
+    from .errors import BadArgument
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise BadArgument(f"{name} must be a number of seconds or None, got {value!r}")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        finite = False
+    if not finite or value <= 0:
+        raise BadArgument(f"{name} must be a positive, finite number of seconds, got {value!r}")
+    return float(value)
+
+
+class Deadline:
+    """The instant (``time.monotonic()``) by which an answer is due, made once where the time
+    limit is given and passed down: each layer reads :meth:`left` rather than starting a clock
+    of its own.  ``seconds`` is the limit as asked (for messages)."""
+
+    __slots__ = ("at", "seconds")
+
+    def __init__(self, at: float, seconds: float):
+        self.at, self.seconds = at, seconds
+
+    @classmethod
+    def after(cls, seconds, start: float | None = None) -> "Deadline":
+        """``seconds`` (checked by :func:`check_seconds`) after ``start`` (monotonic; default now)."""
+        seconds = check_seconds(seconds)
+        return cls((time.monotonic() if start is None else start) + seconds, seconds)
+
+    @classmethod
+    def of(cls, limit) -> "Deadline | None":
+        """A time limit as a deadline: None stays None, a :class:`Deadline` is itself, a number of
+        seconds counts from now."""
+        if limit is None or isinstance(limit, Deadline):
+            return limit
+        return cls.after(limit)
+
+    def capped(self, seconds: float | None) -> "Deadline":
+        """This deadline, or ``seconds`` from now if that comes first (None: no cap)."""
+        if seconds is None or self.at <= time.monotonic() + seconds:
+            return self
+        return Deadline.after(seconds)
+
+    def left(self) -> float:
+        """Seconds until the deadline (0 once it has passed)."""
+        return max(0.0, self.at - time.monotonic())
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.at
+
+    def __repr__(self) -> str:
+        return f"Deadline({self.seconds:g} s, {self.at - time.monotonic():+.3f} s left)"
+
+
+def process_start() -> float:
+    """The ``time.monotonic()`` instant this process started, so a command's time limit counts
+    the interpreter's start-up and imports (Linux: from ``/proc/self/stat``, to the clock tick;
+    elsewhere, or when the clocks disagree: now).  Meant for a command's first step."""
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            stat = fh.read()
+        ticks = int(stat[stat.rindex(b")") + 2:].split()[19])  # field 22, starttime
+        since = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+    if not 0.0 <= since <= _BELIEVED_START:  # clocks that disagree (e.g. a time namespace): not believed
+        return now
+    return now - since
+
+
+#: the longest start-up :func:`process_start` believes (a command reads it as its first step)
+_BELIEVED_START = 60.0
 
 
 def _number(value) -> str:

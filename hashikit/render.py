@@ -402,17 +402,21 @@ def png(puzzle: Puzzle, solution: Solution | None = None, *, cell: int | None = 
 
 # -- files -------------------------------------------------------------------------------
 
-def write(path, puzzle: Puzzle, solution: Solution | None = None, **kw) -> None:
-    """Write ``puzzle`` (and ``solution``) to ``path`` as SVG or PNG, by its extension."""
+def picture(path, puzzle: Puzzle, solution: Solution | None = None, **kw) -> bytes:
+    """The bytes :func:`write` writes to ``path``: SVG or PNG, by its extension."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext == ".svg":
-        data = svg(puzzle, solution, **kw).encode("utf-8")
-    elif ext == ".png":
+        return svg(puzzle, solution, **kw).encode("utf-8")
+    if ext == ".png":
         kw.pop("title", None)  # a PNG carries no title
-        data = png(puzzle, solution, **kw)
-    else:
-        raise FormatError(f"cannot draw to a {ext or 'extensionless'} file; "
-                          f"use a .svg or .png file name", source=os.fspath(path))
+        return png(puzzle, solution, **kw)
+    raise FormatError(f"cannot draw to a {ext or 'extensionless'} file; "
+                      f"use a .svg or .png file name", source=os.fspath(path))
+
+
+def write(path, puzzle: Puzzle, solution: Solution | None = None, **kw) -> None:
+    """Write ``puzzle`` (and ``solution``) to ``path`` as SVG or PNG, by its extension."""
+    data = picture(path, puzzle, solution, **kw)
     try:
         with open(path, "wb") as fh:
             fh.write(data)

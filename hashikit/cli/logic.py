@@ -14,11 +14,12 @@ import os
 
 from .. import service
 from . import argtypes, output
+from . import deadline as cli_deadline
 from ..errors import PuzzleError
 from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .catalog import add_run_options
 from .common import EXIT_BAD, EXIT_NO, EXIT_OK, add_show, levels, load_shown, print_json, refuse, say
-from ..limits import TIME_MARGIN
+from ..limits import Deadline
 from ..service import BadInput, OutOfTime
 
 __all__ = ["add_parsers", "EXIT_BAD"]
@@ -26,11 +27,22 @@ __all__ = ["add_parsers", "EXIT_BAD"]
 
 def _unknown(args, exc: OutOfTime) -> int:
     """The answer when the time limit ran out: status unknown, exit 1."""
-    if args.format == "json":
-        print_json({"status": "unknown", "message": str(exc)})
-    else:
-        print(f"unknown: {exc}")
+    cli_deadline.commit()
+    print(_unknown_text(args, str(exc)))
     return EXIT_NO
+
+
+def _unknown_text(args, message: str) -> str:
+    return json.dumps({"status": "unknown", "message": message}) if args.format == "json" else f"unknown: {message}"
+
+
+def _limited(args) -> Deadline | None:
+    """The command's deadline (:mod:`hashikit.cli.deadline`), its hard stop armed to answer "unknown"."""
+    deadline = cli_deadline.deadline_of(args)
+    if deadline is not None:
+        cli_deadline.arm(args, deadline, [(1, _unknown_text(
+            args, f"no answer within the time limit of {deadline.seconds:g} s"))])
+    return deadline
 
 
 def _puzzle(args):
@@ -39,12 +51,24 @@ def _puzzle(args):
 
 
 # -- grade / explain ----------------------------------------------------------
-def cmd_grade(args) -> int:
+def _rules_report(args, use):
+    """``use`` (``service.grade`` or ``service.explain``) on the file's puzzle within the command's
+    deadline; None when the time ran out (the unknown answer is printed)."""
+    deadline = _limited(args)
     puzzle = _puzzle(args)
     try:
-        g = service.within(args.time_limit, service.grade, puzzle, args.max_level, args.time_limit)
+        report = service.within(deadline, use, puzzle, args.max_level, deadline)
     except OutOfTime as exc:
-        return _unknown(args, exc)
+        _unknown(args, exc)
+        return None
+    cli_deadline.commit()
+    return report
+
+
+def cmd_grade(args) -> int:
+    g = _rules_report(args, service.grade)
+    if g is None:
+        return EXIT_NO
     if args.format == "json":
         print_json(g)
     else:
@@ -57,11 +81,9 @@ def cmd_grade(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    puzzle = _puzzle(args)
-    try:
-        report = service.within(args.time_limit, service.explain, puzzle, args.max_level, args.time_limit)
-    except OutOfTime as exc:
-        return _unknown(args, exc)
+    report = _rules_report(args, service.explain)
+    if report is None:
+        return EXIT_NO
     if args.format == "json":
         print_json(report)
         return EXIT_OK if report.solved else EXIT_NO
@@ -81,6 +103,7 @@ def cmd_hint(args) -> int:
            (not args.check_solution and args.state is None, "--no-solution-check goes with --state"))
     if args.svg:
         output.check_picture(args.svg)
+    deadline = _limited(args)
     doc = load_shown(args, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
     partial = doc.solution if doc.in_play and args.state is None else None  # a picture: the game so far
@@ -97,10 +120,13 @@ def cmd_hint(args) -> int:
         except PuzzleError as exc:  # a bridge on no link: the board does not fit this puzzle
             raise BadInput(f"{args.state}: {exc.message}") from None
     try:
-        report = service.within(args.time_limit, service.hint, puzzle, partial, max_level=args.max_level,
-                                check_solution=args.check_solution, time_limit=args.time_limit)
+        report = service.within(deadline, service.hint, puzzle, partial, max_level=args.max_level,
+                                check_solution=args.check_solution, time_limit=deadline)
     except OutOfTime as exc:
         return _unknown(args, exc)
+    picture = (service.drawing(args.svg, puzzle, partial, highlight=service.step_highlight(puzzle, report))
+               if args.svg and report.status == "hint" else None)
+    cli_deadline.commit()
     if args.format == "json":
         print_json(report)
     elif report.status == "conflict":
@@ -111,8 +137,8 @@ def cmd_hint(args) -> int:
         print(f"[{report.level}] {report.sentence}")
     else:
         print(report.sentence)
-    if args.svg and report.status == "hint":
-        service.render(args.svg, puzzle, partial, highlight=service.step_highlight(puzzle, report))
+    if picture is not None:
+        output.write_output(picture, args.svg)
     return EXIT_OK if report.status in ("hint", "complete") else EXIT_NO
 
 
@@ -151,11 +177,6 @@ LAYOUT_FLAGS = {"allow_adjacent": "--allow-adjacent", "no_loops": "--no-loops",
 def _layout(args) -> dict:
     """The layout options given, as keywords of :func:`hashikit.service.generate_unique`."""
     return {k: getattr(args, k) for k in LAYOUT_FLAGS if getattr(args, k) not in (None, False)}
-
-
-def _write_puzzle(puzzle, path: str | None) -> None:
-    fmt = output.output_format(path, None, default="grid")
-    output.write_output(service.convert(puzzle, None, fmt.name), path)
 
 
 def cmd_generate(args) -> int:
@@ -198,14 +219,22 @@ def cmd_generate(args) -> int:
     if many:
         return _generate_many(args, spec)
     seed = base_seed(args.seed)
+    deadline = None
+    if "time_limit" in spec:  # one puzzle: its time limit is the whole command's
+        deadline = Deadline.after(spec["time_limit"], start=getattr(args, "started", None))
+        cli_deadline.arm(args, deadline, [(2, f"hashikit: unknown: no {args.difficulty} puzzle found: no answer "
+                                              f"within the time limit of {deadline.seconds:g} s")])
+        spec["time_limit"] = deadline
     try:
-        record = service.within(spec.get("time_limit") and spec["time_limit"] + TIME_MARGIN / 2,
-                                service.generate_record, seed=seed, **spec)
+        record = service.within(deadline, service.generate_record, seed=seed, **spec)
     except OutOfTime as exc:
+        cli_deadline.commit()
         say(f"hashikit: unknown: no {args.difficulty} puzzle found: {exc}")
         return EXIT_NO
     puzzle = service.puzzle_of(record["puzzle"])
-    _write_puzzle(puzzle, args.output)
+    text = service.convert(puzzle, None, output.output_format(args.output, None, default="grid").name)
+    cli_deadline.commit()
+    output.write_output(text, args.output)
     if args.catalog:
         with _open_catalog(args.catalog) as cat:
             added = cat.add(puzzle, **_catalog_meta(record))

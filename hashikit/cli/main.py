@@ -9,11 +9,13 @@ before the work starts; flags that make no sense together are refused.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
 from .. import service
 from . import argtypes, output
+from . import deadline as cli_deadline
 from .common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
                          formats_help, limits_help, print_json, refuse, say)
 from .common import add_show, load_shown
@@ -39,12 +41,17 @@ def cmd_solve(args) -> int:
     output.check_writable(args.output)
     if args.svg:
         output.check_picture(args.svg)
+    deadline = cli_deadline.deadline_of(args)
+    cli_deadline.arm(args, deadline, _out_of_time(args, deadline))
     doc = load_shown(args, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
-    report = service.solve(puzzle, engine=args.engine, time_limit=args.time_limit, unique=args.unique,
+    report = service.solve(puzzle, engine=args.engine, time_limit=deadline, unique=args.unique,
                            enumerate_all=args.all, limit=limit)
     shown = _solutions_shown(report, args)
     texts = [_solution_text(puzzle, Solution.from_list(s), fmt, args.unicode) for s in shown]
+    picture = (service.drawing(args.svg, puzzle, Solution.from_list(report.bridges))
+               if args.svg and report.status == "solved" else None)
+    cli_deadline.commit()
     if args.format == "json":
         data = report.as_json()
         if args.to:
@@ -56,11 +63,23 @@ def cmd_solve(args) -> int:
         _write_solutions(texts, args.output)
     if not args.quiet and args.format != "json":
         say(_summary(report, args, limit))
-    if args.svg and report.status == "solved":
-        service.render(args.svg, puzzle, Solution.from_list(report.bridges))
+    if picture is not None:
+        output.write_output(picture, args.svg)
     if report.status != "solved" or (args.unique and report.unique is False):
         return EXIT_NO
     return EXIT_OK
+
+
+def _out_of_time(args, deadline) -> list[tuple[int | str, str]]:
+    """What ``solve`` answers when the hard stop ends it (:mod:`hashikit.cli.deadline`): the
+    report of an unknown status, as the command answers it when the engine runs out of time."""
+    if deadline is None:
+        return []
+    message = f"no answer within the time limit of {deadline.seconds:g} s"
+    if args.format == "json":
+        data = {"status": "unknown", "bridges": [], "engine": args.engine, "message": message}
+        return [(1 if args.output in (None, "-") else args.output, json.dumps(data))]
+    return [] if args.quiet else [(2, f"unknown by {args.engine}: {message}")]
 
 
 def _solutions_shown(report, args) -> list:
@@ -349,17 +368,22 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; every failure ends as one line and an exit code, never a traceback."""
     from ..errors import HashikitError
 
+    started = cli_deadline.begin(whole_process=argv is None)
     try:
-        from ..formats.picture import cli_logging
+        try:
+            from ..formats.picture import cli_logging
 
-        cli_logging()  # a picture's reading (what it saw, where unsure) goes to stderr
-        words = sys.argv[1:] if argv is None else argv
-        parser = build_parser(_command_in(words))
-        args = parser.parse_args(argv)
-        if not getattr(args, "command", None):
-            parser.print_help()
-            return EXIT_BAD
-        return args.func(args)
+            cli_logging()  # a picture's reading (what it saw, where unsure) goes to stderr
+            words = sys.argv[1:] if argv is None else argv
+            parser = build_parser(_command_in(words))
+            args = parser.parse_args(argv)
+            if not getattr(args, "command", None):
+                parser.print_help()
+                return EXIT_BAD
+            args.started, args.whole_process = started, argv is None
+            return args.func(args)
+        finally:  # an error answers as itself, not as "unknown"
+            cli_deadline.commit()
     except HashikitError as exc:  # BadInput, FormatError, UnsupportedOption, BadArgument, ...
         return _fail(str(exc))
     except KeyboardInterrupt:

@@ -10,8 +10,8 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import (board_lines, build_puzzle, check_islands, check_side, grid_header, is_whole,
-                      whole_number)
+from ._common import (MAX_DIGITS, board_lines, build_puzzle, check_islands, check_side, grid_header,
+                      is_whole, whole_number)
 
 
 def read_int_rows(text: str, source: str, kind: str, split, check_width: bool = True,
@@ -30,19 +30,24 @@ def read_int_rows(text: str, source: str, kind: str, split, check_width: bool = 
     for lineno, line in lines:
         numbers, cols = [], []
         for col, token in split(line):
-            if not token:
-                raise FormatError(f"an empty cell in the {kind} (two separators in a row?)",
-                                  source, lineno, col)
-            if not is_whole(token):
-                raise FormatError(f"{token[:20]!r} is not a whole number: cells are 0 (empty) or an "
-                                  f"island's number", source, lineno, col)
-            value = whole_number(token, "a cell", source, lineno, col)
+            if token.isascii() and token.isdigit() and len(token) <= MAX_DIGITS:
+                value = int(token)  # the common case, checked at once (a large board has millions)
+            else:
+                if not token:
+                    raise FormatError(f"an empty cell in the {kind} (two separators in a row?)",
+                                      source, lineno, col)
+                if not is_whole(token):
+                    raise FormatError(f"{token[:20]!r} is not a whole number: cells are 0 (empty) or an "
+                                      f"island's number", source, lineno, col)
+                value = whole_number(token, "a cell", source, lineno, col)
             if value and len(rows) >= extra_lines:  # a .has file's first line is its header
                 islands += 1
-                check_islands(islands, limits, source, lineno, col)
+                if islands > limits.max_islands:
+                    check_islands(islands, limits, source, lineno, col)
             numbers.append(value)
             cols.append(col)
-            check_side(len(numbers), "columns", limits, source, lineno, col)
+            if len(numbers) > limits.max_side:
+                check_side(len(numbers), "columns", limits, source, lineno, col)
         if check_width and rows and len(numbers) != len(rows[0]):
             raise FormatError(f"row {len(rows) + 1} has {len(numbers)} cells but row 1 has "
                               f"{len(rows[0])}", source, lineno, cols[-1] if len(numbers) > len(rows[0])

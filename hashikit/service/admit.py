@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 from .. import limits as limits_mod
-from ..errors import FormatError, HashikitError, PuzzleError
-from ..limits import Limits
+from ..errors import BadArgument, FormatError, HashikitError, PuzzleError
+from ..limits import Deadline, Limits
 from ..model import Puzzle, Solution, describe_cell
 from .shapes import LinkEnds, Mark, ParseReport, PuzzleModel
 
@@ -44,13 +44,16 @@ def check_dimensions(rows: int, cols: int, lim: Limits) -> None:
                        f"({lim.max_cells} cells)")
 
 
-def time_limit_for(asked: float | None, lim: Limits) -> float | None:
-    """The time limit to use: the caller's, capped by ``lim``, else ``lim``'s default."""
-    if asked is None:
-        return lim.default_time_limit
-    if lim.max_time_limit is not None:
-        return min(asked, lim.max_time_limit)
-    return asked
+def time_limit_for(asked: float | Deadline | None, lim: Limits) -> Deadline | None:
+    """The deadline to keep: the caller's (seconds from now, or a :class:`~hashikit.limits.Deadline`
+    shared with the caller's other stages), capped by ``lim``, else ``lim``'s default (None: no
+    limit).  A time limit that is not a finite number of seconds above 0 is :class:`BadInput`
+    (a ``ValueError``) naming the value."""
+    try:
+        deadline = Deadline.of(lim.default_time_limit if asked is None else asked)
+    except BadArgument as exc:
+        raise BadInput(str(exc)) from None
+    return None if deadline is None else deadline.capped(lim.max_time_limit)
 
 
 def load(path: str, fmt: str | None = None):

@@ -51,3 +51,10 @@ def render(path: str, puzzle: Puzzle, solution: Solution | None = None, **kw) ->
         draw.write(path, puzzle, solution, **kw)
     except OSError as exc:
         raise BadInput(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def drawing(path: str, puzzle: Puzzle, solution: Solution | None = None, **kw) -> bytes:
+    """The picture :func:`render` writes to ``path``, as bytes (made before an answer is written)."""
+    from .. import render as draw
+
+    return draw.picture(path, puzzle, solution, **kw)

@@ -5,14 +5,16 @@ batches and catalogues."""
 from __future__ import annotations
 
 from typing import Any
+from .. import limits as limits_mod
+from ..limits import Deadline
 from ..model import Puzzle
-from .admit import BadInput, OutOfTime, puzzle_model
+from .admit import BadInput, OutOfTime, puzzle_model, time_limit_for
 from .shapes import GenerateReport
 from .solving import _assert_checked
 
 
 def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = 2,
-                    time_limit: float | None = None, density: float | None = None,
+                    time_limit: float | Deadline | None = None, density: float | None = None,
                     allow_adjacent: bool = False, no_loops: bool = False,
                     islands_percent: int | None = None, expansion: int | None = None
                     ) -> tuple[Puzzle, GenerateReport]:
@@ -22,18 +24,19 @@ def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbrid
     default layout, ``islands_percent`` / ``expansion`` choose Tatham's)."""
     from ..generate import generate_unique as make
 
+    deadline = time_limit_for(time_limit, limits_mod.CLI)
     if density is not None and (islands_percent is not None or expansion is not None):
         raise BadInput("density shapes the default layout; Tatham's (islands percent, expansion) has its own")
     layout = dict(allow_adjacent=allow_adjacent, no_loops=no_loops, islands_percent=islands_percent,
                   expansion=expansion, **({"density": density} if density is not None else {}))
     try:
-        puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges, time_limit=time_limit,
-                                   **layout)
+        puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges,
+                                   time_limit=deadline and max(deadline.left(), 1e-9), **layout)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     except RuntimeError as exc:
         raise OutOfTime(f"no {difficulty} {cols}x{rows} puzzle found"
-                        + (f" within {time_limit:g} s" if time_limit else "") + f" ({exc})") from None
+                        + (f" within {deadline.seconds:g} s" if deadline else "") + f" ({exc})") from None
     _assert_checked(puzzle, [solution])
     return puzzle, GenerateReport(puzzle=puzzle_model(puzzle), grade=g.level, score=g.score, seed=seed)
 
@@ -53,7 +56,7 @@ def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float
 
 def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = None, *,
                     islands: int | None = None, alpha: float = 50.0, beta: float = 5.0, maxbridges: int = 2,
-                    time_limit: float | None = None, **layout) -> dict[str, Any]:
+                    time_limit: float | Deadline | None = None, **layout) -> dict[str, Any]:
     """One generated puzzle as JSON data, for a batch (``generate --count``, ``generate-suite``,
     a catalogue or a cluster): a module-level function of plain arguments answering plain data,
     so any executor can run it and any sink store it.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import limits as limits_mod
 from ..errors import PuzzleError
-from ..limits import Limits
+from ..limits import Deadline, Limits
 from ..model import Puzzle, Solution, describe_cell
 from .admit import BadInput, admit, board_marks, bridges_on_board, mark_list, time_limit_for
 from .shapes import CheckReport, HintReport, IN_PLAY_RULES, LinkEnds, Mark, StepModel, ViolationModel
@@ -69,7 +69,7 @@ def step_model(puzzle: Puzzle, step) -> StepModel:
 
 
 def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[tuple[int, int]] = (),
-                    time_limit: float | None = None, result=None) -> list[str]:
+                    time_limit: float | Deadline | None = None, result=None) -> list[str]:
     """Bridges (and marks, ``(link, most)``) of a board in play that the puzzle's unique solution
     contradicts; empty when the puzzle is not proved unique (within ``time_limit``).
     ``result``: the engine's answer with ``max_solutions=2`` when the caller has it."""
@@ -98,7 +98,7 @@ def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[tuple
 
 def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "expert",
          check_solution: bool = True, marks: list[Mark] | None = None,
-         time_limit: float | None = None, lim: Limits = limits_mod.CLI) -> HintReport:
+         time_limit: float | Deadline | None = None, lim: Limits = limits_mod.CLI) -> HintReport:
     """The next step from a player's board: ``infeasible`` (the puzzle has no solution), a rule
     the board breaks or a bridge (or mark) the unique solution contradicts (``conflict``),
     ``complete``, the next deduction (``hint``) or ``stuck`` (with the solver's :func:`verdict`).
@@ -113,6 +113,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
     from .. import logic
     from ..solvers import solve as engine_solve
 
+    deadline = time_limit_for(time_limit, lim)
     admit(puzzle, lim)
     if partial is not None:
         bridges_on_board(puzzle, partial)
@@ -121,7 +122,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
         state = logic.State.from_board(puzzle, partial, marked)
     except PuzzleError as exc:
         raise BadInput(f"bridges: {exc.message}") from None
-    result = engine_solve(puzzle, max_solutions=2, time_limit=time_limit_for(time_limit, lim))
+    result = engine_solve(puzzle, max_solutions=2, time_limit=deadline)
     if result.status.value == "infeasible":
         return HintReport(status="infeasible", sentence=_verdict_of(result))
     problems = logic.contradictions(state)

@@ -6,7 +6,7 @@ answers."""
 from __future__ import annotations
 
 from typing import Any, Literal
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 #: rules a board still being played can already break (the others need a finished board)
@@ -30,10 +30,17 @@ Mark = list[int]
 a request may leave ``most`` out (``[r1, c1, r2, c2]``, a "no bridge" mark)."""
 
 
+#: the models' validators are built when first used, not at import: a command's time limit
+#: counts its start-up, and a command uses two or three of them
+DEFERRED = ConfigDict(defer_build=True)
+
+
 class Answer(BaseModel):
     """Base of every answer: ``as_json()`` leaves out the optional fields the use-case did not
     set (so ``"unique": null`` means "asked, not known", and an absent ``"unique"`` "not asked");
     list fields are always there."""
+
+    model_config = DEFERRED
 
     def as_json(self) -> dict[str, Any]:
         full = self.model_dump(mode="json")
@@ -44,6 +51,8 @@ class Answer(BaseModel):
 
 class PuzzleModel(BaseModel):
     """A puzzle as the JSON format writes it (0-based; ``ignore``: islands left out of play)."""
+
+    model_config = DEFERRED
 
     rows: int
     cols: int
@@ -75,6 +84,8 @@ class SolveReport(Answer):
 
 
 class ViolationModel(BaseModel):
+    model_config = DEFERRED
+
     rule: str
     message: str
     cells: list[Cell] = Field(default_factory=list)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Callable
 from .. import limits as limits_mod
-from ..limits import Limits
+from ..limits import Deadline, Limits
 from ..model import Puzzle, Solution
 from .admit import OutOfTime, admit, time_limit_for
 from .shapes import SolveReport
 
 
-def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | None = None,
+def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | Deadline | None = None,
           unique: bool = False, enumerate_all: bool = False, limit: int = 100,
           lim: Limits = limits_mod.CLI, stats: bool = True) -> SolveReport:
     """Solve exactly; with ``unique`` prove uniqueness or give a second solution, with
@@ -21,10 +21,10 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | None
     from ..solvers import DEFAULT_ENGINE
     from ..solvers import solve as engine_solve
 
+    deadline = time_limit_for(time_limit, lim)
     admit(puzzle, lim)
-    seconds = time_limit_for(time_limit, lim)
     want = max(limit if enumerate_all else 1, 2 if unique else 1)
-    result = engine_solve(puzzle, engine=engine or DEFAULT_ENGINE, time_limit=seconds, max_solutions=want)
+    result = engine_solve(puzzle, engine=engine or DEFAULT_ENGINE, time_limit=deadline, max_solutions=want)
     _assert_checked(puzzle, result.solutions)
     report = SolveReport(status=result.status.value,
                          bridges=result.solution.to_list() if result.solution is not None else [],
@@ -34,7 +34,7 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | None
     if result.reason:
         report.reason = result.reason
     if result.status.value == "unknown":
-        report.message = "no answer within the time limit" + (f" of {seconds:g} s" if seconds else "")
+        report.message = "no answer within the time limit" + (f" of {deadline.seconds:g} s" if deadline else "")
     if unique and result.solution is not None:
         report.unique = result.unique
         if result.unique is False:
@@ -44,7 +44,7 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | None
         report.complete = result.complete
         if not result.complete and result.solution is not None:
             report.stopped = ("limit" if len(result.solutions) >= want
-                              else "time limit" if seconds is not None else "engine")
+                              else "time limit" if deadline is not None else "engine")
     return report
 
 
@@ -59,13 +59,13 @@ def _assert_checked(puzzle: Puzzle, solutions) -> None:
 
 
 def solve_for_output(puzzle: Puzzle, lim: Limits = limits_mod.CLI,
-                     time_limit: float | None = None) -> tuple[Solution | None, SolveReport]:
+                     time_limit: float | Deadline | None = None) -> tuple[Solution | None, SolveReport]:
     """Solve for a command that writes or draws the solution (None when there is none)."""
     report = solve(puzzle, lim=lim, time_limit=time_limit, stats=False)
     return (Solution.from_list(report.bridges) if report.status == "solved" else None), report
 
 
-def verdict(puzzle: Puzzle, time_limit: float | None = None) -> str:
+def verdict(puzzle: Puzzle, time_limit: float | Deadline | None = None) -> str:
     """Why the rules got stuck, from the exact solver: no solution, several, or a guess needed."""
     from ..solvers import solve as engine_solve
 
@@ -82,9 +82,10 @@ def _verdict_of(result) -> str:
     return "the solver could not tell within the time limit whether it has one solution"
 
 
-def within(seconds: float | None, fn: Callable, *args, cancel=None, **kwargs):
-    """``fn(*args, **kwargs)`` in a worker process killed at ``seconds`` (plus nothing: the
-    caller adds ``limits.TIME_MARGIN`` to what it promises); :class:`OutOfTime` when killed.
+def within(seconds: float | Deadline | None, fn: Callable, *args, cancel=None, **kwargs):
+    """``fn(*args, **kwargs)`` in a worker process killed ``seconds`` from now, or at the
+    :class:`~hashikit.limits.Deadline` given (plus nothing: the caller adds
+    ``limits.TIME_MARGIN`` to what it promises); :class:`OutOfTime` when killed.
 
     For work without its own time limit (the deduction engine, the generator's layout).
     ``seconds`` None runs ``fn`` here.  The worker's exceptions are raised here; Ctrl-C kills
@@ -93,15 +94,15 @@ def within(seconds: float | None, fn: Callable, *args, cancel=None, **kwargs):
     ``cancel`` (a ``threading.Event``): once set, the worker is killed and
     ``workers.Cancelled`` raised.
     """
-    if seconds is None:
+    deadline = time_limit_for(seconds, limits_mod.CLI)
+    if deadline is None:
         return fn(*args, **kwargs)
-    import time
-
     from ..run import workers
+    from ..solvers.process import killed_at_deadline
 
-    try:
-        return workers.run(fn, args, kwargs, deadline=time.monotonic() + seconds, cancel=cancel)
+    try:  # the engine solves inside run in the worker: the kill ends them too
+        return workers.run(killed_at_deadline, (fn, *args), kwargs, deadline=deadline.at, cancel=cancel)
     except workers.Overrun:
-        raise OutOfTime(f"no answer within the time limit of {seconds:g} s") from None
+        raise OutOfTime(f"no answer within the time limit of {deadline.seconds:g} s") from None
     except workers.WorkerDied:
         raise RuntimeError("the worker process ended without an answer (out of memory?)") from None

@@ -20,10 +20,9 @@ May import: the model, errors, limits and ``run`` (a limited solve runs in a wor
 from __future__ import annotations
 
 import importlib
-import math
-import time
 
 from ..errors import BadArgument, SolverUnavailable, UnsupportedOption
+from ..limits import Deadline, check_seconds
 from ..model import Puzzle
 from .base import Capabilities, SolveResult, Status
 
@@ -79,25 +78,13 @@ def _type_name(kind: type) -> str:
     return {bool: "true/false", int: "a whole number", str: "a name", dict: "a mapping"}.get(kind, kind.__name__)
 
 
-def check_time_limit(time_limit) -> None:
-    if time_limit is None:
-        return
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
-        raise BadArgument(f"time_limit must be a number of seconds or None, got {time_limit!r}")
-    try:
-        finite = math.isfinite(time_limit)
-    except OverflowError:  # an int too large for a float
-        finite = False
-    if not finite or time_limit <= 0:
-        raise BadArgument(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
-
-
 def check_arguments(puzzle, engine: str, time_limit=None, max_solutions=1, options: dict | None = None) -> None:
     """Refuse, before any work, what ``engine`` does not declare or no engine can take."""
     caps = capabilities(engine)
     if not isinstance(puzzle, Puzzle):
         raise BadArgument(f"solve needs a Puzzle, got {type(puzzle).__name__}")
-    check_time_limit(time_limit)
+    if time_limit is not None and not isinstance(time_limit, Deadline):
+        check_seconds(time_limit)
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
         raise BadArgument(f"max_solutions must be a whole number >= 1, got {max_solutions!r}")
     accepted = dict(caps.options)
@@ -118,24 +105,28 @@ def check_arguments(puzzle, engine: str, time_limit=None, max_solutions=1, optio
                                 f"{', '.join(n for n in ENGINES if capabilities(n).no_loops)}")
 
 
-def solve(puzzle: Puzzle, engine: str = DEFAULT_ENGINE, time_limit: float | None = None,
+def solve(puzzle: Puzzle, engine: str = DEFAULT_ENGINE, time_limit: float | Deadline | None = None,
           max_solutions: int = 1, **options) -> SolveResult:
     """Solve ``puzzle`` with ``engine``; the result's status says solved / infeasible / unknown.
 
     ``max_solutions > 1`` enumerates distinct solutions (2 answers "is it unique?"); with
     ``time_limit`` the answer comes within it plus ``limits.TIME_MARGIN`` (status unknown, or the
     solutions found so far, and ``stopped == "time limit"``), counted once the engine's package is
-    imported (the first call in a process imports it).
+    imported (the first call in a process imports it).  ``time_limit`` may be a
+    :class:`~hashikit.limits.Deadline` (a caller's, shared with its other stages).
     """
     check_arguments(puzzle, engine, time_limit, max_solutions, options)
-    run = get_engine(engine)  # imported once per process, before the clock starts
-    start = time.monotonic()
-    if time_limit is None:
+    run = get_engine(engine)  # imported once per process, before a clock given in seconds starts
+    deadline = Deadline.of(time_limit)
+    if deadline is None:
         result = run(puzzle, max_solutions=max_solutions, **options)
     else:
         from .process import solve_limited
 
-        keeps_deadline = len(puzzle.links) <= capabilities(engine).deadline_in_process
-        result = solve_limited(engine, run, puzzle, start, time_limit, max_solutions, options, keeps_deadline)
+        # the links are counted only for a board that can be small (a connected one has at least
+        # islands - 1): building them for a large one is work the worker does, under the deadline
+        small = capabilities(engine).deadline_in_process
+        keeps_deadline = bool(small) and len(puzzle.islands) <= small + 1 and len(puzzle.links) <= small
+        result = solve_limited(engine, run, puzzle, deadline, max_solutions, options, keeps_deadline)
     result.engine = result.engine or engine
     return result

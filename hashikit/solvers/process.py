@@ -19,13 +19,27 @@ import multiprocessing
 import time
 
 from ..run import workers
-from ..limits import TIME_MARGIN
+from ..limits import GRACE, Deadline
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
 from .lazy import TIME_LIMIT
 
-#: seconds past the deadline the caller waits for the worker's own (partial) answer
-GRACE = TIME_MARGIN / 4
+
+#: set while a job runs in a worker that its caller kills at the deadline (:func:`killed_at_deadline`)
+_killed_at_deadline = False
+
+
+def killed_at_deadline(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` as the job of a worker its caller kills at the deadline
+    (``service.within``): the limited solves inside it run in that worker, the deadline checked
+    between solver calls and kept by the kill, rather than in a process of their own, which the
+    kill would leave running, orphaned, until the engine finished."""
+    global _killed_at_deadline
+    before, _killed_at_deadline = _killed_at_deadline, True
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _killed_at_deadline = before
 
 
 def _engine_job(run, puzzle: Puzzle, deadline: float, max_solutions: int, options: dict, post) -> SolveResult:
@@ -38,18 +52,20 @@ def _engine_job(run, puzzle: Puzzle, deadline: float, max_solutions: int, option
     return result
 
 
-def solve_limited(engine: str, run, puzzle: Puzzle, start: float, time_limit: float, max_solutions: int,
+def solve_limited(engine: str, run, puzzle: Puzzle, limit: Deadline, max_solutions: int,
                   options: dict, keeps_deadline: bool = False) -> SolveResult:
     """Run ``engine`` (its ``solve`` function ``run``) on ``puzzle`` in a worker process, killed at
-    ``start + time_limit`` (monotonic) plus :data:`GRACE`.  The engine runs here instead, with
+    the deadline ``limit`` plus :data:`~hashikit.limits.GRACE`.  The engine runs here instead, with
     the deadline its own, where it ``keeps_deadline`` (a small model of an engine whose solver
-    takes the time left as its limit: ``Capabilities.deadline_in_process``) and in a daemonic
-    process (which may have no children: the caller already runs in a process it ends at its own
-    deadline; the deadline is then checked between solver calls)."""
-    deadline = start + time_limit
-    if keeps_deadline or multiprocessing.current_process().daemon:
+    takes the time left as its limit: ``Capabilities.deadline_in_process``), in a worker killed at
+    the deadline (:func:`killed_at_deadline`) and in a daemonic process (which may have no
+    children: the caller already runs in a process it ends at its own deadline; the deadline is
+    then checked between solver calls)."""
+    start, deadline = time.monotonic(), limit.at
+    if keeps_deadline or _killed_at_deadline or multiprocessing.current_process().daemon:
         result = run(puzzle, deadline=deadline, max_solutions=max_solutions, **options)
-        result.stats["process"] = "caller" if keeps_deadline else "caller (daemonic)"
+        result.stats["process"] = ("caller" if keeps_deadline else "caller (killed at the deadline)"
+                                   if _killed_at_deadline else "caller (daemonic)")
         return result
     found: list[list[int]] = []
     early_stats: dict = {}
