@@ -20,7 +20,7 @@ ENGINES = {"hashikit.checker", "hashikit.formats", "hashikit.render", "hashikit.
 #: package (or top-level module) -> the packages it may import, besides itself
 MAY_IMPORT = {
     "hashikit.errors": set(),
-    "hashikit.limits": set(),
+    "hashikit.limits": {"hashikit.errors"},
     "hashikit.run": {"hashikit.errors"},
     "hashikit.model": BOTTOM,
     "hashikit.checker": MODEL,

@@ -14,7 +14,7 @@ EXAMPLE = ROOT / "examples" / "prob-bridges.txt"
 
 #: every hashikit module ``hashikit solve FILE`` imports, and no other
 SOLVE_IMPORTS = {
-    "hashikit", "hashikit.checker", "hashikit.cli", "hashikit.cli.argtypes", "hashikit.cli.common",
+    "hashikit", "hashikit.checker", "hashikit.cli", "hashikit.cli.argtypes", "hashikit.cli.common", "hashikit.cli.deadline",
     "hashikit.cli.main", "hashikit.cli.output", "hashikit.errors", "hashikit.formats", "hashikit.formats._common",
     "hashikit.formats.picture", "hashikit.limits", "hashikit.model", "hashikit.service",
     "hashikit.service.admit", "hashikit.service.converting", "hashikit.service.generating",
