@@ -11,7 +11,8 @@ for the published puzzles under ``shared/puzzles/real`` (read in place).
     python benchmarks/generate_bench.py --sizes 7 15 --levels hard --seeds 5
     python benchmarks/generate_bench.py --cells 15:hard 40:hard --tatham --before c89cf40
 
-``--cells SIZE:LEVEL ...`` picks cells; ``--tatham`` adds the same cells at Tatham's preset
+``--cells SIZE:LEVEL ...`` picks cells; ``--section TITLE`` adds the tables to the results file as a
+section of that title (replacing an older one) instead of rewriting the file; ``--tatham`` adds the same cells at Tatham's preset
 parameters (30% islands, 10% expansion, MAXBRIDGES 2); ``--before REV`` also runs the
 default-layout cells with the package of git revision REV (extracted to a temporary
 folder, run in a subprocess, cell by cell alternating with this one, so that both see
@@ -74,6 +75,14 @@ def published() -> list[tuple[str, int, float, float, float, float]]:
     return out
 
 
+def empty_border(puzzle) -> bool:
+    """The puzzle leaves its first or last row or column without an island (issue 21: an R x C
+    puzzle should fill its frame)."""
+    rows = {isl.row for isl in puzzle.islands}
+    cols = {isl.col for isl in puzzle.islands}
+    return not ({0, puzzle.rows - 1} <= rows and {0, puzzle.cols - 1} <= cols)
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -91,7 +100,7 @@ PRESET = {"islands_percent": 30, "expansion": 10, "maxbridges": 2}
 def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float, options=None) -> dict:
     options = options or {}
     times, grades, scores, dens, lens, fails, attempts, islands = [], {}, [], [], [], 0, [], []
-    doubles, loops = [], []
+    doubles, loops, empty = [], [], 0
     start = time.perf_counter()
     for seed in range(seeds):
         if time.perf_counter() - start > budget:
@@ -111,6 +120,7 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
         scores.append(g.score)
         dens.append(len(puzzle.islands) / (size * size))
         islands.append(len(puzzle.islands))
+        empty += empty_border(puzzle)
         lens.extend(bridge_lengths(solution))
         dbl, lp = shape(len(puzzle.islands), list(solution.bridges.values()))
         doubles.append(dbl)
@@ -122,7 +132,8 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
             "attempts": statistics.mean(attempts) if attempts else 0,
             "density": statistics.mean(dens) if dens else 0, "length": statistics.mean(lens) if lens else 0,
             "islands": statistics.mean(islands) if islands else 0, "layout": "tatham" if options else "default",
-            "doubles": statistics.mean(doubles) if doubles else 0, "loops": statistics.mean(loops) if loops else 0}
+            "doubles": statistics.mean(doubles) if doubles else 0, "loops": statistics.mean(loops) if loops else 0,
+            "empty_border": empty, "made": len(islands)}
 
 
 def _before_cell(src: Path, size: int, level: str, args) -> dict:
@@ -154,6 +165,9 @@ def main(argv=None) -> int:
     ap.add_argument("--skip", nargs="*", default=["expert:40", "expert:60"],
                     help="LEVEL:SIZE cells left out (too slow); default expert at 40 and 60")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "generate.md")
+    ap.add_argument("--section", metavar="TITLE",
+                    help="append the tables to --out as a section '## TITLE' (replacing one of that title) "
+                         "instead of writing the whole file")
     args = ap.parse_args(argv)
     if args.cells:
         cells = [(int(c.split(":")[0]), c.split(":")[1]) for c in args.cells]
@@ -188,22 +202,24 @@ def main(argv=None) -> int:
              "Time: wall seconds per puzzle, failures (time limit reached) included. Density: islands per cell. "
              "Bridge length: cells from island to island along each bridge of the solution. Doubles: share of "
              "the solution's bridges that are double. Loops: independent cycles of the solution's bridges per "
-             "island (0 for a tree).", "",
+             "island (0 for a tree). Empty border: puzzles made whose first or last row or column has no "
+             "island.", "",
              "| size | level | layout | puzzles | failed | median s | p90 s | target s | Tatham's C s | "
-             "islands | density | bridge length | doubles | loops | mean score |",
-             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "islands | density | bridge length | doubles | loops | mean score | empty border |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+             "| ---: |"]
     for r in rows:
         key = (r["size"], r["level"])
         lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {r['runs']} | {r['fails']} | "
                      f"{r['median']:.3f} | {r['p90']:.3f} | {TARGET.get(key, '-')} | {TATHAM.get(key, '-')} | "
                      f"{r['islands']:.0f} | {r['density']:.3f} | {r['length']:.2f} | {r['doubles']:.2f} | "
-                     f"{r['loops']:.3f} | {r['score']:.0f} |")
+                     f"{r['loops']:.3f} | {r['score']:.0f} | {r['empty_border']} of {r['made']} |")
     if before:
         lines += ["", f"Before (git revision {args.before}), same cells, run alternately with the ones above "
                       "(doubles and loops: of its puzzles):", "",
                   "| size | level | puzzles before | median s before | p90 s before | median s now | p90 s now "
-                  "| ratio now/before | doubles before | loops before |",
-                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                  "| ratio now/before | doubles before | loops before | empty border before | now |",
+                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for r in rows:
             b = before.get((r["size"], r["level"]))
             if b is None or r["layout"] != "default":
@@ -211,7 +227,8 @@ def main(argv=None) -> int:
             lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {b['runs']} | {b['median']:.3f} | "
                          f"{b['p90']:.3f} | "
                          f"{r['median']:.3f} | {r['p90']:.3f} | {r['median'] / b['median']:.2f} | "
-                         f"{b.get('doubles', 0):.2f} | {b.get('loops', 0):.3f} |")
+                         f"{b.get('doubles', 0):.2f} | {b.get('loops', 0):.3f} | "
+                         f"{b['empty_border']} of {b['made']} | {r['empty_border']} of {r['made']} |")
     pub = published()
     if pub:
         lines += ["", "Published puzzles (`shared/puzzles/real`), for comparison:", "",
@@ -219,7 +236,14 @@ def main(argv=None) -> int:
                   "| --- | ---: | ---: | ---: | ---: | ---: |"]
         lines += [f"| {name} | {n} | {d:.3f} | {ln:.2f} | {dbl:.2f} | {lp:.3f} |" for name, n, d, ln, dbl, lp in pub]
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
+    if args.section:
+        lines = [f"## {args.section}", ""] + lines[2:]
+        old = args.out.read_text() if args.out.exists() else ""
+        head, found, rest = old.partition(f"\n## {args.section}\n")
+        tail = rest[rest.find("\n## ") + 1:] if found and "\n## " in rest else ""
+        args.out.write_text(head.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n" + ("\n" + tail if tail else ""))
+    else:
+        args.out.write_text("\n".join(lines) + "\n")
     print(f"wrote {args.out}")
     return 0
 

@@ -117,7 +117,7 @@ def _check(deadline: float | None) -> None:
 def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0.25,
                     cycles: float = 0.25, doubles: float = 0.35, maxbridges: int = DEFAULT_MAXBRIDGES,
                     max_len: int | None = None, allow_adjacent: bool = False,
-                    deadline: float | None = None) -> tuple[Puzzle, Solution]:
+                    deadline: float | None = None, fill_frame: bool = True) -> tuple[Puzzle, Solution]:
     """A random connected construction looking like published puzzles.
 
     ``density``: share of cells that are islands; ``cycles``: extra links per
@@ -129,20 +129,37 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
     ``density``: about 0.18 islands per cell and bridges 4 cells long at 60x60,
     where published puzzles have 0.2-0.35 and 2.3-3.1).  ``deadline``: a
     ``time.perf_counter()`` value past which the drawing stops (``_OutOfTime``).
+    ``fill_frame``: the board is drawn again (up to :data:`FRAME_DRAWS` times) until its first and
+    last row and column each hold an island, as Tatham's drawing does.
     """
     target = max(2, round(density * rows * cols))
-    board = _Board(rows, cols)
     if max_len is None:
         max_len = max(3, max(rows, cols) // 2)
         if max_len > 8:
             max_len = 5
-    _grow(board, rng, target, 2, max_len, allow_adjacent, deadline)
+    for _draw in range(FRAME_DRAWS if fill_frame else 1):
+        board = _Board(rows, cols)
+        _grow(board, rng, target, 2, max_len, allow_adjacent, deadline)
+        if _fills_frame(board):
+            break
     _add_cycles(board, rng, round(cycles * len(board.islands)), deadline)
     if maxbridges >= 2:
         for key in board.edges:
             if rng.random() < doubles:
                 board.edges[key] = min(maxbridges, board.edges[key] + 1)
     return board.result(maxbridges)
+
+
+#: boards :func:`random_solution` draws at most for one that fills its frame (about half of the
+#: 10x10 draws leave a border line empty, a third at 15x15, one in twenty at 25x25)
+FRAME_DRAWS = 50
+
+
+def _fills_frame(board: _Board) -> bool:
+    """An island in the first and the last row and column."""
+    rows = {r for r, _c in board.islands}
+    cols = {c for _r, c in board.islands}
+    return {0, board.rows - 1} <= rows and {0, board.cols - 1} <= cols
 
 
 def _run(board: _Board, p: Pos, d: tuple[int, int], most: int) -> list[Pos]:
@@ -235,9 +252,7 @@ def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int
             d = rng.choice([d for d in _DIRS if board.inside(src[0] + d[0], src[1] + d[1])])
             placed = _tatham_extend(board, rng, src, d, expansion, maxbridges, no_loops)
             bad = 0 if placed else bad + 1
-        rs = {r for r, _c in board.islands}
-        cs = {c for _r, c in board.islands}
-        if len(board.islands) > 1 and {0, rows - 1} <= rs and {0, cols - 1} <= cs:
+        if len(board.islands) > 1 and _fills_frame(board):
             return board.result(maxbridges)
 
 
@@ -522,7 +537,7 @@ _TRIES = 4
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
                     density: float = 0.25, maxbridges: int = DEFAULT_MAXBRIDGES, allow_adjacent: bool = False,
                     no_loops: bool = False, islands_percent: int | None = None, expansion: int | None = None,
-                    max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | None = None,
+                    fill_frame: bool = True, max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | None = None,
                     verify: bool = True, stats: GenerateStats | None = None
                     ) -> tuple[Puzzle, Solution, "Grade"]:
     """A puzzle with one solution that the rules of ``difficulty`` finish and the lower levels do not.
@@ -532,6 +547,9 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     with ``islands_percent`` or ``expansion`` Tatham's own drawing
     (:func:`tatham_layout`, defaults 30 and 10).  ``maxbridges``: 1 to 4;
     ``no_loops``: the variant whose bridges form no cycle (the construction is a tree).
+    ``fill_frame``: an island in the first and last row and column, so that an R x C puzzle uses
+    its whole frame (both layouts draw the board again until it has them); False takes the default
+    layout's first drawing as it is.
 
     Tatham-style grading: run the deduction engine up to ``difficulty`` (without the
     ``contradiction`` rule, the slowest by far: an expert puzzle made here needs no
@@ -600,7 +618,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
                                                cycles=0 if no_loops else _SHAPE[difficulty][0],
                                                doubles=_SHAPE[difficulty][1],
                                                allow_adjacent=allow_adjacent,
-                                               deadline=deadline)
+                                               deadline=deadline, fill_frame=fill_frame)
         if no_loops:
             puzzle = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=True)
         return puzzle, solution
