@@ -102,6 +102,32 @@ def test_generate_unique_reproducible():
     assert a[0] == b[0] and a[1] == b[1]
 
 
+def _empty_border(puzzle) -> bool:
+    rows, cols = {i.row for i in puzzle.islands}, {i.col for i in puzzle.islands}
+    return not ({0, puzzle.rows - 1} <= rows and {0, puzzle.cols - 1} <= cols)
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_generated_puzzles_fill_their_frame(difficulty):
+    """An R x C puzzle has an island in its first and last row and column (issue 21; the rate over
+    100 puzzles a level is in benchmarks/results/generate.md), and no-loops and non-square ones too."""
+    made = [generate_unique(10, 10, difficulty, seed=seed)[0] for seed in range(8)]
+    made.append(generate_unique(6, 11, difficulty, seed=1, no_loops=difficulty != "medium")[0])
+    assert not [p for p in made if _empty_border(p)]
+
+
+def test_fill_frame_false_keeps_the_first_drawing():
+    import random
+
+    loose = [random_solution(10, 10, random.Random(seed), fill_frame=False)[0] for seed in range(12)]
+    framed = [random_solution(10, 10, random.Random(seed))[0] for seed in range(12)]
+    assert any(_empty_border(p) for p in loose) and not any(_empty_border(p) for p in framed)
+    assert all(check(p, s).ok for p, s in (random_solution(10, 10, random.Random(s)) for s in range(3)))
+    empty = next(seed for seed in range(40) if _empty_border(generate_unique(10, 10, "easy", seed=seed,
+                                                                             fill_frame=False)[0]))
+    assert not _empty_border(generate_unique(10, 10, "easy", seed=empty)[0])
+
+
 def test_generate_unique_rejects_unknown_level():
     with pytest.raises(ValueError):
         generate_unique(7, 7, "fiendish", seed=1)

@@ -2,8 +2,8 @@
 
 Skips (saying why) where Chromium (/usr/bin/chromium, or $HASHIKIT_CHROMIUM) or the
 playwright package is missing; never downloads a browser.  Screenshots go to
-$HASHIKIT_E2E_ARTIFACTS when set, else to pytest's tmp_path (docs/ holds the committed ones:
-HASHIKIT_E2E_ARTIFACTS=docs pytest tests/test_web_e2e.py).  axe-core is vendored as
+$HASHIKIT_E2E_ARTIFACTS when set, else to pytest's tmp_path (the committed ones in docs/ are
+made by docs/make_screenshots.py).  axe-core is vendored as
 tests/data/axe.min.js (axe-core 4.14.1 from the npm registry, MPL-2.0), injected into the page.
 """
 
