@@ -146,14 +146,19 @@ def lay(page, r1, c1, r2, c2):
     island(page, r2, c2).click()
 
 
-# ------------------------------------------------------------------ playing
-def test_play_the_whole_solution_by_clicks(browser, server, artifacts):
-    page, errors = open_puzzle(browser, server)
-    assert page.locator("#board .island").count() == 12
+def play_solution(page):
+    """Lay the example's solution by clicks and wait for the solved banner."""
     for r1, c1, r2, c2, k in solution():
         for _ in range(k):
             lay(page, r1, c1, r2, c2)
     page.wait_for_selector("#banner:not([hidden])", timeout=10000)
+
+
+# ------------------------------------------------------------------ playing
+def test_play_the_whole_solution_by_clicks(browser, server, artifacts):
+    page, errors = open_puzzle(browser, server)
+    assert page.locator("#board .island").count() == 12
+    play_solution(page)
     assert "Solved" in page.locator("#banner").inner_text()
     assert page.locator("#board .island.full").count() == 12
     assert "b=" in page.url  # the progress rides in the link

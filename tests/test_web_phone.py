@@ -16,7 +16,7 @@ import time
 import pytest
 
 from test_web_e2e import (PUZZLE, artifacts, browser, island, json_link, lay, mark, open_page,  # noqa: F401
-                          puzzle_and_solution, server, solution, status, uvicorn)
+                          play_solution, puzzle_and_solution, server, status, uvicorn)
 
 PHONE = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
 TABLET = {"width": 768, "height": 1024, "has_touch": True, "is_mobile": True}
@@ -304,10 +304,7 @@ def test_hints_come_in_three_steps_and_records_with_hints_are_kept_apart(browser
     assert laid >= 1
     page.click("#undo")
     assert page.locator("#board .bridge").count() == 0
-    for r1, c1, r2, c2, k in solution():
-        for _ in range(k):
-            lay(page, r1, c1, r2, c2)
-    page.wait_for_selector("#banner:not([hidden])", timeout=10000)
+    play_solution(page)
     assert "help" in page.locator("#banner").inner_text()
     assert "1 hint" in status(page) and "kept apart" in status(page)
     best = page.evaluate("JSON.parse(localStorage.getItem('hashikit:best'))")

@@ -483,18 +483,15 @@ function drawPreview() {
 }
 
 // ---------------------------------------------------------------- zoom and layout
-const WIDE = 820;                   // wider screens put the side panel beside the board
-
-// the cell size at which the whole board fits the screen: across the frame, and down from the top
-// of the board section (a phone scrolls the board section to the top; a wide screen keeps the header)
+// the cell size at which the whole board fits the screen: across its frame, and down from where it
+// starts on the page (so it is wholly in view with the page at the top, and after showBoard)
 function fitPx() {
   const p = game.mode === "build" ? builder.size() : game.puzzle;
-  const wrap = $("board-wrap"), play = $("play");
+  const wrap = $("board-wrap");
   const pad = wrap.offsetWidth - wrap.clientWidth + 16;
   const w = wrap.clientWidth - 16;
-  const above = wrap.getBoundingClientRect().top - play.getBoundingClientRect().top;
-  const header = innerWidth > WIDE ? play.getBoundingClientRect().top + scrollY : 0;
-  const h = Math.max(140, innerHeight - header - above - pad - 8);
+  const top = wrap.getBoundingClientRect().top + scrollY;
+  const h = Math.max(140, innerHeight - top - pad - 8);
   return { p, h, fit: Math.max(4, Math.min(w / p.cols, h / p.rows)) };
 }
 
@@ -1121,7 +1118,7 @@ function hintStage(pending) {
     const changes = hintChanges(h, false);
     say(`Hint (${h.level}): ${h.sentence}` + (changes.length ? " Press Hint again to do it."
       : " (Nothing on the board changes with this step.)"), "hinted");
-    if (!changes.length) game.pendingHint = null;
+    if (!changes.length) { hintChanges(h, true); game.pendingHint = null; }   // its caps still count
   } else {
     const changes = hintChanges(h, true);
     const nMarks = changes.filter(([kind]) => kind === "m").length;

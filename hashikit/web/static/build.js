@@ -220,23 +220,17 @@ export function createBuilder(ctx) {
     return false;
   }
 
-  function undo() {
-    const prev = b.history.pop();
-    if (!prev) return;
-    b.future.push(b.cells);
-    b.cells = prev;
+  // undo: the board before the last edit (the current one goes onto the redo stack); redo: back
+  function step(from, to, message) {
+    const cells = from.pop();
+    if (!cells) return;
+    to.push(b.cells);
+    b.cells = cells;
     closePicker();
-    edited("Undone.");
+    edited(message);
   }
-
-  function redo() {
-    const next = b.future.pop();
-    if (!next) return;
-    b.history.push(b.cells);
-    b.cells = next;
-    closePicker();
-    edited("Redone.");
-  }
+  const undo = () => step(b.history, b.future, "Undone.");
+  const redo = () => step(b.future, b.history, "Redone.");
 
   // ------------------------------------------------------------ analysis
   const analyze = (p, signal) => api("/api/analyze", { puzzle: p }, signal);
