@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -188,7 +189,7 @@ def main(argv=None) -> int:
                 if src is not None and options is None and f"{level}:{size}" not in args.before_skip:
                     b = before[(size, level)] = _before_cell(src, size, level, args)
                     print(f"   before ({args.before}): median {b['median']:.3f}s p90 {b['p90']:.3f}s", flush=True)
-    cmd = " ".join(argv if argv is not None else sys.argv[1:])
+    cmd = shlex.join(argv if argv is not None else sys.argv[1:])
     lines = ["# Unique graded generation (`generate_unique`)", "",
              f"`python benchmarks/generate_bench.py {cmd}`".replace(" `", "`"),
              "", f"Seeds 0..{args.seeds - 1} per cell (fewer where the cell's {args.budget:.0f} s budget ran out), "

@@ -194,7 +194,7 @@ def test_the_constructor_works_by_touch_alone(browser, server, artifacts):
     page.wait_for_selector("#board .island[role=button]")
     assert page.locator("#board .island").count() == 2
     assert not page.locator("#help").inner_text().startswith("Building")
-    assert errors == []
+    assert expected_400(errors) == []  # a lone island on the way has no solution: the analysis says 400
 
 
 # ------------------------------------------------------------------ play feel

@@ -7,10 +7,8 @@
 import { api, caps, loadCaps } from "./api.js";
 import * as store from "./store.js";
 import { createBuilder } from "./build.js";
-
-const SVGNS = "http://www.w3.org/2000/svg";
-const S = 40;                       // SVG units per cell; the viewBox scales the board to the screen
-const R = S * 0.37;                 // island radius
+import { R, S, cx, cy, drawIsland, drawSea, el, paperBoard } from "./draw.js";
+import { b64url, puzzleLink, tathamId, unb64url } from "./share.js";
 const EXAMPLE = "7x7m2:4d2b1b4a26b3m1c3c3c2d3";
 const MAX_FILE = 1000000;
 const MAX_SAVED_MOVES = 300;        // undo and redo steps kept with a saved game
@@ -110,8 +108,7 @@ function linkBetween(i, j) {
 }
 const linkAt = ([r1, c1, r2, c2]) => linkBetween(islandIndex(r1, c1), islandIndex(r2, c2));
 
-// links and crossings as the server lists them (POST /api/parse); an older server sends none,
-// and then the page works them out itself (the same rule: next island in the row or column)
+// links and crossings as the server lists them (POST /api/parse)
 function linksFromServer(links, crossings) {
   const out = [];
   for (const [r1, c1, r2, c2] of links) {
@@ -125,35 +122,6 @@ function linksFromServer(links, crossings) {
   return out;
 }
 
-function linksLocally() {
-  const isl = game.islands, links = [];
-  for (let i = 0; i + 1 < isl.length; i++) {
-    if (isl[i].r === isl[i + 1].r) links.push({ a: i, b: i + 1, h: true, cross: [] });
-  }
-  const byCol = isl.map((_, i) => i).sort((x, y) => isl[x].c - isl[y].c || isl[x].r - isl[y].r);
-  for (let k = 0; k + 1 < byCol.length; k++) {
-    const i = byCol[k], j = byCol[k + 1];
-    if (isl[i].c === isl[j].c) links.push({ a: Math.min(i, j), b: Math.max(i, j), h: false, cross: [] });
-  }
-  const hByRow = new Map();
-  links.forEach((l, k) => {
-    if (!l.h) return;
-    const r = isl[l.a].r;
-    if (!hByRow.has(r)) hByRow.set(r, []);
-    hByRow.get(r).push(k);
-  });
-  links.forEach((l, v) => {
-    if (l.h) return;
-    const top = isl[l.a], bot = isl[l.b];
-    for (let r = top.r + 1; r < bot.r; r++) {
-      for (const h of hByRow.get(r) || []) {
-        if (isl[links[h].a].c < top.c && top.c < isl[links[h].b].c) { links[h].cross.push(v); l.cross.push(h); }
-      }
-    }
-  });
-  return links;
-}
-
 function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", restore = true } = {}) {
   const puzzle = parsed.puzzle;
   leaveBuild();
@@ -162,14 +130,13 @@ function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", 
   game.level = level;
   game.solutionP = null; game.solutionKnown = null;
   const ignored = new Set((puzzle.ignore || []).map(([r, c]) => `${r},${c}`));
-  document.body.dataset.geometry = Array.isArray(parsed.links) ? "server" : "page";
+  document.body.dataset.geometry = "server";
   game.islands = puzzle.islands.filter(([r, c]) => !ignored.has(`${r},${c}`))
     .map(([r, c, n]) => ({ r, c, n }))
     .sort((x, y) => x.r - y.r || x.c - y.c);
   game.ignored = puzzle.islands.filter(([r, c]) => ignored.has(`${r},${c}`));
   game.at = new Map(game.islands.map((s, i) => [`${s.r},${s.c}`, i]));
-  const links = Array.isArray(parsed.links) ? linksFromServer(parsed.links, parsed.crossings) : linksLocally();
-  game.geometryFrom = Array.isArray(parsed.links) ? "server" : "page";
+  const links = linksFromServer(parsed.links, parsed.crossings);
   const mb = puzzle.maxbridges || 2;
   for (const ln of links) ln.cap = Math.min(mb, game.islands[ln.a].n, game.islands[ln.b].n);
   game.links = links;
@@ -269,42 +236,6 @@ const markList = () => [...game.links.map((_, k) => k).filter((k) => game.marks[
   ...[...(game.caps || new Map())].filter(([k]) => !game.marks[k]).map(([k, most]) => [...ends(k), most])];
 
 // ---------------------------------------------------------------- drawing
-export function el(name, attrs = {}, parent = null) {
-  const e = document.createElementNS(SVGNS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (parent) parent.append(e);
-  return e;
-}
-
-const cx = (s) => s.c * S + S / 2;
-const cy = (s) => s.r * S + S / 2;
-
-export function drawSea(svg, rows, cols) {
-  svg.textContent = "";
-  svg.setAttribute("viewBox", `0 0 ${cols * S} ${rows * S}`);
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-  const defs = el("defs", {}, svg);
-  const id = svg.id ? `dots-${svg.id}` : "dots";
-  const pat = el("pattern", { id, width: S, height: S, patternUnits: "userSpaceOnUse" }, defs);
-  el("circle", { cx: S / 2, cy: S / 2, r: S * 0.045, class: "dot" }, pat);
-  el("rect", { x: 0, y: 0, width: cols * S, height: rows * S, class: "sea" }, svg);
-  el("rect", { x: 0, y: 0, width: cols * S, height: rows * S, fill: `url(#${id})`, "pointer-events": "none" }, svg);
-}
-
-export function drawIsland(parent, r, c, n, attrs = {}) {
-  const x = c * S + S / 2, y = r * S + S / 2;
-  const g = el("g", { class: "island", "data-r": r, "data-c": c, ...attrs }, parent);
-  el("rect", { x: c * S, y: r * S, width: S, height: S, class: "pad" }, g);   // the whole cell is the target
-  el("rect", { x: x - R - 4, y: y - R - 4, width: 2 * R + 8, height: 2 * R + 8, rx: 3, class: "lock" }, g);
-  el("circle", { cx: x, cy: y, r: R + S * 0.09, class: "ring" }, g);
-  el("circle", { cx: x, cy: y, r: R, class: "disc" }, g);
-  el("circle", { cx: x, cy: y, r: R - 4, class: "inner" }, g);
-  const t = el("text", { x, y: y + S * 0.015 }, g);
-  t.textContent = n;
-  if (n >= 10) t.setAttribute("class", "small");
-  return g;
-}
-
 function buildBoard() {
   const p = game.puzzle;
   board.classList.remove("building");
@@ -1176,33 +1107,6 @@ function clearBoard() {
   doMove(changes, "Board cleared (Undo brings it back).");
 }
 
-// a plain black-on-white drawing for paper: the puzzle, or the puzzle with the given bridges
-function paperBoard(title, counts = null, p = game.puzzle, islands = game.islands) {
-  const wrap = document.createElement("section");
-  const h = document.createElement("h2");
-  h.textContent = title;
-  const svg = document.createElementNS(SVGNS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${p.cols * S} ${p.rows * S}`);
-  if (counts) {
-    game.links.forEach((l, k) => {
-      const n = counts[k], a = game.islands[l.a], b = game.islands[l.b];
-      for (let m = 0; m < n; m++) {
-        const off = (m - (n - 1) / 2) * S * 0.12;
-        el("line", { x1: cx(a) + (l.h ? 0 : off), y1: cy(a) + (l.h ? off : 0), x2: cx(b) + (l.h ? 0 : off),
-                     y2: cy(b) + (l.h ? off : 0), stroke: "#000", "stroke-width": 2.4 }, svg);
-      }
-    });
-  }
-  for (const s of islands) {
-    el("circle", { cx: cx(s), cy: cy(s), r: R, fill: "#fff", stroke: "#000", "stroke-width": 2 }, svg);
-    const t = el("text", { x: cx(s), y: cy(s) + 1, "text-anchor": "middle", "dominant-baseline": "central",
-                           "font-size": s.n >= 10 ? 15 : 19, "font-family": "sans-serif", "font-weight": 600 }, svg);
-    t.textContent = s.n;
-  }
-  wrap.append(h, svg);
-  return wrap;
-}
-
 // Print: the puzzle alone on the first page (the board as played is hidden), the solution on the next
 async function printPuzzle() {
   if (!game.puzzle || busy()) return;
@@ -1222,11 +1126,12 @@ function fillPrint(sol = game.solutionKnown) {
   if (!p) return;
   const islands = game.mode === "build" ? p.islands.map(([r, c, n]) => ({ r, c, n })) : game.islands;
   const puzzlePage = paperBoard(`Hashi ${p.cols} × ${p.rows} — ${rulesText(p.maxbridges || 2, !!p.no_loops)}`,
-                                null, p, islands);
+                                p, islands);
   puzzlePage.className = "print-puzzle";
   area.append(puzzlePage);
   if (game.mode === "play" && sol && sol.status === "solved") {
-    const page = paperBoard("Solution", sol.counts);
+    const bridges = game.links.map((l, k) => ({ a: game.islands[l.a], b: game.islands[l.b], h: l.h, n: sol.counts[k] }));
+    const page = paperBoard("Solution", p, game.islands, bridges);
     page.className = "print-page";
     area.append(page);
   }
@@ -1244,30 +1149,6 @@ async function loadText(text, format = undefined, opts = {}) {
 async function loadPuzzle(puzzle, opts = {}) {
   await loadText(JSON.stringify(puzzle), "json", opts);
   showBoard();
-}
-
-const b64url = (s) => btoa(unescape(encodeURIComponent(s))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-const unb64url = (s) => decodeURIComponent(escape(atob(s.replace(/-/g, "+").replace(/_/g, "/"))));
-
-// the Tatham game ID of a puzzle ({rows, cols, maxbridges, islands, no_loops?}); JSON when it has no ID
-export function tathamId(p) {
-  const mb = p.maxbridges || 2;
-  if ((p.ignore && p.ignore.length) || p.islands.some(([, , n]) => n > 16 || n < 1) || mb > 4) return null;
-  const grid = new Map(p.islands.map(([r, c, n]) => [r * p.cols + c, n]));
-  let desc = "", run = 0;
-  for (let cell = 0; cell < p.rows * p.cols; cell++) {
-    const n = grid.get(cell);
-    if (n === undefined) { run++; if (run === 26) { desc += "z"; run = 0; } continue; }
-    if (run) { desc += String.fromCharCode(96 + run); run = 0; }
-    desc += n < 10 ? String(n) : String.fromCharCode(55 + n);
-  }
-  if (run) desc += String.fromCharCode(96 + run);
-  return `${p.cols}x${p.rows}m${mb}${p.no_loops ? "L" : ""}:${desc}`;
-}
-
-export function puzzleLink(p, extra = "") {
-  const id = tathamId(p);
-  return location.href.split("#")[0] + "#" + (id ? `p=${id}` : "j=" + b64url(JSON.stringify(p))) + extra;
 }
 
 function puzzleCode() {
@@ -1405,7 +1286,7 @@ async function generate() {
 
 // ---------------------------------------------------------------- constructor mode
 const builder = createBuilder({
-  board, say, el, drawSea, drawIsland, svgPoint, S, caps, api, puzzleLink,
+  board, say, svgPoint, caps, api,
   layout: () => layoutBoard(), showBoard: () => showBoard(), $,
   history: (canUndo, canRedo) => { $("undo").disabled = !canUndo; $("redo").disabled = !canRedo; },
   play: async (puzzle) => { await loadPuzzle(puzzle, { restore: false }); },

@@ -4,12 +4,15 @@
 // offers a change that makes it unique, proved by a second analyze before it is offered.
 "use strict";
 
+import { S, drawIsland, drawSea, el } from "./draw.js";
+import { puzzleLink } from "./share.js";
+
 const DEBOUNCE_MS = 350;
 const MAX_SUGGESTION_TRIES = 4;
 const NUMBER_JOIN_MS = 800;          // two digits typed this quickly make one number (10..16)
 
 export function createBuilder(ctx) {
-  const { board, say, el, drawSea, drawIsland, svgPoint, S, caps, api, $ } = ctx;
+  const { board, say, svgPoint, caps, api, $ } = ctx;
   const b = {
     active: false, rows: 7, cols: 7, mb: 2, noLoops: false,
     cells: new Map(),           // "r,c" -> number
@@ -366,8 +369,8 @@ export function createBuilder(ctx) {
   async function exportAs(format) {
     const p = puzzle();
     if (!p.islands.length) return "Place islands first.";
-    if (format === "link") return ctx.puzzleLink(p);
-    if (format === "build-link") return ctx.puzzleLink(p, "&build=1");
+    if (format === "link") return puzzleLink(p);
+    if (format === "build-link") return puzzleLink(p, "&build=1");
     const info = caps.formats.find((f) => f.name === format);
     const body = { puzzle: p, format };
     if (info?.needs_solution) body.bridges = b.analysis?.solutions?.[0] || [];
