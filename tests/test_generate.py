@@ -116,6 +116,30 @@ def test_generated_puzzles_fill_their_frame(difficulty):
     assert not [p for p in made if _empty_border(p)]
 
 
+def test_stretch_to_frame_keeps_the_same_puzzle():
+    """Moving the outermost rows and columns of islands out to the edges keeps every link and
+    crossing (in order), the solution (checked), uniqueness and the grade."""
+    import random
+
+    from hashikit.generate import stretch_to_frame
+
+    tried = 0
+    for seed in range(40):
+        puzzle, sol = random_solution(12, 12, random.Random(seed), fill_frame=False, density=0.15)
+        if not _empty_border(puzzle):
+            continue
+        tried += 1
+        framed, moved = stretch_to_frame(puzzle, sol)
+        assert not _empty_border(framed) and (framed.rows, framed.cols) == (12, 12)
+        assert check(framed, moved).ok
+        assert len(framed.links) == len(puzzle.links)
+        assert sorted(map(len, framed.crossing_partners)) == sorted(map(len, puzzle.crossing_partners))
+        assert sorted(isl.number for isl in framed.islands) == sorted(isl.number for isl in puzzle.islands)
+        assert solve(framed, max_solutions=2).unique == solve(puzzle, max_solutions=2).unique
+        assert grade(framed).level == grade(puzzle).level and grade(framed).score == grade(puzzle).score
+    assert tried >= 5
+
+
 def test_fill_frame_false_keeps_the_first_drawing():
     import random
 
