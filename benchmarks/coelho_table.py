@@ -26,7 +26,7 @@ from _runinfo import git_state as _git  # noqa: E402  (this folder is on sys.pat
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hashikit.cli import bench# noqa: E402
+from hashikit.cli import bench  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "benchmarks" / "coelho2019"
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -293,6 +293,15 @@ def test_pools_closed_while_their_workers_start(thread_errors):
     assert _open_fds() <= fds + 4, (fds, _open_fds())
 
 
+def test_wait_ready_answers_once_a_worker_is_ready():
+    pool = workers.Pool(2, name="hashikit-stress-ready", wait=False, preload=["hashikit.solvers.sat"])
+    try:
+        assert pool.wait_ready(2, timeout=120) and pool.starting() == 0 and len(pool.pids()) == 2
+    finally:
+        pool.close()
+    assert not pool.wait_ready(1, timeout=1)  # a closed pool is never ready
+
+
 def test_a_worker_killed_while_starting_is_started_again(thread_errors):
     with workers.Pool(1, name="hashikit-stress-start") as pool:
         for _ in range(3):

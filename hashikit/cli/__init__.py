@@ -6,6 +6,6 @@ May import: anything of hashikit but the web app (``hashikit.web.cli``, the ``se
 the one piece of the web it registers).
 """
 
-from .main import main
+from .main import build_parser, main
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main"]

@@ -388,7 +388,7 @@ class Pool:
         with self._lock:
             if not self._closed and worker in self._workers:
                 self._idle.append(worker)
-                self._lock.notify()
+                self._lock.notify_all()
                 return
         self._drop(worker)  # the pool closed meanwhile
 
@@ -460,7 +460,7 @@ class Pool:
         with self._lock:
             if not self._closed and worker in self._workers:
                 self._idle.append(worker)
-                self._lock.notify()
+                self._lock.notify_all()
                 return
         self._drop(worker)
 
@@ -530,6 +530,19 @@ class Pool:
         """The workers' process ids (for tests and monitoring)."""
         with self._lock:
             return [w.process.pid for w in self._workers]
+
+    def wait_ready(self, count: int = 1, timeout: float = _READY_WAIT) -> bool:
+        """Wait until at least ``count`` workers are ready (idle or busy; at most the pool's size),
+        or ``timeout`` seconds; True when they are.  A server calls it before it takes requests,
+        so the first ones do not spend their time limit waiting for workers to start."""
+        end = time.monotonic() + timeout
+        with self._lock:
+            while len(self._workers) - len(self._starting) < min(count, self.size):
+                left = end - time.monotonic()
+                if self._closed or left <= 0:
+                    return False
+                self._lock.wait(min(left, _CANCEL_POLL))
+            return True
 
     def starting(self) -> int:
         """How many workers are being started (replacements included) and are not ready yet."""

@@ -410,10 +410,12 @@ def worker_pool(size: int):
             yield
             return
         # started now, before any request thread exists; each takes jobs once it has imported
-        # POOL_PRELOAD (the start-up does not wait for that: requests that come first wait for it)
+        # POOL_PRELOAD.  The app takes requests once one worker is ready (the others join as they
+        # are): a request's time limit is not spent on a worker's start-up, however loaded the machine
         pool = workers.activate(workers.Pool(size, preload=POOL_PRELOAD, name="hashikit-web", wait=False))
         app.state.pool = pool
         try:
+            await run_in_threadpool(pool.wait_ready, 1)
             yield
         finally:
             pool.close()
