@@ -30,16 +30,13 @@ PUZZLE = "7x7m2:4d2b1b4a26b3m1c3c3c2d3"  # unique, 11 bridges (a Tatham game ID)
 AXE = Path(__file__).with_name("data") / "axe.min.js"
 
 
-@pytest.fixture(scope="module")
-def server():
-    from hashikit.web.app import create_app
-
+def serve(app):
+    """Run ``app`` with uvicorn in a thread on a free localhost port; yields its address."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(allowed_hosts=["127.0.0.1", "localhost"]),
-                                        log_level="warning", lifespan="off"))
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     for _ in range(200):
@@ -52,6 +49,13 @@ def server():
     srv.should_exit = True
     thread.join(10)
     sock.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    from hashikit.web.app import create_app
+
+    yield from serve(create_app(allowed_hosts=["127.0.0.1", "localhost"]))
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,11 @@ row, a blank Ctrl+P, ...), and passes now.
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 
 import pytest
 
 from test_web_e2e import (PUZZLE, artifacts, browser, island, json_link, lay, mark, open_page,  # noqa: F401
-                          play_solution, puzzle_and_solution, server, status, uvicorn)
+                          play_solution, puzzle_and_solution, serve, server, status)
 
 PHONE = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
 TABLET = {"width": 768, "height": 1024, "has_touch": True, "is_mobile": True}
@@ -399,20 +396,7 @@ def other_server():
     app = create_app(allowed_hosts=["127.0.0.1", "localhost"], generate_time_limit=7.5, solve_time_limit=4.0)
     app.description = "Bridges, served."
     app.openapi_schema = None
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    srv.should_exit = True
-    thread.join(10)
-    sock.close()
+    yield from serve(app)
 
 
 def test_the_page_follows_the_servers_limits_document(browser, other_server):
