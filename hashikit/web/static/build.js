@@ -441,7 +441,7 @@ export function createBuilder(ctx) {
   $("export").addEventListener("click", async () => {
     await updateExport();
     const t = $("export-text");
-    t.select();
+    if (document.activeElement === $("export")) t.select();   // unless the player has moved on meanwhile
     try { await navigator.clipboard.writeText(t.value); say("Exported and copied.", "ok"); }
     catch (e) { say("Exported: select the text and copy it.", ""); }
   });
