@@ -11,7 +11,8 @@ for the published puzzles under ``shared/puzzles/real`` (read in place).
     python benchmarks/generate_bench.py --sizes 7 15 --levels hard --seeds 5
     python benchmarks/generate_bench.py --cells 15:hard 40:hard --tatham --before c89cf40
 
-``--cells SIZE:LEVEL ...`` picks cells; ``--tatham`` adds the same cells at Tatham's preset
+``--cells SIZE:LEVEL ...`` picks cells; ``--section TITLE`` adds the tables to the results file as a
+section of that title (replacing an older one) instead of rewriting the file; ``--tatham`` adds the same cells at Tatham's preset
 parameters (30% islands, 10% expansion, MAXBRIDGES 2); ``--before REV`` also runs the
 default-layout cells with the package of git revision REV (extracted to a temporary
 folder, run in a subprocess, cell by cell alternating with this one, so that both see
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -74,6 +76,14 @@ def published() -> list[tuple[str, int, float, float, float, float]]:
     return out
 
 
+def empty_border(puzzle) -> bool:
+    """The puzzle leaves its first or last row or column without an island (issue 21: an R x C
+    puzzle should fill its frame)."""
+    rows = {isl.row for isl in puzzle.islands}
+    cols = {isl.col for isl in puzzle.islands}
+    return not ({0, puzzle.rows - 1} <= rows and {0, puzzle.cols - 1} <= cols)
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -88,29 +98,36 @@ TARGET = {(15, "easy"): "0.05", (15, "medium"): "0.05", (15, "hard"): "0.05", (2
 PRESET = {"islands_percent": 30, "expansion": 10, "maxbridges": 2}
 
 
+def clock() -> float:
+    """Seconds for the times: wall time, or the process's CPU time with HASHIKIT_BENCH_CPU=1 (a
+    machine shared with other work; the run against an older revision inherits the setting)."""
+    return time.process_time() if os.environ.get("HASHIKIT_BENCH_CPU") == "1" else time.perf_counter()
+
+
 def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float, options=None) -> dict:
     options = options or {}
     times, grades, scores, dens, lens, fails, attempts, islands = [], {}, [], [], [], 0, [], []
-    doubles, loops = [], []
+    doubles, loops, empty = [], [], 0
     start = time.perf_counter()
     for seed in range(seeds):
         if time.perf_counter() - start > budget:
             break
         stats = GenerateStats()
-        t = time.perf_counter()
+        t = clock()
         try:
             puzzle, solution, g = generate_unique(size, size, level, seed=seed, time_limit=time_limit, stats=stats,
                                                   **options)
         except RuntimeError:
             fails += 1
-            times.append(time.perf_counter() - t)
+            times.append(clock() - t)
             continue
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
         attempts.append(stats.attempts)
         grades[g.level] = grades.get(g.level, 0) + 1
         scores.append(g.score)
         dens.append(len(puzzle.islands) / (size * size))
         islands.append(len(puzzle.islands))
+        empty += empty_border(puzzle)
         lens.extend(bridge_lengths(solution))
         dbl, lp = shape(len(puzzle.islands), list(solution.bridges.values()))
         doubles.append(dbl)
@@ -122,7 +139,8 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
             "attempts": statistics.mean(attempts) if attempts else 0,
             "density": statistics.mean(dens) if dens else 0, "length": statistics.mean(lens) if lens else 0,
             "islands": statistics.mean(islands) if islands else 0, "layout": "tatham" if options else "default",
-            "doubles": statistics.mean(doubles) if doubles else 0, "loops": statistics.mean(loops) if loops else 0}
+            "doubles": statistics.mean(doubles) if doubles else 0, "loops": statistics.mean(loops) if loops else 0,
+            "empty_border": empty, "made": len(islands)}
 
 
 def _before_cell(src: Path, size: int, level: str, args) -> dict:
@@ -154,7 +172,13 @@ def main(argv=None) -> int:
     ap.add_argument("--skip", nargs="*", default=["expert:40", "expert:60"],
                     help="LEVEL:SIZE cells left out (too slow); default expert at 40 and 60")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "generate.md")
+    ap.add_argument("--cpu", action="store_true", help="times in CPU seconds of the process, not wall seconds")
+    ap.add_argument("--section", metavar="TITLE",
+                    help="append the tables to --out as a section '## TITLE' (replacing one of that title) "
+                         "instead of writing the whole file")
     args = ap.parse_args(argv)
+    if args.cpu:
+        os.environ["HASHIKIT_BENCH_CPU"] = "1"
     if args.cells:
         cells = [(int(c.split(":")[0]), c.split(":")[1]) for c in args.cells]
     else:
@@ -174,7 +198,7 @@ def main(argv=None) -> int:
                 if src is not None and options is None and f"{level}:{size}" not in args.before_skip:
                     b = before[(size, level)] = _before_cell(src, size, level, args)
                     print(f"   before ({args.before}): median {b['median']:.3f}s p90 {b['p90']:.3f}s", flush=True)
-    cmd = " ".join(argv if argv is not None else sys.argv[1:])
+    cmd = shlex.join(argv if argv is not None else sys.argv[1:])
     lines = ["# Unique graded generation (`generate_unique`)", "",
              f"`python benchmarks/generate_bench.py {cmd}`".replace(" `", "`"),
              "", f"Seeds 0..{args.seeds - 1} per cell (fewer where the cell's {args.budget:.0f} s budget ran out), "
@@ -185,25 +209,28 @@ def main(argv=None) -> int:
              "islands, density 0.25, half the links doubled, 0.1 extra links per island; medium and "
              "expert 0.35 and 0.25); `tatham`: his preset parameters (30% islands, 10% expansion, "
              "MAXBRIDGES 2). "
-             "Time: wall seconds per puzzle, failures (time limit reached) included. Density: islands per cell. "
+             f"Time: {'CPU' if args.cpu else 'wall'} seconds per puzzle, failures (time limit reached) included. "
+             "Density: islands per cell. "
              "Bridge length: cells from island to island along each bridge of the solution. Doubles: share of "
              "the solution's bridges that are double. Loops: independent cycles of the solution's bridges per "
-             "island (0 for a tree).", "",
+             "island (0 for a tree). Empty border: puzzles made whose first or last row or column has no "
+             "island.", "",
              "| size | level | layout | puzzles | failed | median s | p90 s | target s | Tatham's C s | "
-             "islands | density | bridge length | doubles | loops | mean score |",
-             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "islands | density | bridge length | doubles | loops | mean score | empty border |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+             "| ---: |"]
     for r in rows:
         key = (r["size"], r["level"])
         lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {r['runs']} | {r['fails']} | "
                      f"{r['median']:.3f} | {r['p90']:.3f} | {TARGET.get(key, '-')} | {TATHAM.get(key, '-')} | "
                      f"{r['islands']:.0f} | {r['density']:.3f} | {r['length']:.2f} | {r['doubles']:.2f} | "
-                     f"{r['loops']:.3f} | {r['score']:.0f} |")
+                     f"{r['loops']:.3f} | {r['score']:.0f} | {r['empty_border']} of {r['made']} |")
     if before:
         lines += ["", f"Before (git revision {args.before}), same cells, run alternately with the ones above "
                       "(doubles and loops: of its puzzles):", "",
                   "| size | level | puzzles before | median s before | p90 s before | median s now | p90 s now "
-                  "| ratio now/before | doubles before | loops before |",
-                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                  "| ratio now/before | doubles before | loops before | empty border before | now |",
+                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for r in rows:
             b = before.get((r["size"], r["level"]))
             if b is None or r["layout"] != "default":
@@ -211,7 +238,8 @@ def main(argv=None) -> int:
             lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {b['runs']} | {b['median']:.3f} | "
                          f"{b['p90']:.3f} | "
                          f"{r['median']:.3f} | {r['p90']:.3f} | {r['median'] / b['median']:.2f} | "
-                         f"{b.get('doubles', 0):.2f} | {b.get('loops', 0):.3f} |")
+                         f"{b.get('doubles', 0):.2f} | {b.get('loops', 0):.3f} | "
+                         f"{b['empty_border']} of {b['made']} | {r['empty_border']} of {r['made']} |")
     pub = published()
     if pub:
         lines += ["", "Published puzzles (`shared/puzzles/real`), for comparison:", "",
@@ -219,7 +247,14 @@ def main(argv=None) -> int:
                   "| --- | ---: | ---: | ---: | ---: | ---: |"]
         lines += [f"| {name} | {n} | {d:.3f} | {ln:.2f} | {dbl:.2f} | {lp:.3f} |" for name, n, d, ln, dbl, lp in pub]
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
+    if args.section:
+        lines = [f"## {args.section}", ""] + lines[2:]
+        old = args.out.read_text() if args.out.exists() else ""
+        head, found, rest = old.partition(f"\n## {args.section}\n")
+        tail = rest[rest.find("\n## ") + 1:] if found and "\n## " in rest else ""
+        args.out.write_text(head.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n" + ("\n" + tail if tail else ""))
+    else:
+        args.out.write_text("\n".join(lines) + "\n")
     print(f"wrote {args.out}")
     return 0
 

@@ -273,10 +273,15 @@ class Puzzle:
             cap = sum(self.link_capacity(k) for k in self.incident[i])
             if isl.number > cap:
                 nbrs = len(self.incident[i])
+                where = f"the {isl.number} at {describe_cell(isl.row, isl.col)}"
+                if not nbrs:
+                    problems.append(f"{where} cannot reach any island")
+                    continue
+                most = f"at most {cap} bridge{'s' if cap != 1 else ''}"
                 problems.append(
-                    f"island {isl.number} at {describe_cell(isl.row, isl.col)} has "
-                    f"{nbrs} neighbour{'s' if nbrs != 1 else ''} that can carry at most {cap} "
-                    f"bridge{'s' if cap != 1 else ''} (MAXBRIDGES {self.maxbridges})")
+                    f"{where} needs {isl.number} bridges, but its "
+                    + ("one neighbour" if nbrs == 1 else f"{nbrs} neighbours")
+                    + f" can take {most} (up to {self.maxbridges} between a pair, and no more than a neighbour's number)")
         self.__dict__["_capacity_problems"] = tuple(problems)
         return problems
 

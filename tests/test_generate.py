@@ -102,6 +102,56 @@ def test_generate_unique_reproducible():
     assert a[0] == b[0] and a[1] == b[1]
 
 
+def _empty_border(puzzle) -> bool:
+    rows, cols = {i.row for i in puzzle.islands}, {i.col for i in puzzle.islands}
+    return not ({0, puzzle.rows - 1} <= rows and {0, puzzle.cols - 1} <= cols)
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_generated_puzzles_fill_their_frame(difficulty):
+    """An R x C puzzle has an island in its first and last row and column (issue 21; the rate over
+    100 puzzles a level is in benchmarks/results/generate.md), and no-loops and non-square ones too."""
+    made = [generate_unique(10, 10, difficulty, seed=seed)[0] for seed in range(8)]
+    made.append(generate_unique(6, 11, difficulty, seed=1, no_loops=difficulty != "medium")[0])
+    assert not [p for p in made if _empty_border(p)]
+
+
+def test_stretch_to_frame_keeps_the_same_puzzle():
+    """Moving the outermost rows and columns of islands out to the edges keeps every link and
+    crossing (in order), the solution (checked), uniqueness and the grade."""
+    import random
+
+    from hashikit.generate import stretch_to_frame
+
+    tried = 0
+    for seed in range(40):
+        puzzle, sol = random_solution(12, 12, random.Random(seed), fill_frame=False, density=0.15)
+        if not _empty_border(puzzle):
+            continue
+        tried += 1
+        framed, moved = stretch_to_frame(puzzle, sol)
+        assert not _empty_border(framed) and (framed.rows, framed.cols) == (12, 12)
+        assert check(framed, moved).ok
+        assert len(framed.links) == len(puzzle.links)
+        assert sorted(map(len, framed.crossing_partners)) == sorted(map(len, puzzle.crossing_partners))
+        assert sorted(isl.number for isl in framed.islands) == sorted(isl.number for isl in puzzle.islands)
+        assert solve(framed, max_solutions=2).unique == solve(puzzle, max_solutions=2).unique
+        assert grade(framed).level == grade(puzzle).level and grade(framed).score == grade(puzzle).score
+    assert tried >= 5
+
+
+def test_fill_frame_false_keeps_the_first_drawing():
+    import random
+
+    loose = [random_solution(10, 10, random.Random(seed), fill_frame=False)[0] for seed in range(12)]
+    framed = [random_solution(10, 10, random.Random(seed))[0] for seed in range(12)]
+    assert any(_empty_border(p) for p in loose) and not any(_empty_border(p) for p in framed)
+    assert all(check(p, s).ok for p, s in (random_solution(10, 10, random.Random(s)) for s in range(3)))
+    empty = next(seed for seed in range(40) if _empty_border(generate_unique(10, 10, "easy", seed=seed,
+                                                                             fill_frame=False)[0]))
+    assert not _empty_border(generate_unique(10, 10, "easy", seed=empty)[0])
+
+
 def test_generate_unique_rejects_unknown_level():
     with pytest.raises(ValueError):
         generate_unique(7, 7, "fiendish", seed=1)

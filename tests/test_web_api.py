@@ -197,15 +197,67 @@ def test_openapi_and_page(client):
     r = client.get("/api/openapi.json")
     assert r.status_code == 200 and r.json() == client.app.openapi()  # generated from the models
     doc = r.json()
-    assert set(doc["paths"]) == {"/api/parse", "/api/solve", "/api/check", "/api/hint", "/api/analyze",
-                                 "/api/convert", "/api/generate", "/api/read-picture"}
+    assert set(doc["paths"]) == {"/api/limits", "/api/parse", "/api/solve", "/api/check", "/api/hint",
+                                 "/api/analyze", "/api/convert", "/api/generate", "/api/read-picture"}
     for path, item in doc["paths"].items():
+        if path == "/api/limits":
+            assert set(item) == {"get"} and item["get"]["responses"]["200"]["content"]["application/json"]["schema"] \
+                == {"$ref": "#/components/schemas/LimitsReport"}
+            continue
         assert set(item) == {"post"} and {"200", "400", "413", "415"} <= set(item["post"]["responses"]), path
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "default-src 'self'" in page.headers["content-security-policy"]
     for asset in ("app.js", "style.css"):
         assert client.get(f"/static/{asset}").status_code == 200
+
+
+def test_limits_document_is_typed_and_follows_the_app():
+    """GET /api/limits: the caps of limits.WEB and the app's own settings as fields (the page reads
+    these, never the OpenAPI prose); the generate request's bounds are the same numbers."""
+    from hashikit import limits
+    from hashikit.logic import LEVELS
+
+    with TestClient(create_app(generate_time_limit=7.5, solve_time_limit=3.0, max_body=5000, pool_size=0)) as c:
+        doc = c.get("/api/limits").json()
+        openapi = c.get("/api/openapi.json").json()
+    assert {k: doc[k] for k in ("max_side", "max_cells", "max_islands", "max_maxbridges")} == {
+        "max_side": limits.WEB.max_side, "max_cells": limits.WEB.max_cells, "max_islands": limits.WEB.max_islands,
+        "max_maxbridges": limits.WEB.max_maxbridges}
+    assert (doc["time_limit"], doc["max_input_bytes"], doc["time_margin"]) == (3.0, 5000, limits.TIME_MARGIN)
+    gen = doc["generate"]
+    assert (gen["time_limit"], gen["max_side"], gen["at_once"]) == (7.5, limits.WEB_GENERATE_MAX_SIDE,
+                                                                   limits.WEB_MAX_GENERATING)
+    assert gen["levels"] == list(LEVELS)
+    props = openapi["components"]["schemas"]["GenerateRequest"]["properties"]
+    assert [props["rows"]["minimum"], props["rows"]["maximum"]] == [gen["min_side"], gen["max_side"]]
+    assert [props["maxbridges"]["minimum"], props["maxbridges"]["maximum"]] == gen["maxbridges"]
+    assert props["density"]["anyOf"][0]["le"] == gen["max_density"]
+    assert props["difficulty"]["enum"] == gen["levels"]
+    assert set(openapi["components"]["schemas"]["LimitsReport"]["properties"]) == set(doc)
+
+
+def test_limits_document_lists_each_format_with_what_it_holds(client):
+    """Each writable format with a plain title and the MAXBRIDGES values /api/convert writes: every
+    listed value converts, every other value up to the web cap is refused (400)."""
+    from hashikit.formats import formats
+
+    doc = client.get("/api/limits").json()
+    names = [f["name"] for f in doc["formats"]]
+    assert sorted(names) == sorted(n for n, f in formats().items() if f.write)
+    titles = {f["name"]: f["title"] for f in doc["formats"]}
+    assert (titles["tatham"], titles["puzzlink"], titles["grid"]) == ("Tatham game ID", "puzz.link URL", "text grid")
+    for f in doc["formats"]:
+        for mb in range(1, doc["max_maxbridges"] + 1):
+            puzzle = {"rows": 1, "cols": 3, "maxbridges": mb, "islands": [[0, 0, mb], [0, 2, mb]]}
+            body = {"puzzle": puzzle, "format": f["name"]}
+            if f["needs_solution"]:
+                body["bridges"] = [[0, 0, 0, 2, mb]]
+            r = client.post("/api/convert", json=body)
+            assert (r.status_code == 200) == (mb in f["maxbridges"]), (f["name"], mb, r.text)
+        loops = {"puzzle": {"rows": 1, "cols": 3, "no_loops": True, "islands": [[0, 0, 1], [0, 2, 1]]},
+                 "format": f["name"], "bridges": [[0, 0, 0, 2, 1]]}
+        assert (client.post("/api/convert", json=loops).status_code == 200) == f["no_loops"], f["name"]
 
 
 # -- malformed and hostile input -----------------------------------------------------

@@ -6,6 +6,7 @@ May import: the model, checker, logic and solvers (never service, run, publish o
 """
 
 from .coelho import coelho, coelho_with_solution
-from .unique import GenerateStats, generate_unique, random_solution, tatham_layout
+from .unique import GenerateStats, generate_unique, random_solution, stretch_to_frame, tatham_layout
 
-__all__ = ["GenerateStats", "coelho", "coelho_with_solution", "generate_unique", "random_solution", "tatham_layout"]
+__all__ = ["GenerateStats", "coelho", "coelho_with_solution", "generate_unique", "random_solution",
+           "stretch_to_frame", "tatham_layout"]

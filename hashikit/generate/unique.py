@@ -113,7 +113,7 @@ def _check(deadline: float | None) -> None:
 def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0.25,
                     cycles: float = 0.25, doubles: float = 0.35, maxbridges: int = DEFAULT_MAXBRIDGES,
                     max_len: int | None = None, allow_adjacent: bool = False,
-                    deadline: float | None = None) -> tuple[Puzzle, Solution]:
+                    deadline: float | None = None, fill_frame: bool = True) -> tuple[Puzzle, Solution]:
     """A random connected construction looking like published puzzles.
 
     ``density``: share of cells that are islands; ``cycles``: extra links per
@@ -125,20 +125,56 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
     ``density``: about 0.18 islands per cell and bridges 4 cells long at 60x60,
     where published puzzles have 0.2-0.35 and 2.3-3.1).  ``deadline``: a
     ``time.perf_counter()`` value past which the drawing stops (``_OutOfTime``).
+    ``fill_frame``: the outermost rows and columns of islands are moved out to the board's edges
+    (:func:`stretch_to_frame`), so the first and last row and column each hold an island.
     """
     target = max(2, round(density * rows * cols))
-    board = _Board(rows, cols)
     if max_len is None:
         max_len = max(3, max(rows, cols) // 2)
         if max_len > 8:
             max_len = 5
+    board = _Board(rows, cols)
     _grow(board, rng, target, 2, max_len, allow_adjacent, deadline)
     _add_cycles(board, rng, round(cycles * len(board.islands)), deadline)
     if maxbridges >= 2:
         for key in board.edges:
             if rng.random() < doubles:
                 board.edges[key] = min(maxbridges, board.edges[key] + 1)
-    return board.result(maxbridges)
+    puzzle, solution = board.result(maxbridges)
+    return stretch_to_frame(puzzle, solution) if fill_frame else (puzzle, solution)
+
+
+def _fills_frame(rows: int, cols: int, positions) -> bool:
+    """An island (of ``positions``) in the first and the last row and column."""
+    used_rows = {r for r, _c in positions}
+    used_cols = {c for _r, c in positions}
+    return {0, rows - 1} <= used_rows and {0, cols - 1} <= used_cols
+
+
+def stretch_to_frame(puzzle: Puzzle, solution: Solution | None = None) -> tuple[Puzzle, Solution | None]:
+    """The puzzle with its topmost row of islands moved up to the first row, its bottommost down
+    to the last, its leftmost column to the first and its rightmost to the last (with the
+    solution's bridges, which get longer).
+
+    The puzzle stays the same puzzle: no island lies beyond an outermost line, so a moved island
+    sees the same islands, and no link gains or loses a crossing (the cells the moved links
+    take in addition hold nothing and no other link); the deductions, the grade, uniqueness and
+    the solution are those of the puzzle before (the moves keep the order of the islands along
+    every row and column).  Islands stay apart (the line a row or column leaves is empty).  A
+    puzzle with ignored islands is left as it is."""
+    rows = sorted({isl.row for isl in puzzle.islands})
+    cols = sorted({isl.col for isl in puzzle.islands})
+    if puzzle.ignored or not rows or (rows[0] == 0 and rows[-1] == puzzle.rows - 1 and cols[0] == 0
+                                      and cols[-1] == puzzle.cols - 1):
+        return puzzle, solution
+    row = {rows[0]: 0, rows[-1]: puzzle.rows - 1} if len(rows) > 1 else {}
+    col = {cols[0]: 0, cols[-1]: puzzle.cols - 1} if len(cols) > 1 else {}
+    move = lambda r, c: (row.get(r, r), col.get(c, c))  # noqa: E731
+    stretched = Puzzle(puzzle.rows, puzzle.cols, [(*move(isl.row, isl.col), isl.number) for isl in puzzle.islands],
+                       puzzle.maxbridges, no_loops=puzzle.no_loops)
+    if solution is None:
+        return stretched, None
+    return stretched, Solution({(move(*p), move(*q)): k for (p, q), k in solution.bridges.items()})
 
 
 def _run(board: _Board, p: Pos, d: tuple[int, int], most: int) -> list[Pos]:
@@ -231,9 +267,7 @@ def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int
             d = rng.choice([d for d in _DIRS if board.inside(src[0] + d[0], src[1] + d[1])])
             placed = _tatham_extend(board, rng, src, d, expansion, maxbridges, no_loops)
             bad = 0 if placed else bad + 1
-        rs = {r for r, _c in board.islands}
-        cs = {c for _r, c in board.islands}
-        if len(board.islands) > 1 and {0, rows - 1} <= rs and {0, cols - 1} <= cs:
+        if len(board.islands) > 1 and _fills_frame(rows, cols, board.islands):
             return board.result(maxbridges)
 
 
@@ -518,7 +552,7 @@ _TRIES = 4
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
                     density: float = 0.25, maxbridges: int = DEFAULT_MAXBRIDGES, allow_adjacent: bool = False,
                     no_loops: bool = False, islands_percent: int | None = None, expansion: int | None = None,
-                    max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | None = None,
+                    fill_frame: bool = True, max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | None = None,
                     verify: bool = True, stats: GenerateStats | None = None
                     ) -> tuple[Puzzle, Solution, "Grade"]:
     """A puzzle with one solution that the rules of ``difficulty`` finish and the lower levels do not.
@@ -528,6 +562,10 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     with ``islands_percent`` or ``expansion`` Tatham's own drawing
     (:func:`tatham_layout`, defaults 30 and 10).  ``maxbridges``: 1 to 4;
     ``no_loops``: the variant whose bridges form no cycle (the construction is a tree).
+    ``fill_frame``: an island in the first and last row and column, so that an R x C puzzle uses
+    its whole frame: the puzzle found is stretched out to its edges (:func:`stretch_to_frame`: the
+    same puzzle, with the same deductions and grade); Tatham's layout is drawn again until it
+    touches all four.  False leaves the default layout's puzzle where it grew.
 
     Tatham-style grading: run the deduction engine up to ``difficulty`` (without the
     ``contradiction`` rule, the slowest by far: an expert puzzle made here needs no
@@ -596,7 +634,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
                                                cycles=0 if no_loops else _SHAPE[difficulty][0],
                                                doubles=_SHAPE[difficulty][1],
                                                allow_adjacent=allow_adjacent,
-                                               deadline=deadline)
+                                               deadline=deadline, fill_frame=False)
         if no_loops:
             puzzle = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=True)
         return puzzle, solution
@@ -614,6 +652,8 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
             for step in steps:
                 per[step.level] += 1
             graded = Grade(difficulty, sum(WEIGHTS[s.level] for s in steps), per, 0)
+            if fill_frame:
+                puzzle, solution = stretch_to_frame(puzzle, solution)
             if verify:
                 _verify(puzzle, solution, deadline)
             stats.time = time.perf_counter() - start

@@ -122,7 +122,8 @@ def one_each(d, i: int) -> Step | None:
     n = len(usable)
     names = join([st.island_name(other(geo, k, i)) for k in empty])
     sentence = (f"{cap(st.island_name(i))} can use {word(n)} direction{'s' if n != 1 else ''}, "
-                f"and {word(n - 1)} of them carry at most {bridges((n - 1) * most)}, fewer than its "
+                f"and {'one of them carries' if n == 2 else f'any {word(n - 1)} of them carry'} at most "
+                f"{bridges((n - 1) * most)}, fewer than its "
                 f"{num}, so it needs at least one bridge to {names}.")
     return Step("one-each", "easy", (i,), tuple(empty), tuple((k, 1, hi[k]) for k in empty), sentence)
 

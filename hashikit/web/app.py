@@ -21,6 +21,7 @@ import os
 import re
 import threading
 from pathlib import Path
+from functools import lru_cache
 from typing import Literal
 
 from fastapi import FastAPI
@@ -35,6 +36,8 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__, service
 from ..errors import FormatError, HashikitError, PuzzleError
+from ..logic import LEVELS
+from ..model import DEFAULT_MAXBRIDGES
 from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
 from ..service import (AnalyzeReport, BadInput, CheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
                        ParseReport, SolveReport)
@@ -134,20 +137,109 @@ def _convert_request():
 ConvertRequest = _convert_request()
 
 
+#: the smallest side /api/generate makes
+MIN_GENERATE_SIDE = 3
+#: MAXBRIDGES the generator makes (lowest, highest)
+GENERATE_MAXBRIDGES = (1, 4)
+#: islands per cell of a generated layout: the most a request may ask for, and the default
+MAX_DENSITY, DEFAULT_DENSITY = 0.5, 0.25
+
+
 class GenerateRequest(Strict):
-    rows: StrictInt = Field(7, ge=3, le=WEB_GENERATE_MAX_SIDE)
-    cols: StrictInt | None = Field(None, ge=3, le=WEB_GENERATE_MAX_SIDE, description="default: rows")
-    difficulty: Literal["easy", "medium", "hard", "expert"] = "medium"
+    rows: StrictInt = Field(7, ge=MIN_GENERATE_SIDE, le=WEB_GENERATE_MAX_SIDE)
+    cols: StrictInt | None = Field(None, ge=MIN_GENERATE_SIDE, le=WEB_GENERATE_MAX_SIDE, description="default: rows")
+    difficulty: Literal[LEVELS] = "medium"
     seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1)
-    maxbridges: StrictInt = Field(2, ge=1, le=4, description="MAXBRIDGES: the most bridges on one link")
+    maxbridges: StrictInt = Field(DEFAULT_MAXBRIDGES, ge=GENERATE_MAXBRIDGES[0], le=GENERATE_MAXBRIDGES[1],
+                                  description="MAXBRIDGES: the most bridges on one link")
     no_loops: StrictBool = Field(False, description="the variant whose bridges may form no cycle")
-    density: StrictFloat | StrictInt | None = Field(None, gt=0, le=0.5,
-                                                    description="islands per cell (default 0.25)")
+    density: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_DENSITY,
+                                                    description=f"islands per cell (default {DEFAULT_DENSITY})")
 
 
 class ErrorAnswer(BaseModel):
     error: str
     status: str | None = None
+
+
+# -- the limits document (GET /api/limits): what the page reads instead of prose ------------
+class GenerateLimits(BaseModel):
+    min_side: int = Field(description="smallest rows or columns /api/generate makes")
+    max_side: int = Field(description="largest rows or columns /api/generate makes")
+    time_limit: float = Field(description="seconds one generation may take (then 503, status timeout)")
+    at_once: int = Field(description="generations that may run at once (more: 503, status busy)")
+    levels: list[str] = Field(description="the difficulty levels, easiest first")
+    maxbridges: list[int] = Field(description="[lowest, highest] MAXBRIDGES the generator makes")
+    default_maxbridges: int
+    max_density: float = Field(description="the most islands per cell a request may ask for (above 0)")
+    default_density: float
+    no_loops: bool = Field(description="the generator makes the no-loops variant")
+
+
+class FormatInfo(BaseModel):
+    name: str = Field(description="the format's name, as /api/convert and /api/parse take it")
+    title: str = Field(description="a plain name for people")
+    needs_solution: bool = Field(description="the text shows a solution: /api/convert needs `bridges`")
+    no_loops: bool = Field(description="the format can hold the no-loops variant")
+    maxbridges: list[int] = Field(description="the MAXBRIDGES values (1 to the web cap) the format can hold")
+
+
+class LimitsReport(BaseModel):
+    """This server's limits and options (``hashikit.limits.WEB`` and the app's own settings)."""
+
+    version: str
+    max_side: int = Field(description="largest rows or columns of a board")
+    max_cells: int
+    max_islands: int
+    max_maxbridges: int = Field(description="largest MAXBRIDGES (island numbers up to 4 x this)")
+    max_input_bytes: int = Field(description="largest request body")
+    time_limit: float = Field(description="seconds a solve, hint or analysis may take (then status unknown)")
+    time_margin: float = Field(description="seconds an answer may come after its time limit")
+    generate: GenerateLimits
+    formats: list[FormatInfo] = Field(description="the writable formats")
+
+
+#: the formats' names on the page (the registry's own descriptions are for the command line)
+FORMAT_TITLES = {"tatham": "Tatham game ID", "puzzlink": "puzz.link URL", "grid": "text grid",
+                 "csv": "CSV grid", "has": "Coelho et al. .has file", "json": "JSON",
+                 "json-solution": "JSON with the solution", "solved": "solved grid (text)",
+                 "solved-unicode": "solved grid (box lines)", "prob": "ProB B machine",
+                 "dot": "Graphviz DOT", "ohmec": "hashi.js descriptor", "pzprv3": "pzprjs file"}
+
+
+@lru_cache(maxsize=1)
+def format_infos() -> tuple[FormatInfo, ...]:
+    """The writable formats, each with the MAXBRIDGES values its writer takes (found by writing
+    a two-island puzzle with each, so the list follows the writers)."""
+    from ..formats import formats, write_text
+    from ..model import Puzzle, Solution
+
+    out = []
+    for name in service.writable_formats():
+        fmt = formats()[name]
+        held = []
+        for mb in range(1, WEB.max_maxbridges + 1):
+            try:
+                write_text(Puzzle(1, 3, [(0, 0, mb), (0, 2, mb)], mb), name, Solution({((0, 0), (0, 2)): mb}))
+            except HashikitError:
+                continue
+            held.append(mb)
+        out.append(FormatInfo(name=name, title=FORMAT_TITLES.get(name, name), needs_solution=fmt.needs_solution,
+                              no_loops=fmt.holds_no_loops, maxbridges=held))
+    return tuple(out)
+
+
+def limits_report(solve_time_limit: float, generate_time_limit: float, max_body: int) -> LimitsReport:
+    """The limits document of an app made with these settings."""
+    return LimitsReport(
+        version=__version__, max_side=WEB.max_side, max_cells=WEB.max_cells, max_islands=WEB.max_islands,
+        max_maxbridges=WEB.max_maxbridges, max_input_bytes=max_body, time_limit=solve_time_limit,
+        time_margin=TIME_MARGIN,
+        generate=GenerateLimits(min_side=MIN_GENERATE_SIDE, max_side=MAX_GENERATE_SIDE, time_limit=generate_time_limit,
+                                at_once=MAX_GENERATING, levels=list(LEVELS), maxbridges=list(GENERATE_MAXBRIDGES),
+                                default_maxbridges=DEFAULT_MAXBRIDGES, max_density=MAX_DENSITY,
+                                default_density=DEFAULT_DENSITY, no_loops=True),
+        formats=list(format_infos()))
 
 
 # -- request helpers ----------------------------------------------------------------
@@ -376,6 +468,14 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             return task.result()
         finally:
             cancel.set()  # the handler itself was cancelled (server shutdown): end the work too
+
+    limits_doc = limits_report(solve_time_limit, generate_time_limit, max_body).model_dump()
+
+    @app.get("/api/limits", response_model=LimitsReport, summary="This server's limits and options",
+             description="Board and input caps, time limits, the generator's options and ranges, and the "
+                         "writable formats, as fields (the page reads these, never the prose).")
+    async def limits() -> Response:
+        return JSONResponse(limits_doc, headers={"cache-control": "no-cache"})
 
     @app.post("/api/parse", response_model=ParseReport, responses=ERRORS, summary="Read puzzle text",
               description="Reads grid text, a Tatham game ID, a puzz.link URL, JSON or any other readable "

@@ -8,13 +8,12 @@ import { api, caps, loadCaps } from "./api.js";
 import * as store from "./store.js";
 import { createBuilder } from "./build.js";
 import { setupPictures } from "./picture.js";
-
-const SVGNS = "http://www.w3.org/2000/svg";
-const S = 40;                       // SVG units per cell; the viewBox scales the board to the screen
-const R = S * 0.37;                 // island radius
+import { R, S, cx, cy, drawIsland, drawSea, el, paperBoard } from "./draw.js";
+import { b64url, puzzleLink, tathamId, unb64url } from "./share.js";
 const EXAMPLE = "7x7m2:4d2b1b4a26b3m1c3c3c2d3";
 const MAX_FILE = 1000000;
-const TOUCH_PX = 44;                // smallest cell on a touch screen (a touch target)
+const MAX_SAVED_MOVES = 300;        // undo and redo steps kept with a saved game
+const NO_SOLUTION = "no way of laying the bridges keeps every rule.";
 const LONG_PRESS_MS = 500;
 const DIRS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
 const WHERE = { ArrowLeft: "to the left", ArrowRight: "to the right", ArrowUp: "above", ArrowDown: "below" };
@@ -42,7 +41,9 @@ const game = {
   checked: null,       // {islands: Set, links: Set, marks: Set} from the last Check
   solved: false, revealed: false,
   t0: 0, elapsed: 0, timer: null,
-  checking: 0, solution: null,
+  checking: 0, solutionP: null,
+  hints: 0,            // hint steps asked for in this game (a record with hints is kept apart)
+  pendingHint: null,   // {h, stage}: a hint shown as "look here" or in words, not yet laid
   zoom: 1,
   generating: null,    // the AbortController of a running generation
 };
@@ -65,6 +66,14 @@ export function say(text, kind = "") {
   } else {
     el.textContent = text;
   }
+  fitMessage();
+}
+
+// a message longer than its reserved place grows over the board (with a shadow), never moving it
+function fitMessage() {
+  const el = $("status");
+  el.classList.toggle("with-banner", !$("banner").hidden);
+  el.classList.toggle("tall", el.scrollHeight > el.parentElement.clientHeight + 1);
 }
 
 // The tagline and help follow the puzzle's own rules (MAXBRIDGES, no loops).
@@ -74,7 +83,12 @@ function rulesText(mb, noLoops) {
          `none crossing, all islands connected${noLoops ? ", and no closed loop of bridges" : ""}.`;
 }
 
+const BUILD_HELP = "Building: tap or click a cell to place an island and pick its number from the buttons " +
+  "beside it; tap an island to change its number or remove it. Keyboard: arrow keys move the cursor, a digit sets " +
+  "the number, Delete removes the island. Undo and Redo work here too; Play it starts the game.";
+
 function showRules() {
+  if (game.mode === "build") { $("help").textContent = BUILD_HELP; return; }
   const mb = maxBridges(), noLoops = !!game.puzzle?.no_loops;
   $("tagline").textContent = rulesText(mb, noLoops);
   const more = mb === 1 ? "again to remove it" : `again for more (up to ${NUMBER_WORDS[mb] || mb}), once more to remove them`;
@@ -95,8 +109,7 @@ function linkBetween(i, j) {
 }
 const linkAt = ([r1, c1, r2, c2]) => linkBetween(islandIndex(r1, c1), islandIndex(r2, c2));
 
-// links and crossings as the server lists them (POST /api/parse); an older server sends none,
-// and then the page works them out itself (the same rule: next island in the row or column)
+// links and crossings as the server lists them (POST /api/parse)
 function linksFromServer(links, crossings) {
   const out = [];
   for (const [r1, c1, r2, c2] of links) {
@@ -110,50 +123,21 @@ function linksFromServer(links, crossings) {
   return out;
 }
 
-function linksLocally() {
-  const isl = game.islands, links = [];
-  for (let i = 0; i + 1 < isl.length; i++) {
-    if (isl[i].r === isl[i + 1].r) links.push({ a: i, b: i + 1, h: true, cross: [] });
-  }
-  const byCol = isl.map((_, i) => i).sort((x, y) => isl[x].c - isl[y].c || isl[x].r - isl[y].r);
-  for (let k = 0; k + 1 < byCol.length; k++) {
-    const i = byCol[k], j = byCol[k + 1];
-    if (isl[i].c === isl[j].c) links.push({ a: Math.min(i, j), b: Math.max(i, j), h: false, cross: [] });
-  }
-  const hByRow = new Map();
-  links.forEach((l, k) => {
-    if (!l.h) return;
-    const r = isl[l.a].r;
-    if (!hByRow.has(r)) hByRow.set(r, []);
-    hByRow.get(r).push(k);
-  });
-  links.forEach((l, v) => {
-    if (l.h) return;
-    const top = isl[l.a], bot = isl[l.b];
-    for (let r = top.r + 1; r < bot.r; r++) {
-      for (const h of hByRow.get(r) || []) {
-        if (isl[links[h].a].c < top.c && top.c < isl[links[h].b].c) { links[h].cross.push(v); l.cross.push(h); }
-      }
-    }
-  });
-  return links;
-}
-
 function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", restore = true } = {}) {
   const puzzle = parsed.puzzle;
   leaveBuild();
+  if (!game.puzzle || game.puzzle.rows !== puzzle.rows || game.puzzle.cols !== puzzle.cols) game.zoom = 1;
   game.puzzle = puzzle;
   game.level = level;
-  game.solution = null;
+  game.solutionP = null; game.solutionKnown = null;
   const ignored = new Set((puzzle.ignore || []).map(([r, c]) => `${r},${c}`));
-  document.body.dataset.geometry = Array.isArray(parsed.links) ? "server" : "page";
+  document.body.dataset.geometry = "server";
   game.islands = puzzle.islands.filter(([r, c]) => !ignored.has(`${r},${c}`))
     .map(([r, c, n]) => ({ r, c, n }))
     .sort((x, y) => x.r - y.r || x.c - y.c);
   game.ignored = puzzle.islands.filter(([r, c]) => ignored.has(`${r},${c}`));
   game.at = new Map(game.islands.map((s, i) => [`${s.r},${s.c}`, i]));
-  const links = Array.isArray(parsed.links) ? linksFromServer(parsed.links, parsed.crossings) : linksLocally();
-  game.geometryFrom = Array.isArray(parsed.links) ? "server" : "page";
+  const links = linksFromServer(parsed.links, parsed.crossings);
   const mb = puzzle.maxbridges || 2;
   for (const ln of links) ln.cap = Math.min(mb, game.islands[ln.a].n, game.islands[ln.b].n);
   game.links = links;
@@ -165,7 +149,8 @@ function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", 
   game.caps = new Map();   // link -> at most this many bridges, from hints (sent back with the marks)
   game.locked = new Set();
   game.elapsed = 0;
-  game.solved = false; game.revealed = false;
+  game.solved = false; game.revealed = false; game.hints = 0;
+  game.undo = []; game.redo = [];
   const saved = restore ? store.loadProgress(puzzleCode()) : null;
   if (bridges) applyBridgeList(bridges, game.counts);
   const fromLink = progress && progress.length === links.length && /^[0-9]+$/.test(progress);
@@ -178,11 +163,14 @@ function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", 
     game.locked = new Set((saved.locked || []).filter((i) => i < game.islands.length));
     game.elapsed = +saved.elapsed || 0;
     game.level = saved.level || level;
+    game.hints = +saved.hints || 0;
+    game.revealed = !!saved.revealed;
+    game.undo = validMoves(saved.undo);
+    game.redo = validMoves(saved.redo);
     game.restored = true;
   } else game.restored = false;
-  game.undo = []; game.redo = [];
   game.selected = null; game.focus = 0; game.hint = null; game.checked = null;
-  $("banner").hidden = true;
+  hideBanner();
   buildBoard();
   layoutBoard();
   showRules();
@@ -196,6 +184,33 @@ function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", 
   showBest();
   say(game.restored ? "Welcome back: your game is restored." : "Your move: join the islands.");
   afterChange({ save: false });
+  tellIfNotPlayable();
+}
+
+// a saved undo or redo stack, kept only when every change names a link or island of this puzzle
+function validMoves(moves) {
+  if (!Array.isArray(moves)) return [];
+  const ok = (ch) => Array.isArray(ch) && ch.length === 4 && Number.isInteger(ch[1]) && ch[1] >= 0 &&
+    ((ch[0] === "b" && ch[1] < game.links.length && ch.slice(2).every((v) => Number.isInteger(v) && v >= 0 && v <= game.links[ch[1]].cap)) ||
+     ((ch[0] === "m" || ch[0] === "l") && ch[1] < (ch[0] === "m" ? game.links.length : game.islands.length) &&
+      ch.slice(2).every((v) => v === 0 || v === 1)));
+  return moves.filter((m) => Array.isArray(m) && m.length && m.every(ok)).slice(-MAX_SAVED_MOVES);
+}
+
+// an impossible puzzle says so when it is loaded, and one with several solutions says that Check
+// then looks at the rules only (the solution is asked for once; Check and Reveal use it too)
+async function tellIfNotPlayable() {
+  const puzzle = game.puzzle;
+  let sol;
+  try { sol = await solution(); } catch (e) { sol = { status: "bad", reason: e.message }; }
+  if (game.puzzle !== puzzle || game.mode !== "play") return;
+  document.body.dataset.solutions = sol.status === "solved" ? (sol.unique === false ? "several" : "one") : sol.status;
+  if (sol.status === "infeasible" || sol.status === "bad") {
+    say(`This puzzle has no solution: ${sol.status === "bad" ? sol.reason : NO_SOLUTION}`, "error");
+  } else if (sol.status === "solved" && sol.unique === false) {
+    $("info").textContent += " It has more than one solution.";
+    if (!game.undo.length) say("Note: this puzzle has more than one solution. Check looks at the rules only; Reveal shows one of them.", "warn");
+  }
 }
 
 // bridges [[r1, c1, r2, c2, k], ...] into counts; returns how many did not fit a link
@@ -222,42 +237,6 @@ const markList = () => [...game.links.map((_, k) => k).filter((k) => game.marks[
   ...[...(game.caps || new Map())].filter(([k]) => !game.marks[k]).map(([k, most]) => [...ends(k), most])];
 
 // ---------------------------------------------------------------- drawing
-export function el(name, attrs = {}, parent = null) {
-  const e = document.createElementNS(SVGNS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (parent) parent.append(e);
-  return e;
-}
-
-const cx = (s) => s.c * S + S / 2;
-const cy = (s) => s.r * S + S / 2;
-
-export function drawSea(svg, rows, cols) {
-  svg.textContent = "";
-  svg.setAttribute("viewBox", `0 0 ${cols * S} ${rows * S}`);
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-  const defs = el("defs", {}, svg);
-  const id = svg.id ? `dots-${svg.id}` : "dots";
-  const pat = el("pattern", { id, width: S, height: S, patternUnits: "userSpaceOnUse" }, defs);
-  el("circle", { cx: S / 2, cy: S / 2, r: S * 0.045, class: "dot" }, pat);
-  el("rect", { x: 0, y: 0, width: cols * S, height: rows * S, class: "sea" }, svg);
-  el("rect", { x: 0, y: 0, width: cols * S, height: rows * S, fill: `url(#${id})`, "pointer-events": "none" }, svg);
-}
-
-export function drawIsland(parent, r, c, n, attrs = {}) {
-  const x = c * S + S / 2, y = r * S + S / 2;
-  const g = el("g", { class: "island", "data-r": r, "data-c": c, ...attrs }, parent);
-  el("rect", { x: c * S, y: r * S, width: S, height: S, class: "pad" }, g);   // the whole cell is the target
-  el("rect", { x: x - R - 4, y: y - R - 4, width: 2 * R + 8, height: 2 * R + 8, rx: 3, class: "lock" }, g);
-  el("circle", { cx: x, cy: y, r: R + S * 0.09, class: "ring" }, g);
-  el("circle", { cx: x, cy: y, r: R, class: "disc" }, g);
-  el("circle", { cx: x, cy: y, r: R - 4, class: "inner" }, g);
-  const t = el("text", { x, y: y + S * 0.015 }, g);
-  t.textContent = n;
-  if (n >= 10) t.setAttribute("class", "small");
-  return g;
-}
-
 function buildBoard() {
   const p = game.puzzle;
   board.classList.remove("building");
@@ -268,6 +247,7 @@ function buildBoard() {
   game.gPossible = el("g", { class: "possibles" }, board);
   game.gBridges = el("g", { class: "bridges" }, board);
   game.gMarks = el("g", { class: "marks" }, board);
+  game.gPreview = el("g", { class: "previews" }, board);
   const gIsl = el("g", { class: "islands" }, board);
   game.links.forEach((l, k) => {
     const a = game.islands[l.a], b = game.islands[l.b];
@@ -407,39 +387,94 @@ function paint() {
   });
   $("undo").disabled = !game.undo.length;
   $("redo").disabled = !game.redo.length;
+  drawPreview();
+}
+
+// what a move would do, before it is made: while dragging, or hovering over an island after picking
+// one, the bridge it would lay (red when refused) and its target island; after the first tap, dotted
+// lines to every island the picked one can reach
+function drawPreview() {
+  const g = game.gPreview;
+  if (!g) return;
+  g.textContent = "";
+  for (const e of game.islandEls) e.classList.remove("target");
+  const i = drag?.i ?? game.selected;
+  if (i === null || i === undefined || game.solved) return;
+  const k = drag?.i !== undefined ? drag.aim : game.aim;
+  const line = (k, cls) => {
+    const l = game.links[k], a = game.islands[l.a], b = game.islands[l.b];
+    el("line", { x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), class: cls, "data-link": k }, g);
+    game.islandEls[l.a === i ? l.b : l.a].classList.add("target");
+  };
+  if (k !== undefined && k !== null && game.inc[i].includes(k)) {
+    const cur = game.counts[k], next = cur + 1 > game.links[k].cap ? 0 : cur + 1;
+    line(k, "preview" + (drag?.right ? " refused" : refusal(k, next) && next > cur ? " refused" : ""));
+  } else if (!drag || drag.i === undefined) {
+    for (const o of game.inc[i]) if (canTakeMore(o)) line(o, "preview option");
+  }
 }
 
 // ---------------------------------------------------------------- zoom and layout
-const touchScreen = () => matchMedia("(pointer: coarse)").matches || innerWidth <= 820;
-
+// the cell size at which the whole board fits the screen: across its frame, and down from where it
+// starts on the page (so it is wholly in view with the page at the top, and after showBoard)
 function fitPx() {
   const p = game.mode === "build" ? builder.size() : game.puzzle;
   const wrap = $("board-wrap");
-  const w = wrap.clientWidth - 18;
-  const top = wrap.getBoundingClientRect().top + scrollY;       // where the board starts on the page
-  const h = Math.max(200, innerHeight - top - 22);
-  return { p, fit: Math.max(4, Math.min(w / p.cols, h / p.rows)) };
+  const pad = wrap.offsetWidth - wrap.clientWidth + 16;
+  const w = wrap.clientWidth - 16;
+  const top = wrap.getBoundingClientRect().top + scrollY;
+  const h = Math.max(140, innerHeight - top - pad - 8);
+  return { p, h, fit: Math.max(4, Math.min(w / p.cols, h / p.rows)) };
 }
 
-// the board's cell size: fits the screen, never under 44 px on a touch screen unless zoomed out
+// the board opens at fit on every screen; zoom (+ and -, or pinch) goes from there
 function layoutBoard() {
   if (!game.puzzle && game.mode !== "build") return;
-  const { p, fit } = fitPx();
-  const base = touchScreen() ? Math.max(TOUCH_PX, fit) : fit;
-  const px = base * game.zoom;
+  const { p, h, fit } = fitPx();
+  const px = fit * game.zoom;
   board.style.width = `${Math.round(p.cols * px)}px`;
   board.style.height = `${Math.round(p.rows * px)}px`;
   board.dataset.cell = px.toFixed(1);
+  $("board-wrap").style.maxHeight = `${Math.round(h + 18)}px`;
+  showCue();
 }
 
 function zoomBy(f) {
-  game.zoom = Math.min(4, Math.max(0.2, game.zoom * f));
+  const wrap = $("board-wrap");
+  const cx0 = (wrap.scrollLeft + wrap.clientWidth / 2) / Math.max(1, wrap.scrollWidth);
+  const cy0 = (wrap.scrollTop + wrap.clientHeight / 2) / Math.max(1, wrap.scrollHeight);
+  game.zoom = Math.min(6, Math.max(0.3, game.zoom * f));
   layoutBoard();
+  wrap.scrollLeft = cx0 * wrap.scrollWidth - wrap.clientWidth / 2;   // keep the middle in the middle
+  wrap.scrollTop = cy0 * wrap.scrollHeight - wrap.clientHeight / 2;
+  showCue();
 }
 function zoomFit() {
-  const { fit } = fitPx();
-  game.zoom = touchScreen() ? fit / Math.max(TOUCH_PX, fit) : 1;
+  game.zoom = 1;
   layoutBoard();
+}
+
+// a cue whenever part of the board is outside its frame: which side, and a Fit button
+function showCue() {
+  const wrap = $("board-wrap"), frame = $("board-frame");
+  const sides = [];
+  if (wrap.scrollLeft > 2) sides.push("left");
+  if (wrap.scrollLeft + wrap.clientWidth < wrap.scrollWidth - 2) sides.push("right");
+  if (wrap.scrollTop > 2) sides.push("above");
+  if (wrap.scrollTop + wrap.clientHeight < wrap.scrollHeight - 2) sides.push("below");
+  frame.dataset.more = sides.join(" ");
+  const box = frame.getBoundingClientRect();
+  $("more").hidden = !sides.length || box.bottom < 60 || box.top > innerHeight - 60;
+  if (sides.length) {
+    const words = sides.length > 1 ? `${sides.slice(0, -1).join(", ")} and ${sides.at(-1)}` : sides[0];
+    $("more-text").textContent = `More board ${["left", "right"].includes(sides[0]) ? "to the " : ""}${words}: swipe to see it.`;
+  }
+}
+
+// the board section at the top of the screen when any of it is out of view (after a new puzzle)
+function showBoard() {
+  const top = $("play").getBoundingClientRect().top, bottom = $("board-frame").getBoundingClientRect().bottom;
+  if (top < 0 || bottom > innerHeight) window.scrollTo({ top: Math.max(0, scrollY + top - 4), behavior: "instant" });
 }
 
 // ---------------------------------------------------------------- moves
@@ -520,7 +555,7 @@ function doMove(changes, label = "") {
   for (const [kind, k, , to] of changes) setValue(kind, k, to);
   game.undo.push(changes);
   game.redo = [];
-  game.hint = null; game.checked = null;
+  game.hint = null; game.checked = null; game.pendingHint = null;
   say(label || moveText(changes));
   afterChange();
 }
@@ -536,7 +571,7 @@ function undo() {
   if (!changes || busy()) return;
   for (const [kind, k, from] of changes) setValue(kind, k, from);
   game.redo.push(changes);
-  game.hint = null; game.checked = null; game.revealed = false;
+  game.hint = null; game.checked = null; game.pendingHint = null; game.revealed = false;
   unsolve();
   say("Undone.");
   afterChange();
@@ -547,13 +582,13 @@ function redo() {
   if (!changes || busy()) return;
   for (const [kind, k, , to] of changes) setValue(kind, k, to);
   game.undo.push(changes);
-  game.hint = null; game.checked = null;
+  game.hint = null; game.checked = null; game.pendingHint = null;
   say("Redone.");
   afterChange();
 }
 
 function unsolve() {
-  if (game.solved) { game.solved = false; $("banner").hidden = true; resumeTimer(); }
+  if (game.solved) { game.solved = false; hideBanner(); resumeTimer(); }
 }
 
 function afterChange({ save = true } = {}) {
@@ -567,6 +602,7 @@ function afterChange({ save = true } = {}) {
 function tapIsland(i) {
   if (game.solved || busy()) return;
   const sel = game.selected;
+  game.aim = undefined;
   if (sel === null) { game.selected = i; say(`Picked ${islandName(i)}: now pick an island in its row or column.`); }
   else if (sel === i) { game.selected = null; say(""); }
   else {
@@ -639,11 +675,41 @@ function startLongPress(d) {
   d.timer = setTimeout(() => {
     if (drag !== d || d.moved) return;
     d.done = true;
-    if (d.link !== undefined) toggleMark(d.link);
+    if (d.link !== undefined) toggleMark(linkMeant(d, d.last || d.start));
     else toggleLock(d.i);
     navigator.vibrate?.(30);
     paint();
   }, LONG_PRESS_MS);
+}
+
+// the link whose line runs nearest to point p (within reach), and the runner-up's distance
+function nearestLink(p) {
+  let best = undefined, dBest = Infinity, dNext = Infinity;
+  game.links.forEach((l, k) => {
+    const a = game.islands[l.a], b = game.islands[l.b];
+    const x = Math.max(Math.min(cx(a), cx(b)), Math.min(Math.max(cx(a), cx(b)), p.x));
+    const y = Math.max(Math.min(cy(a), cy(b)), Math.min(Math.max(cy(a), cy(b)), p.y));
+    const d = Math.hypot(p.x - x, p.y - y);
+    if (d < dBest) { dNext = dBest; dBest = d; best = k; } else if (d < dNext) dNext = d;
+  });
+  return dBest <= S * 0.45 ? { k: best, d: dBest, next: dNext } : null;
+}
+
+// at a crossing (two links about as near), the one along the way the finger moved
+function linkMeant(d, p) {
+  const near = nearestLink(p);
+  if (!near) return d.link;
+  if (near.next - near.d > S * 0.08) return near.k;
+  const dx = p.x - d.start.x, dy = p.y - d.start.y;
+  if (Math.hypot(dx, dy) < 0.5) return near.k;
+  const horizontal = Math.abs(dx) > Math.abs(dy);
+  const both = game.links.map((_, k) => k).filter((k) => {
+    const l = game.links[k], a = game.islands[l.a], b = game.islands[l.b];
+    const x = Math.max(Math.min(cx(a), cx(b)), Math.min(Math.max(cx(a), cx(b)), p.x));
+    const y = Math.max(Math.min(cy(a), cy(b)), Math.min(Math.max(cy(a), cy(b)), p.y));
+    return Math.hypot(p.x - x, p.y - y) <= near.d + S * 0.08;
+  });
+  return both.find((k) => game.links[k].h === horizontal) ?? near.k;
 }
 
 board.addEventListener("pointerdown", (ev) => {
@@ -660,16 +726,30 @@ board.addEventListener("pointerdown", (ev) => {
     focusIsland(i);
     ev.preventDefault();
   } else if (hit) {
-    drag = { link: +hit.dataset.link, id: ev.pointerId, start: svgPoint(ev), right };
+    const start = svgPoint(ev);
+    drag = { link: nearestLink(start)?.k ?? +hit.dataset.link, id: ev.pointerId, start, last: start, right };
     ev.preventDefault();
   } else return;
   if (ev.pointerType === "touch") startLongPress(drag);
 });
 
 board.addEventListener("pointermove", (ev) => {
-  if (!drag || drag.id !== ev.pointerId || drag.moved) return;
+  if (game.mode !== "play" || !game.puzzle) return;
   const p = svgPoint(ev);
-  if (Math.hypot(p.x - drag.start.x, p.y - drag.start.y) > S * 0.3) drag.moved = true;
+  if (!drag) {                                   // hovering after a pick: aim at the island under the pointer
+    if (game.selected === null || ev.pointerType === "touch") return;
+    const j = islandAtPoint(p);
+    const k = j !== undefined && j !== game.selected ? linkBetween(game.selected, j) : undefined;
+    if (k !== game.aim) { game.aim = k; drawPreview(); }
+    return;
+  }
+  if (drag.id !== ev.pointerId) return;
+  drag.last = p;
+  if (!drag.moved && Math.hypot(p.x - drag.start.x, p.y - drag.start.y) > S * 0.3) drag.moved = true;
+  if (drag.i !== undefined && drag.moved) {
+    const k = islandAtPoint(p) === drag.i ? undefined : dragLink(drag.i, drag.start, p);
+    if (k !== drag.aim) { drag.aim = k; drawPreview(); }
+  }
 });
 
 board.addEventListener("pointerup", (ev) => {
@@ -678,6 +758,7 @@ board.addEventListener("pointerup", (ev) => {
   const d = drag;
   drag = null;
   clearTimeout(d.timer);
+  drawPreview();
   if (d.done) return;                               // a long press already acted
   const p = svgPoint(ev);
   if (d.link !== undefined) {
@@ -699,7 +780,7 @@ board.addEventListener("pointerup", (ev) => {
   paint();
 });
 
-board.addEventListener("pointercancel", () => { if (drag) clearTimeout(drag.timer); drag = null; });
+board.addEventListener("pointercancel", () => { if (drag) clearTimeout(drag.timer); drag = null; drawPreview(); });
 board.addEventListener("contextmenu", (ev) => { if (ev.target.closest(".island, .hit") || game.mode === "build") ev.preventDefault(); });
 
 board.addEventListener("keydown", (ev) => {
@@ -747,7 +828,7 @@ document.addEventListener("keydown", (ev) => {
   if (ev.target.closest && ev.target.closest("textarea, input:not([type=checkbox]), select")) return;
   const mod = ev.ctrlKey || ev.metaKey;
   if (mod && ev.key.toLowerCase() === "z" && !ev.shiftKey) { ev.preventDefault(); game.mode === "build" ? builder.undo() : undo(); return; }
-  if (mod && (ev.key.toLowerCase() === "y" || (ev.key.toLowerCase() === "z" && ev.shiftKey))) { ev.preventDefault(); redo(); return; }
+  if (mod && (ev.key.toLowerCase() === "y" || (ev.key.toLowerCase() === "z" && ev.shiftKey))) { ev.preventDefault(); game.mode === "build" ? builder.redo() : redo(); return; }
   if (mod || ev.altKey) return;
   if (game.mode === "build" && builder.key(ev)) return;
   const action = SHORTCUTS[ev.key] || SHORTCUTS[ev.key.toLowerCase()];
@@ -778,30 +859,43 @@ function saveGame() {
   store.saveProgress(puzzleCode(), {
     counts: game.counts.join(""), marks: game.marks.map((m) => (m ? 1 : 0)).join(""),
     locked: [...game.locked], elapsed: elapsedNow(), solved: game.solved, level: game.level,
+    undo: game.undo.slice(-MAX_SAVED_MOVES), redo: game.redo.slice(-MAX_SAVED_MOVES), hints: game.hints,
+    revealed: game.revealed,
   });
   store.setLastGame(location.hash);
 }
 
-const bestKey = () => { const p = game.puzzle; return `${p.cols}x${p.rows} ${game.level} m${maxBridges()}${p.no_loops ? " noloops" : ""}`; };
+// best times per size, level and rules; games solved with hints are kept under a key of their own
+const bestKey = (hinted = game.hints > 0) => {
+  const p = game.puzzle;
+  return `${p.cols}x${p.rows} ${game.level} m${maxBridges()}${p.no_loops ? " noloops" : ""}${hinted ? " hints" : ""}`;
+};
 
 function showBest() {
   if (!game.puzzle) return;
-  const best = store.bestTimes()[bestKey()];
+  const times = store.bestTimes(), best = times[bestKey(false)], helped = times[bestKey(true)];
   const p = game.puzzle;
-  $("best").textContent = best === undefined ? "" :
-    `Best time for ${p.cols} × ${p.rows} ${game.level === "custom" ? "puzzles" : game.level}: ${fmtTime(best)}.`;
+  const what = `${p.cols} × ${p.rows} ${game.level === "custom" ? "puzzles" : game.level}`;
+  $("best").textContent = (best === undefined ? "" : `Best time for ${what}: ${fmtTime(best)}.`) +
+    (helped === undefined ? "" : `${best === undefined ? `For ${what}` : ""} with hints: ${fmtTime(helped)}.`);
 }
 
 // ---------------------------------------------------------------- buttons
 // the solution, asked once per puzzle (Check compares with it only when it is unique)
-async function solution() {
-  if (!game.solution) {
-    const out = await api("/api/solve", { puzzle: game.puzzle });
-    const counts = game.links.map(() => 0);
-    if (out.status === "solved") applyBridgeList(out.bridges, counts);
-    game.solution = { status: out.status, unique: out.unique, counts, reason: out.reason, message: out.message };
+function solution() {
+  if (!game.solutionP) {
+    const puzzle = game.puzzle;
+    const asked = api("/api/solve", { puzzle }).then((out) => {
+      if (game.puzzle !== puzzle) throw new Error("the puzzle changed");
+      const counts = game.links.map(() => 0);
+      if (out.status === "solved") applyBridgeList(out.bridges, counts);
+      game.solutionKnown = { status: out.status, unique: out.unique, counts, reason: out.reason, message: out.message };
+      return game.solutionKnown;
+    });
+    asked.catch(() => { if (game.solutionP === asked) game.solutionP = null; });
+    game.solutionP = asked;
   }
-  return game.solution;
+  return game.solutionP;
 }
 
 // the offending islands and links of the checker's violations (by their cells)
@@ -834,14 +928,12 @@ async function checkBoard(auto = false) {
   }
   if (auto) { say("Every island has its bridges, but the islands are not all connected.", "warn"); return; }
   let sol;
-  try { sol = await solution(); } catch (e) { sol = null; }
+  try { sol = await solution(); } catch (e) { sol = e.status === 400 ? { status: "bad", reason: e.message } : null; }
   if (ticket !== game.checking) return;
+  if (sol && sol.status === "bad") { say(`This puzzle has no solution: ${sol.reason}`, "error"); return; }
+  if (sol && sol.status === "infeasible") { say(`This puzzle has no solution: ${NO_SOLUTION}`, "error"); return; }
   if (sol && sol.status === "solved" && sol.unique) {
-    const links = new Set(), marks = new Set(), islands = new Set();
-    game.links.forEach((l, k) => {
-      if (game.counts[k] > sol.counts[k]) { links.add(k); islands.add(l.a); islands.add(l.b); }
-      if (game.marks[k] && sol.counts[k] > 0) marks.add(k);
-    });
+    const { links, marks, islands } = mistakes(sol);
     if (links.size || marks.size) {
       game.checked = { islands, links, marks };
       const parts = [];
@@ -858,11 +950,29 @@ async function checkBoard(auto = false) {
   say(`No mistakes so far${several}; ${left} island${left === 1 ? "" : "s"} still need${left === 1 ? "s" : ""} bridges.`, "ok");
 }
 
+// bridges beyond the solution's and "no bridge" marks on links it uses, with their islands
+function mistakes(sol) {
+  const links = new Set(), marks = new Set(), islands = new Set();
+  game.links.forEach((l, k) => {
+    if (game.counts[k] > sol.counts[k]) { links.add(k); islands.add(l.a); islands.add(l.b); }
+    if (game.marks[k] && sol.counts[k] > 0) marks.add(k);
+  });
+  return { links, marks, islands };
+}
+
 function showBanner() {
   const b = $("banner");
   b.hidden = false;
-  b.textContent = game.revealed ? "Solved by the computer." : `Solved! in ${fmtTime(game.elapsed)}`;
-  b.className = "banner" + (game.revealed ? " revealed" : "");
+  b.textContent = game.revealed ? "Solved by the computer" : game.hints ? `Solved with help, ${fmtTime(game.elapsed)}`
+    : `Solved! ${fmtTime(game.elapsed)}`;
+  b.className = "banner" + (game.revealed ? " revealed" : game.hints ? " helped" : "");
+  $("status").style.setProperty("--banner-w", `${b.offsetWidth}px`);
+  fitMessage();
+}
+
+function hideBanner() {
+  $("banner").hidden = true;
+  fitMessage();
 }
 
 function solvedNow() {
@@ -873,9 +983,12 @@ function solvedNow() {
   let best = "";
   if (!game.revealed) {
     const rec = store.recordTime(bestKey(), game.elapsed);
-    best = rec.isNew ? " A new best time!" : ` Your best: ${fmtTime(rec.best)}.`;
+    const kind = game.hints ? " with hints" : "";
+    best = rec.isNew ? ` A new best time${kind}!` : ` Your best${kind}: ${fmtTime(rec.best)}.`;
   }
-  say(game.revealed ? "Here is the solution." : `Solved! Every rule holds.${best}`, "ok");
+  const helped = game.hints ? ` You used ${game.hints} hint${game.hints === 1 ? "" : "s"}: this time is kept ` +
+    "apart from your clean solves." : "";
+  say(game.revealed ? revealText() : `Solved! Every rule holds.${helped}${best}`, "ok");
   board.classList.add("solved-anim");
   setTimeout(() => board.classList.remove("solved-anim"), 900);
   showBest();
@@ -885,12 +998,12 @@ function solvedNow() {
 
 // what a hint settles, as one undoable move: links it brings down to no bridge become marks
 // (its "marks" when the server lists them), links it raises get their certain bridges
-function hintChanges(h) {
+function hintChanges(h, apply = true) {
   const out = [];
   const marks = h.marks || (h.changes || []).filter((ch) => ch.length >= 6 && ch[5] === 0).map((ch) => ch.slice(0, 4));
   for (const m of marks) {
     const k = linkAt(m);
-    if (k !== undefined && m[4] > 0) game.caps.set(k, Math.min(m[4], game.caps.get(k) ?? m[4]));
+    if (k !== undefined && m[4] > 0) { if (apply) game.caps.set(k, Math.min(m[4], game.caps.get(k) ?? m[4])); }
     else if (k !== undefined && !game.marks[k] && !game.counts[k]) out.push(["m", k, 0, 1]);
   }
   for (const ch of h.changes || []) {
@@ -900,26 +1013,66 @@ function hintChanges(h) {
   return out;
 }
 
+// Hint, in three presses: "look here" (the islands light up), then the reason in words, then
+// "do it" (the step is laid as one undoable move). A board that changes meanwhile starts over.
 async function askHint() {
   if (!game.puzzle || busy() || game.solved) return;
+  const pending = game.pendingHint;
+  if (pending) { hintStage(pending); return; }
   $("hint").disabled = true;
   try {
     const h = await api("/api/hint", { puzzle: game.puzzle, bridges: bridgeList(), marks: markList() });
-    const isl = new Set((h.islands || []).map(([r, c]) => islandIndex(r, c)).filter((i) => i !== undefined));
-    const lk = new Set((h.links || []).map(linkAt).filter((k) => k !== undefined));
-    const changes = h.status === "hint" ? hintChanges(h) : [];
-    const text = (h.level ? `Hint (${h.level}): ` : "") + h.sentence;
-    if (changes.length) doMove(changes, text);
-    game.hint = { islands: isl, links: lk };
-    const nMarks = changes.filter(([kind]) => kind === "m").length;
-    const done = changes.length ? ` Done for you${nMarks ? ` (× marks "no bridge")` : ""}; Undo takes it back.`
-      : h.status === "hint" ? " (Nothing on the board changes with this step.)" : "";
-    if (h.status === "conflict") say(["Your board has a problem:", h.problems], "error");
-    else if (!game.solved) say(text + done, h.status === "hint" ? "hinted" : "");
-    paint();
+    if (h.status === "conflict") {
+      say(["Your board has a problem (what does not belong to the solution is highlighted):", h.problems], "error");
+      await highlightMistakes();
+      return;
+    }
+    if (h.status !== "hint") { say(h.sentence, ""); return; }
+    game.hints += 1;
+    const islands = new Set((h.islands || []).map(([r, c]) => islandIndex(r, c)).filter((i) => i !== undefined));
+    const links = new Set((h.links || []).map(linkAt).filter((k) => k !== undefined));
+    game.pendingHint = { h, islands, links, stage: 0 };
+    hintStage(game.pendingHint);
+    saveGame();
   } catch (e) { say(e.message, "error"); }
   finally { $("hint").disabled = false; }
 }
+
+function hintStage(pending) {
+  const { h, islands, links } = pending;
+  pending.stage += 1;
+  if (pending.stage === 1) {
+    game.hint = { islands, links: new Set() };
+    const n = islands.size;
+    say(`Hint: look at the highlighted island${n === 1 ? "" : "s"}. Press Hint again for the reason.`, "hinted");
+  } else if (pending.stage === 2) {
+    game.hint = { islands, links };
+    const changes = hintChanges(h, false);
+    say(`Hint (${h.level}): ${h.sentence}` + (changes.length ? " Press Hint again to do it."
+      : " (Nothing on the board changes with this step.)"), "hinted");
+    if (!changes.length) { hintChanges(h, true); game.pendingHint = null; }   // its caps still count
+  } else {
+    const changes = hintChanges(h, true);
+    const nMarks = changes.filter(([kind]) => kind === "m").length;
+    doMove(changes, `Hint (${h.level}): ${h.sentence} Done for you${nMarks ? ` (× marks "no bridge")` : ""}; ` +
+                    "Undo takes it back.");
+    if (!game.solved) { game.hint = { islands, links }; setStatusKind("hinted"); }
+  }
+  paint();
+}
+
+const setStatusKind = (kind) => { $("status").className = `status ${kind}`; fitMessage(); };
+
+// after a conflict: the bridges and marks that do not belong to the (unique) solution, on the board
+async function highlightMistakes() {
+  let sol = null;
+  try { sol = await solution(); } catch (e) { return; }
+  const wrong = sol && sol.status === "solved" && sol.unique ? mistakes(sol) : null;
+  if (wrong && (wrong.links.size || wrong.marks.size)) { game.checked = wrong; paint(); }
+}
+
+const revealText = () => (game.solutionShown?.unique === false
+  ? "This puzzle has more than one solution; this is one of them." : "Here is the solution.");
 
 async function reveal() {
   if (!game.puzzle || busy()) return;
@@ -927,8 +1080,9 @@ async function reveal() {
   say("Solving…");
   try {
     const sol = await solution();
+    game.solutionShown = sol;
     if (sol.status !== "solved") {
-      say(sol.status === "infeasible" ? `This puzzle has no solution${sol.reason ? ": " + sol.reason : "."}`
+      say(sol.status === "infeasible" ? `This puzzle has no solution: ${NO_SOLUTION}`
                                       : sol.message || "No answer in time.", "error");
       return;
     }
@@ -937,8 +1091,7 @@ async function reveal() {
     game.marks.forEach((m, k) => { if (m && sol.counts[k]) changes.push(["m", k, 1, 0]); });
     game.locked.forEach((i) => changes.push(["l", i, 1, 0]));
     game.revealed = true;
-    if (changes.length) doMove(changes, sol.unique === false ? "This puzzle has more than one solution; here is one."
-                                                             : "Here is the solution.");
+    if (changes.length) doMove(changes, revealText());
   } catch (e) { say(e.message, "error"); }
   finally { $("reveal").disabled = false; }
 }
@@ -955,52 +1108,34 @@ function clearBoard() {
   doMove(changes, "Board cleared (Undo brings it back).");
 }
 
-// a plain black-on-white drawing for paper: the puzzle, or the puzzle with the given bridges
-function paperBoard(title, counts = null) {
-  const wrap = document.createElement("section");
-  const h = document.createElement("h2");
-  h.textContent = title;
-  const svg = document.createElementNS(SVGNS, "svg");
-  const p = game.puzzle;
-  svg.setAttribute("viewBox", `0 0 ${p.cols * S} ${p.rows * S}`);
-  if (counts) {
-    game.links.forEach((l, k) => {
-      const n = counts[k], a = game.islands[l.a], b = game.islands[l.b];
-      for (let m = 0; m < n; m++) {
-        const off = (m - (n - 1) / 2) * S * 0.12;
-        el("line", { x1: cx(a) + (l.h ? 0 : off), y1: cy(a) + (l.h ? off : 0), x2: cx(b) + (l.h ? 0 : off),
-                     y2: cy(b) + (l.h ? off : 0), stroke: "#000", "stroke-width": 2.4 }, svg);
-      }
-    });
-  }
-  for (const s of game.islands) {
-    el("circle", { cx: cx(s), cy: cy(s), r: R, fill: "#fff", stroke: "#000", "stroke-width": 2 }, svg);
-    const t = el("text", { x: cx(s), y: cy(s) + 1, "text-anchor": "middle", "dominant-baseline": "central",
-                           "font-size": s.n >= 10 ? 15 : 19, "font-family": "sans-serif", "font-weight": 600 }, svg);
-    t.textContent = s.n;
-  }
-  wrap.append(h, svg);
-  return wrap;
-}
-
 // Print: the puzzle alone on the first page (the board as played is hidden), the solution on the next
 async function printPuzzle() {
   if (!game.puzzle || busy()) return;
-  const area = $("print-solution");
-  area.textContent = "";
   let sol = null;
   try { sol = await solution(); } catch (e) { /* print the puzzle alone */ }
-  const puzzlePage = paperBoard(`Hashi ${game.puzzle.cols} × ${game.puzzle.rows} — ${rulesText(maxBridges(), !!game.puzzle.no_loops)}`);
-  puzzlePage.className = "print-puzzle";
-  area.append(puzzlePage);
-  if (sol && sol.status === "solved") {
-    const page = paperBoard("Solution", sol.counts);
-    page.className = "print-page";
-    area.append(page);
-  }
+  fillPrint(sol);
   document.body.classList.add("printing");
   say("Printing: the puzzle, and the solution on its own page.");
   window.print();
+}
+
+// the pages to print: the puzzle, and the solution (when known) on its own page
+function fillPrint(sol = game.solutionKnown) {
+  const area = $("print-solution");
+  area.textContent = "";
+  const p = game.mode === "build" ? builder.puzzle() : game.puzzle;
+  if (!p) return;
+  const islands = game.mode === "build" ? p.islands.map(([r, c, n]) => ({ r, c, n })) : game.islands;
+  const puzzlePage = paperBoard(`Hashi ${p.cols} × ${p.rows} — ${rulesText(p.maxbridges || 2, !!p.no_loops)}`,
+                                p, islands);
+  puzzlePage.className = "print-puzzle";
+  area.append(puzzlePage);
+  if (game.mode === "play" && sol && sol.status === "solved") {
+    const bridges = game.links.map((l, k) => ({ a: game.islands[l.a], b: game.islands[l.b], h: l.h, n: sol.counts[k] }));
+    const page = paperBoard("Solution", p, game.islands, bridges);
+    page.className = "print-page";
+    area.append(page);
+  }
 }
 
 // ---------------------------------------------------------------- loading and sharing
@@ -1010,33 +1145,11 @@ async function loadText(text, format = undefined, opts = {}) {
   setPuzzle(out, { bridges: out.bridges || null, ...opts });
 }
 
-// a puzzle object (from the generator or the constructor) through /api/parse, for its links
+// a puzzle object (from the generator, the constructor or a picture) through /api/parse, for its
+// links; the board comes into view
 async function loadPuzzle(puzzle, opts = {}) {
   await loadText(JSON.stringify(puzzle), "json", opts);
-}
-
-const b64url = (s) => btoa(unescape(encodeURIComponent(s))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-const unb64url = (s) => decodeURIComponent(escape(atob(s.replace(/-/g, "+").replace(/_/g, "/"))));
-
-// the Tatham game ID of a puzzle ({rows, cols, maxbridges, islands, no_loops?}); JSON when it has no ID
-export function tathamId(p) {
-  const mb = p.maxbridges || 2;
-  if ((p.ignore && p.ignore.length) || p.islands.some(([, , n]) => n > 16 || n < 1) || mb > 4) return null;
-  const grid = new Map(p.islands.map(([r, c, n]) => [r * p.cols + c, n]));
-  let desc = "", run = 0;
-  for (let cell = 0; cell < p.rows * p.cols; cell++) {
-    const n = grid.get(cell);
-    if (n === undefined) { run++; if (run === 26) { desc += "z"; run = 0; } continue; }
-    if (run) { desc += String.fromCharCode(96 + run); run = 0; }
-    desc += n < 10 ? String(n) : String.fromCharCode(55 + n);
-  }
-  if (run) desc += String.fromCharCode(96 + run);
-  return `${p.cols}x${p.rows}m${mb}${p.no_loops ? "L" : ""}:${desc}`;
-}
-
-export function puzzleLink(p, extra = "") {
-  const id = tathamId(p);
-  return location.href.split("#")[0] + "#" + (id ? `p=${id}` : "j=" + b64url(JSON.stringify(p))) + extra;
+  showBoard();
 }
 
 function puzzleCode() {
@@ -1095,9 +1208,9 @@ function setupChoices() {
   document.querySelector(".opt-density").hidden = !dens;
   if (dens) { $("gen-density").min = dens[0]; $("gen-density").max = dens[1]; }
   document.querySelector(".opt-noloops").hidden = !caps.generate.no_loops;
-  const missing = [!mb && "bridges per pair", !dens && "density", !caps.generate.no_loops && "no loops"].filter(Boolean);
+  for (const id of ["blank-mb"]) $(id).max = Math.min(4, caps.maxMaxbridges);
   $("gen-note").textContent = `Sides ${lo} to ${hi}; a generation may take up to ${caps.generateSeconds} s.` +
-    (missing.length ? ` This server's generator has no ${missing.join(", ")} option yet.` : "");
+    (caps.read ? "" : " (This server's limits could not be read: these are the usual ones.)");
 }
 
 // the generate request from the form, or an error message naming the field
@@ -1121,7 +1234,7 @@ function generateRequest() {
   }
   if (caps.generate.density && $("gen-density").value.trim()) {
     const d = Number($("gen-density").value), [a, b] = caps.generate.density;
-    if (!(d >= a && d <= b)) return `Density must run from ${a} to ${b}, or be left empty.`;
+    if (!(d > a && d <= b)) return `Density must be above ${a} and at most ${b}, or be left empty.`;
     body.density = d;
   }
   if (caps.generate.no_loops && $("gen-noloops").checked) body.no_loops = true;
@@ -1174,8 +1287,9 @@ async function generate() {
 
 // ---------------------------------------------------------------- constructor mode
 const builder = createBuilder({
-  board, say, el, drawSea, drawIsland, svgPoint, S, caps, api, tathamId, puzzleLink,
-  layout: () => layoutBoard(), $,
+  board, say, svgPoint, caps, api,
+  layout: () => layoutBoard(), showBoard: () => showBoard(), $,
+  history: (canUndo, canRedo) => { $("undo").disabled = !canUndo; $("redo").disabled = !canRedo; },
   play: async (puzzle) => { await loadPuzzle(puzzle, { restore: false }); },
 });
 
@@ -1188,9 +1302,10 @@ function enterBuild(fromPuzzle = true) {
   $("mode").textContent = "Play";
   $("mode").title = "Back to playing (B)";
   $("build-card").hidden = false;
-  $("banner").hidden = true;
-  for (const id of ["undo", "redo", "check", "hint", "reveal", "restart", "print"]) $(id).disabled = true;
+  hideBanner();
+  for (const id of ["check", "hint", "reveal", "restart", "print"]) $(id).disabled = true;
   builder.start(fromPuzzle && game.puzzle ? game.puzzle : null);
+  showRules();
   layoutBoard();
 }
 
@@ -1203,6 +1318,7 @@ function leaveBuild() {
   $("mode").title = "Build your own puzzle (B)";
   $("build-card").hidden = true;
   for (const id of ["check", "hint", "reveal", "restart", "print"]) $(id).disabled = false;
+  showRules();
 }
 
 async function toggleMode() {
@@ -1224,8 +1340,8 @@ function applyTheme(t) {
 }
 
 // ---------------------------------------------------------------- wiring
-$("undo").addEventListener("click", undo);
-$("redo").addEventListener("click", redo);
+$("undo").addEventListener("click", () => (game.mode === "build" ? builder.undo() : undo()));
+$("redo").addEventListener("click", () => (game.mode === "build" ? builder.redo() : redo()));
 $("check").addEventListener("click", () => checkBoard(false));
 $("hint").addEventListener("click", askHint);
 $("reveal").addEventListener("click", reveal);
@@ -1241,6 +1357,9 @@ $("theme").addEventListener("click", () => {
   applyTheme(t);
   store.setTheme(t);
 });
+const TOGGLES = ["errors", "possible", "groups"];
+const savePrefs = () => store.setPrefs(Object.fromEntries(TOGGLES.map((id) => [id, $(id).checked])));
+for (const id of TOGGLES) $(id).addEventListener("change", savePrefs);
 $("errors").addEventListener("change", () => {
   document.body.classList.toggle("marking", $("errors").checked);
   paint();
@@ -1266,7 +1385,7 @@ $("load-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const text = $("text").value;
   if (!text.trim()) { say("Paste a puzzle first.", "warn"); return; }
-  try { await loadText(text, undefined, { restore: true }); } catch (e) { say(e.message, "error"); }
+  try { await loadText(text, undefined, { restore: true }); showBoard(); } catch (e) { say(e.message, "error"); }
 });
 
 $("file").addEventListener("change", async () => {
@@ -1277,6 +1396,7 @@ $("file").addEventListener("change", async () => {
     const text = await f.text();
     $("text").value = text.length < 20000 ? text : "";
     await loadText(text);
+    showBoard();
     say(`Loaded ${f.name}.`);
   } catch (e) { say(`${f.name}: ${e.message}`, "error"); }
   $("file").value = "";
@@ -1286,12 +1406,19 @@ window.addEventListener("hashchange", () => {
   if (game.mode === "play" && location.href !== shareUrl(true)) loadFromHash();
 });
 window.addEventListener("resize", () => layoutBoard());
-window.addEventListener("afterprint", () => document.body.classList.remove("printing"));
+$("board-wrap").addEventListener("scroll", showCue, { passive: true });
+window.addEventListener("scroll", showCue, { passive: true });
+$("more-fit").addEventListener("click", zoomFit);
+// the browser's own print (Ctrl+P) prints what the Print button prints
+window.addEventListener("beforeprint", () => { if (!document.body.classList.contains("printing")) fillPrint(); });
+window.addEventListener("afterprint", () => { document.body.classList.remove("printing"); $("print-solution").textContent = ""; });
 document.addEventListener("visibilitychange", () => { if (document.hidden) saveGame(); });
 
 setupPictures({ loadPuzzle, say });
 (async () => {
   applyTheme(store.theme() || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"));
+  const prefs = store.prefs();
+  for (const id of TOGGLES) if (typeof prefs[id] === "boolean") $(id).checked = prefs[id];
   document.body.classList.toggle("marking", $("errors").checked);
   await loadCaps();
   setupChoices();

@@ -4,16 +4,20 @@
 // offers a change that makes it unique, proved by a second analyze before it is offered.
 "use strict";
 
+import { S, drawIsland, drawSea, el } from "./draw.js";
+import { puzzleLink } from "./share.js";
+
 const DEBOUNCE_MS = 350;
 const MAX_SUGGESTION_TRIES = 4;
 const NUMBER_JOIN_MS = 800;          // two digits typed this quickly make one number (10..16)
 
 export function createBuilder(ctx) {
-  const { board, say, el, drawSea, drawIsland, svgPoint, S, caps, api, $ } = ctx;
+  const { board, say, svgPoint, caps, api, $ } = ctx;
   const b = {
     active: false, rows: 7, cols: 7, mb: 2, noLoops: false,
     cells: new Map(),           // "r,c" -> number
-    cursor: [0, 0], history: [],
+    cursor: [0, 0], history: [], future: [],
+    picking: null,              // [r, c] of the island whose number picker is open
     analysis: null, suggestion: null,
     ticket: 0, timer: null, controller: null, lastDigit: null, down: null,
   };
@@ -58,12 +62,17 @@ export function createBuilder(ctx) {
   }
 
   // ------------------------------------------------------------ editing
-  function snapshot() { b.history.push(new Map(b.cells)); if (b.history.length > 200) b.history.shift(); }
+  function snapshot() {
+    b.history.push(new Map(b.cells));
+    if (b.history.length > 200) b.history.shift();
+    b.future = [];
+  }
 
   function edited(message) {
     b.suggestion = null;
     $("suggest-apply").hidden = true;
     draw();
+    ctx.history(b.history.length > 0, b.future.length > 0);
     say(message);
     updateExport();
     analyzeSoon();
@@ -96,21 +105,79 @@ export function createBuilder(ctx) {
     board.focus({ preventScroll: true });
   }
 
-  // a click places a 1 (type to change it), picks an island, or removes the island already picked
+  // a tap places a 1 and opens the number picker beside it; a tap on an island opens its picker
+  // (a second tap on the same cell closes it); typing a digit works as well
   function pointerUp(ev) {
     const cell = cellAt(ev);
     if (!cell || !b.down || cell[0] !== b.down[0] || cell[1] !== b.down[1]) { b.down = null; return; }
     b.down = null;
-    const [r, c] = cell, picked = b.cursor[0] === r && b.cursor[1] === c;
+    const [r, c] = cell;
+    const open = b.picking && b.picking[0] === r && b.picking[1] === c;
     b.cursor = [r, c];
     b.lastDigit = null;
+    if (open) { closePicker(); draw(); return; }
     if (b.cells.has(key(r, c))) {
-      if (picked) removeIsland(r, c);
-      else { draw(); say(`Picked the ${b.cells.get(key(r, c))} at ${cellName(r, c)}: type a number, or click it again to remove it.`); }
+      draw();
+      say(`The ${b.cells.get(key(r, c))} at ${cellName(r, c)}: pick its number, or Remove.`);
     } else {
       setNumber(r, c, 1);
-      say(`A 1 at ${cellName(r, c)}: type its number.`);
+      say(`A 1 at ${cellName(r, c)}: pick its number (or type it).`);
     }
+    openPicker(r, c);
+  }
+
+  // ------------------------------------------------------------ the number picker
+  function openPicker(r, c) {
+    const pk = $("picker");
+    pk.textContent = "";
+    const current = b.cells.get(key(r, c));
+    for (let n = 1; n <= 4 * b.mb; n++) {
+      const btn = document.createElement("button");
+      btn.type = "button";
+      btn.textContent = n;
+      btn.dataset.n = n;
+      btn.setAttribute("aria-pressed", n === current ? "true" : "false");
+      btn.setAttribute("aria-label", `number ${n}`);
+      pk.append(btn);
+    }
+    const rm = document.createElement("button");
+    rm.type = "button";
+    rm.className = "remove";
+    rm.dataset.n = "0";
+    rm.textContent = "Remove";
+    pk.append(rm);
+    pk.setAttribute("aria-label", `Number of the island at ${cellName(r, c)}`);
+    pk.hidden = false;
+    b.picking = [r, c];
+    placePicker(r, c);
+  }
+
+  // beside the island: below it when there is room in the frame, else above; never over the cell
+  function placePicker(r, c) {
+    const pk = $("picker"), frame = $("board-frame").getBoundingClientRect(), bd = board.getBoundingClientRect();
+    const cw = bd.width / b.cols, chh = bd.height / b.rows;
+    const cell = { left: bd.left + c * cw, top: bd.top + r * chh, right: bd.left + (c + 1) * cw, bottom: bd.top + (r + 1) * chh };
+    const w = pk.offsetWidth, h = pk.offsetHeight;
+    let left = (cell.left + cell.right) / 2 - w / 2 - frame.left;
+    left = Math.max(0, Math.min(frame.width - w, left));
+    const below = cell.bottom - frame.top + 4, above = cell.top - frame.top - h - 4;
+    const fitsBelow = cell.bottom + 4 + h <= Math.min(innerHeight, frame.bottom + h);
+    pk.style.left = `${left}px`;
+    pk.style.top = `${fitsBelow || above < 0 ? below : above}px`;
+  }
+
+  function closePicker() {
+    b.picking = null;
+    $("picker").hidden = true;
+  }
+
+  function pick(ev) {
+    const btn = ev.target.closest("button");
+    if (!btn || !b.picking) return;
+    const [r, c] = b.picking, n = +btn.dataset.n;
+    closePicker();
+    if (n === 0) removeIsland(r, c); else setNumber(r, c, n);
+    board.focus({ preventScroll: true });
   }
 
   const MOVES = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
@@ -118,6 +185,12 @@ export function createBuilder(ctx) {
   // keys in constructor mode; true when the key was used here
   function onKey(ev) {
     const [r, c] = b.cursor;
+    if (ev.target.closest && ev.target.closest("#picker")) {
+      if (ev.key === "Escape") { closePicker(); board.focus({ preventScroll: true }); return true; }
+      if (ev.key === "Enter" || ev.key === " ") return true;   // the focused number's own click
+    }
+    if (ev.key === "Escape" && b.picking) { closePicker(); return true; }
+    if (MOVES[ev.key] || /^[0-9]$/.test(ev.key) || ev.key === "Delete" || ev.key === "Backspace") closePicker();
     if (MOVES[ev.key]) {
       ev.preventDefault();
       const [dr, dc] = MOVES[ev.key];
@@ -150,30 +223,20 @@ export function createBuilder(ctx) {
     return false;
   }
 
-  function undo() {
-    const prev = b.history.pop();
-    if (!prev) return;
-    b.cells = prev;
-    edited("Undone.");
+  // undo: the board before the last edit (the current one goes onto the redo stack); redo: back
+  function step(from, to, message) {
+    const cells = from.pop();
+    if (!cells) return;
+    to.push(b.cells);
+    b.cells = cells;
+    closePicker();
+    edited(message);
   }
+  const undo = () => step(b.history, b.future, "Undone.");
+  const redo = () => step(b.future, b.history, "Redone.");
 
   // ------------------------------------------------------------ analysis
-  // /api/analyze, or (on a server without it) /api/solve: the verdict from the two solutions it sends
-  async function analyze(p, signal) {
-    if (caps.paths.size === 0 || caps.paths.has("/api/analyze")) {
-      try { return await api("/api/analyze", { puzzle: p }, signal); }
-      catch (e) { if (e.status !== 404 && e.status !== 405) throw e; }
-    }
-    const out = await api("/api/solve", { puzzle: p }, signal);
-    if (out.status === "infeasible") return { status: "infeasible", reason: out.reason };
-    if (out.status !== "solved") return { status: "unknown", reason: out.message };
-    if (out.unique !== false) return { status: out.unique ? "unique" : "unknown", solutions: [out.bridges] };
-    const count = (list) => new Map(list.map(([r1, c1, r2, c2, k]) => [`${r1},${c1},${r2},${c2}`, k]));
-    const one = count(out.bridges), two = count(out.second || []);
-    const differ = [...new Set([...one.keys(), ...two.keys()])].filter((k) => (one.get(k) || 0) !== (two.get(k) || 0))
-      .map((k) => k.split(",").map(Number));
-    return { status: "several", differ, solutions: [out.bridges, out.second] };
-  }
+  const analyze = (p, signal) => api("/api/analyze", { puzzle: p }, signal);
 
   function analyzeSoon() {
     clearTimeout(b.timer);
@@ -193,13 +256,15 @@ export function createBuilder(ctx) {
       if (e.name === "AbortError" || ticket !== b.ticket) return;
       b.analysis = null;
       draw();
-      verdict(`Not a puzzle yet: ${e.message}`, "infeasible");
+      fillFormats();
+      verdict(e.status === 400 ? `No solution: ${e.message}.` : `No answer: ${e.message}`, "infeasible");
       return;
     }
     if (ticket !== b.ticket) return;
     b.analysis = out;
     draw();
-    if (out.status === "infeasible") verdict(`No solution${out.reason ? ": " + out.reason : "."}`, "infeasible");
+    fillFormats();
+    if (out.status === "infeasible") verdict("No solution: no way of laying the bridges keeps every rule.", "infeasible");
     else if (out.status === "unique") {
       const grade = out.grade ? `, graded ${out.grade}${out.score !== undefined && out.score !== null ? ` (score ${out.score})` : ""}` : "";
       verdict(`Exactly one solution${grade}.`, "unique");
@@ -207,7 +272,7 @@ export function createBuilder(ctx) {
       const n = (out.differ || []).length;
       verdict(`Several solutions: the ${n} dashed link${n === 1 ? "" : "s"} differ between two of them. Looking for a change that makes it unique…`, "several");
       suggest(ticket, out);
-    } else verdict(`No answer in time${out.reason ? ": " + out.reason : ""}.`, "unknown");
+    } else verdict(`No answer within ${caps.solveSeconds} s: the puzzle may be too big to judge here.`, "unknown");
   }
 
   function verdict(text, status) {
@@ -271,31 +336,46 @@ export function createBuilder(ctx) {
   }
 
   // ------------------------------------------------------------ export
-  const LOCAL_FORMATS = { tatham: "Tatham game ID", link: "link to play it", "build-link": "link to this constructor", json: "JSON" };
+  // the formats that can hold this puzzle now (its MAXBRIDGES, no loops; a solution only once the
+  // puzzle is proved unique), by the server's plain names, and two links made here
+  const LINKS = { link: "link to play it", "build-link": "link to this constructor" };
+  const FIRST = ["tatham", "link", "build-link", "puzzlink", "grid", "json"];
+
+  function exportable() {
+    const unique = b.analysis?.status === "unique";
+    const out = caps.formats.filter((f) => f.maxbridges.includes(b.mb) && (!b.noLoops || f.no_loops) &&
+                                         (!f.needs_solution || unique)).map((f) => [f.name, f.title]);
+    out.push(...Object.entries(LINKS));
+    const rank = (name) => (FIRST.includes(name) ? FIRST.indexOf(name) : FIRST.length);
+    return out.sort((x, y) => rank(x[0]) - rank(y[0]) || x[1].localeCompare(y[1]));
+  }
 
   function fillFormats() {
     const sel = $("export-format");
     const current = sel.value;
     sel.textContent = "";
-    const names = [...new Set([...Object.keys(LOCAL_FORMATS), ...caps.convertFormats])];
-    for (const name of names) {
+    const names = [];
+    for (const [name, title] of exportable()) {
       const o = document.createElement("option");
       o.value = name;
-      o.textContent = LOCAL_FORMATS[name] || name;
+      o.textContent = title;
       sel.append(o);
+      names.push(name);
     }
-    if (names.includes(current)) sel.value = current;
+    sel.value = names.includes(current) ? current : names[0];
+    if (current && sel.value !== current) updateExport();
   }
 
   async function exportAs(format) {
     const p = puzzle();
     if (!p.islands.length) return "Place islands first.";
-    if (format === "tatham") return ctx.tathamId(p) || "This puzzle has no Tatham game ID (numbers above 16?); use JSON.";
-    if (format === "link") return ctx.puzzleLink(p);
-    if (format === "build-link") return ctx.puzzleLink(p, "&build=1");
-    if (format === "json") return JSON.stringify({ format: "hashikit-puzzle", ...p });
-    const out = await api("/api/convert", { puzzle: p, format });
-    return out.text ?? out.output ?? JSON.stringify(out);
+    if (format === "link") return puzzleLink(p);
+    if (format === "build-link") return puzzleLink(p, "&build=1");
+    const info = caps.formats.find((f) => f.name === format);
+    const body = { puzzle: p, format };
+    if (info?.needs_solution) body.bridges = b.analysis?.solutions?.[0] || [];
+    const out = await api("/api/convert", body);
+    return out.text;
   }
 
   async function updateExport() {
@@ -316,12 +396,14 @@ export function createBuilder(ctx) {
     }
     $("blank-rows").value = b.rows; $("blank-cols").value = b.cols; $("blank-mb").value = b.mb;
     $("blank-noloops").checked = b.noLoops;
-    $("blank-noloops").closest("label").hidden = !caps.puzzleNoLoops && !b.noLoops;
     b.cursor = [0, 0];
+    b.future = [];
+    closePicker();
+    ctx.history(false, false);
     fillFormats();
     draw();
     updateExport();
-    say("Constructor: click an empty cell to place an island, type its number.");
+    say("Constructor: tap or click a cell to place an island, then pick its number.");
     analyzeSoon();
   }
 
@@ -333,10 +415,12 @@ export function createBuilder(ctx) {
     Object.assign(b, { rows, cols, mb, noLoops: $("blank-noloops").checked, cells: new Map() });
     start(null);
     ctx.layout();
+    ctx.showBoard();
   }
 
   function stop() {
     b.active = false;
+    closePicker();
     clearTimeout(b.timer);
     b.controller?.abort();
     b.ticket++;
@@ -347,6 +431,7 @@ export function createBuilder(ctx) {
 
   $("blank-form").addEventListener("submit", (ev) => { ev.preventDefault(); blank(); });
   $("suggest-apply").addEventListener("click", applySuggestion);
+  $("picker").addEventListener("click", pick);
   $("build-play").addEventListener("click", async () => {
     const p = puzzle();
     if (!p.islands.length) { say("Place islands first.", "warn"); return; }
@@ -356,11 +441,11 @@ export function createBuilder(ctx) {
   $("export").addEventListener("click", async () => {
     await updateExport();
     const t = $("export-text");
-    t.select();
+    if (document.activeElement === $("export")) t.select();   // unless the player has moved on meanwhile
     try { await navigator.clipboard.writeText(t.value); say("Exported and copied.", "ok"); }
     catch (e) { say("Exported: select the text and copy it.", ""); }
   });
 
-  return { start, stop, undo, pointerDown, pointerUp, key: onKey, puzzle: () => puzzle(),
+  return { start, stop, undo, redo, pointerDown, pointerUp, key: onKey, puzzle: () => puzzle(),
            size: () => ({ rows: b.rows, cols: b.cols }), state: b };
 }

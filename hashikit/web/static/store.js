@@ -1,5 +1,5 @@
 // hashikit web: what the browser keeps between visits (localStorage): each puzzle's progress,
-// the last puzzle played, best times per size and level, the colour theme.  Storage that is
+// the last puzzle played, best times per size and level, the colour theme and the board toggles.  Storage that is
 // full or switched off never stops the game: every call here fails quietly.
 "use strict";
 
@@ -22,6 +22,9 @@ export const lastGame = () => read("last");
 export const setLastGame = (hash) => write("last", hash);
 export const theme = () => read("theme");
 export const setTheme = (t) => write("theme", t);
+// the board toggles (Mark errors, Possible bridges, Colour groups): {id: checked}
+export const prefs = () => read("prefs", {}) || {};
+export const setPrefs = (p) => write("prefs", p);
 
 export function bestTimes() { return read("best", {}); }
 
