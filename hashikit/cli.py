@@ -20,9 +20,9 @@ from .service import BadInput
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_NO", "EXIT_BAD", "BadInput"]
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, code: int = EXIT_BAD) -> int:
     say(f"hashikit: error: {message}")
-    return EXIT_BAD
+    return code
 
 
 # -- solve --------------------------------------------------------------------
@@ -328,8 +328,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return EXIT_BAD
         return args.func(args)
-    except HashikitError as exc:  # BadInput, FormatError, UnsupportedOption, BadArgument, ...
-        return _fail(str(exc))
+    except HashikitError as exc:  # BadInput, FormatError, UnsupportedOption, BadArgument, ... (exit 2)
+        return _fail(str(exc), getattr(exc, "exit_code", EXIT_BAD))  # ClusterLost: exit 1
     except KeyboardInterrupt:
         say("hashikit: interrupted")
         return EXIT_INTERRUPTED

@@ -261,13 +261,18 @@ def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: b
     catalog = _open_catalog(args.catalog) if args.catalog else None
     try:
         if args.cluster:
-            from .cluster import executor
+            from .cluster import ClusterLost, executor
 
-            with executor(args.cluster) as pool:
-                say(f"{label}: running on the Dask cluster {args.cluster}")
-                return _collect(args, run_batch(jobs, executor=pool, sink=_sink(out_dir, label), resume=True,
-                                                retry_failed=True, label=label),
-                                out_dir, file_of, label, index, catalog)
+            sink = _sink(out_dir, label)
+            try:
+                with executor(args.cluster, notify=lambda line: say(f"{label}: {line}")) as pool:
+                    say(f"{label}: running on the Dask cluster {args.cluster}")
+                    return _collect(args, run_batch(jobs, executor=pool, sink=sink, resume=True,
+                                                    retry_failed=True, label=label),
+                                    out_dir, file_of, label, index, catalog)
+            except ClusterLost as exc:  # exit 1, one line; every result that came back is on disk
+                raise ClusterLost(f"{exc}; the puzzles made so far are kept in {sink.path}: "
+                                  f"the same command resumes") from None
         workers = max(1, min(args.jobs or os.cpu_count() or 1, len(jobs)))
         results = run_batch(jobs, workers=workers, inline=workers == 1, sink=_sink(out_dir, label), resume=True,
                             retry_failed=True, label=label,

@@ -4,6 +4,7 @@ worker killed mid-run loses nothing (its tasks run again elsewhere)."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -27,15 +28,25 @@ def slow_row(rows, cols, level, seed):
 
 @pytest.mark.parametrize("spec, parsed", [("local", ("local", None)), ("local:2", ("local", 2)),
                                           ("tcp://10.0.0.5:8786", ("tcp", "tcp://10.0.0.5:8786")),
-                                          ("tcp://scheduler", ("tcp", "tcp://scheduler"))])
+                                          ("tcp://scheduler:1", ("tcp", "tcp://scheduler:1")),
+                                          ("tcp://[::1]:65535", ("tcp", "tcp://[::1]:65535"))])
 def test_specs(spec, parsed):
     assert parse_spec(spec) == parsed
 
 
 @pytest.mark.parametrize("spec", ["", "local:", "local:0", "local:x", "remote", "tcp://", "http://h:1",
-                                  "local:99999", "tcp://a b:1", None])
+                                  "local:99999", "tcp://a b:1", "tcp://[::1", "tcp://h:80/x", None])
 def test_bad_specs_are_refused_with_the_forms_named(spec):
     with pytest.raises(ClusterError, match="local|workers"):
+        parse_spec(spec)
+
+
+@pytest.mark.parametrize("spec, why", [("tcp://127.0.0.1", "needs its port, as in tcp://127.0.0.1:8786"),
+                                       ("tcp://scheduler:", "needs its port, as in tcp://scheduler:8786"),
+                                       ("tcp://h:0", "a port is 1 to 65535, got 0"),
+                                       ("tcp://h:65536", "a port is 1 to 65535, got 65536")])
+def test_a_scheduler_address_without_a_usable_port_is_refused(spec, why):
+    with pytest.raises(ClusterError, match=re.escape(why)):
         parse_spec(spec)
 
 

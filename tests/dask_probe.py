@@ -1,0 +1,36 @@
+"""Loaded into a ``dask scheduler`` (``--preload dask_probe``) by :mod:`dask_procs`: every 20 ms it
+writes to ``$HASHIKIT_DASK_PROBE`` (JSON, replaced atomically) the workers attached, their threads,
+``busy`` (threads that hold a task: per worker, its tasks processing up to its threads), ``tasks``
+(tasks processing) and ``max_busy``/``max_tasks`` since the start or the last reset (a file
+``probe.reset`` beside it, which the probe removes)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+
+def dask_setup(scheduler) -> None:
+    from tornado.ioloop import PeriodicCallback
+
+    path = os.environ["HASHIKIT_DASK_PROBE"]
+    reset = os.path.join(os.path.dirname(path), "probe.reset")
+    state = {"max_busy": 0, "max_tasks": 0}
+
+    def sample() -> None:
+        if os.path.exists(reset):
+            state.update(max_busy=0, max_tasks=0)
+            os.unlink(reset)
+        workers = list(scheduler.workers.values())
+        busy = sum(min(len(ws.processing), ws.nthreads) for ws in workers)
+        tasks = sum(len(ws.processing) for ws in workers)
+        state["max_busy"] = max(state["max_busy"], busy)
+        state["max_tasks"] = max(state["max_tasks"], tasks)
+        doc = {"workers": len(workers), "threads": sum(ws.nthreads for ws in workers), "busy": busy,
+               "tasks": tasks, **state}
+        with open(path + ".tmp", "w") as fh:
+            json.dump(doc, fh)
+        os.replace(path + ".tmp", path)
+
+    scheduler._hashikit_probe = PeriodicCallback(sample, 20)
+    scheduler._hashikit_probe.start()
