@@ -66,8 +66,11 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     from .cluster import cluster_spec
 
     p.add_argument("--cluster", type=cluster_spec, metavar="SPEC",
-                   help="run the jobs on Dask: local[:WORKERS] starts a local cluster, tcp://HOST:8786 "
-                        'uses a running scheduler (needs: pip install "hashikit[cluster]")')
+                   help="run the jobs on Dask: local[:WORKERS] starts a local cluster, tcp://HOST:PORT "
+                        "uses a running scheduler (the port is needed; dask scheduler's is 8786): as many "
+                        "jobs run at once as its workers have threads; with no worker attached it says so "
+                        "after 5 s and waits; a scheduler lost mid-run ends the command (exit 1) with the "
+                        'work done kept: the same command resumes (needs: pip install "hashikit[cluster]")')
     p.add_argument("--catalog", metavar="FILE.db",
                    help="also store every puzzle in this SQLite catalogue (a puzzle, or its mirror or "
                         "rotation, already there is skipped)")

@@ -250,10 +250,7 @@ class ClusterExecutor(Executor):
                               f"come back within {self._connect_timeout:g} s)")
         self._connecting_since = None
         if self.capacity() > 0:
-            if self._told and self._notify is not None:
-                n = self.capacity()
-                self._notify(f"workers attached to {self.address}: {n} thread{'s' if n != 1 else ''}; running")
-            self._workers_seen, self._told = now, False
+            self._workers_seen, self._told = now, False  # all workers gone again later: said again
         elif not self._told and now - self._workers_seen >= NO_WORKERS_NOTICE:
             self._told = True
             if self._notify is not None:

@@ -1,8 +1,10 @@
 """Loaded into a ``dask scheduler`` (``--preload dask_probe``) by :mod:`dask_procs`: every 20 ms it
 writes to ``$HASHIKIT_DASK_PROBE`` (JSON, replaced atomically) the workers attached, their threads,
 ``busy`` (threads that hold a task: per worker, its tasks processing up to its threads), ``tasks``
-(tasks processing) and ``max_busy``/``max_tasks`` since the start or the last reset (a file
-``probe.reset`` beside it, which the probe removes)."""
+(tasks processing), ``held`` (tasks submitted and not finished: processing, queued or waiting for
+a worker; that is, the client's jobs in flight) and the most of each since the start or the last
+reset (``max_busy``, ``max_tasks``, ``max_held``; a file ``probe.reset`` beside it resets them,
+and the probe removes it)."""
 
 from __future__ import annotations
 
@@ -15,19 +17,22 @@ def dask_setup(scheduler) -> None:
 
     path = os.environ["HASHIKIT_DASK_PROBE"]
     reset = os.path.join(os.path.dirname(path), "probe.reset")
-    state = {"max_busy": 0, "max_tasks": 0}
+    state = {"max_busy": 0, "max_tasks": 0, "max_held": 0}
+    unfinished = ("processing", "queued", "no-worker", "waiting")
 
     def sample() -> None:
         if os.path.exists(reset):
-            state.update(max_busy=0, max_tasks=0)
+            state.update(max_busy=0, max_tasks=0, max_held=0)
             os.unlink(reset)
         workers = list(scheduler.workers.values())
         busy = sum(min(len(ws.processing), ws.nthreads) for ws in workers)
         tasks = sum(len(ws.processing) for ws in workers)
         state["max_busy"] = max(state["max_busy"], busy)
+        held = sum(1 for ts in scheduler.tasks.values() if ts.state in unfinished)
         state["max_tasks"] = max(state["max_tasks"], tasks)
+        state["max_held"] = max(state["max_held"], held)
         doc = {"workers": len(workers), "threads": sum(ws.nthreads for ws in workers), "busy": busy,
-               "tasks": tasks, **state}
+               "tasks": tasks, "held": held, **state}
         with open(path + ".tmp", "w") as fh:
             json.dump(doc, fh)
         os.replace(path + ".tmp", path)

@@ -56,6 +56,8 @@ class DaskProcs:
             log.close()
 
     def start_scheduler(self) -> None:
+        """A (new) scheduler; workers of an earlier one are ended first (they would not join this one)."""
+        self.stop()
         info = self.folder / "scheduler.json"
         info.unlink(missing_ok=True)
         self.probe_file.unlink(missing_ok=True)
@@ -115,4 +117,4 @@ class DaskProcs:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 pass
-        self.workers = []
+        self.workers, self.scheduler = [], None
