@@ -4,7 +4,9 @@ writes to ``$HASHIKIT_DASK_PROBE`` (JSON, replaced atomically) the workers attac
 (tasks processing), ``held`` (tasks submitted and not finished: processing, queued or waiting for
 a worker; that is, the client's jobs in flight) and the most of each since the start or the last
 reset (``max_busy``, ``max_tasks``, ``max_held``; a file ``probe.reset`` beside it resets them,
-and the probe removes it)."""
+and the probe removes it), and ``busy_samples``: how many samples saw each ``busy`` count while
+the client had ``needed`` (the threads) or more tasks unfinished, so a thread could idle only if
+the client held work back."""
 
 from __future__ import annotations
 
@@ -17,12 +19,12 @@ def dask_setup(scheduler) -> None:
 
     path = os.environ["HASHIKIT_DASK_PROBE"]
     reset = os.path.join(os.path.dirname(path), "probe.reset")
-    state = {"max_busy": 0, "max_tasks": 0, "max_held": 0}
+    state = {"max_busy": 0, "max_tasks": 0, "max_held": 0, "busy_samples": {}}
     unfinished = ("processing", "queued", "no-worker", "waiting")
 
     def sample() -> None:
         if os.path.exists(reset):
-            state.update(max_busy=0, max_tasks=0, max_held=0)
+            state.update(max_busy=0, max_tasks=0, max_held=0, busy_samples={})
             os.unlink(reset)
         workers = list(scheduler.workers.values())
         busy = sum(min(len(ws.processing), ws.nthreads) for ws in workers)
@@ -31,7 +33,10 @@ def dask_setup(scheduler) -> None:
         held = sum(1 for ts in scheduler.tasks.values() if ts.state in unfinished)
         state["max_tasks"] = max(state["max_tasks"], tasks)
         state["max_held"] = max(state["max_held"], held)
-        doc = {"workers": len(workers), "threads": sum(ws.nthreads for ws in workers), "busy": busy,
+        threads = sum(ws.nthreads for ws in workers)
+        if threads and held >= threads:
+            state["busy_samples"][str(busy)] = state["busy_samples"].get(str(busy), 0) + 1
+        doc = {"workers": len(workers), "threads": threads, "busy": busy,
                "tasks": tasks, "held": held, **state}
         with open(path + ".tmp", "w") as fh:
             json.dump(doc, fh)

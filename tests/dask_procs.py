@@ -24,7 +24,8 @@ HERE = Path(__file__).resolve().parent
 class DaskProcs:
     """``with DaskProcs(tmp_dir, workers=3) as c:`` a scheduler with 3 single-thread workers; ``c.address``."""
 
-    def __init__(self, folder: Path, workers: int = 0, start_timeout: float = 120.0):
+    def __init__(self, folder: Path, workers: int = 0, start_timeout: float = 120.0, env: dict | None = None):
+        self.env = dict(env or {})  # for every process (a benchmark's PYTHONPATH to an older revision)
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.nworkers = workers
@@ -51,7 +52,7 @@ class DaskProcs:
         try:
             return subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=log, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL, start_new_session=True,
-                                    env={**os.environ, **(env or {})}, cwd=self.folder)
+                                    env={**os.environ, **self.env, **(env or {})}, cwd=self.folder)
         finally:
             log.close()
 
@@ -64,7 +65,8 @@ class DaskProcs:
         self.scheduler = self._spawn("scheduler", "scheduler", "--host", "127.0.0.1", "--port", "0",
                                      "--no-dashboard", "--scheduler-file", str(info), "--preload", "dask_probe",
                                      env={"HASHIKIT_DASK_PROBE": str(self.probe_file),
-                                          "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])})
+                                          "PYTHONPATH": os.pathsep.join([str(HERE), self.env.get(
+                                              "PYTHONPATH", os.environ.get("PYTHONPATH", ""))])})
         self._until(lambda: info.exists() and info.stat().st_size > 0 and self.probe() is not None,
                     "the scheduler to start", self.scheduler)
         self.address = json.loads(info.read_text())["address"]
