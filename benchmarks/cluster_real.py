@@ -51,10 +51,16 @@ def command(out: Path, address: str, count: int, size: str, env: dict) -> subpro
     return subprocess.Popen([sys.executable, "-m", "hashikit", "generate", "--size", size, "--difficulty", "hard",
                              "--count", str(count), "--seed", "19", "--out-dir", str(out), "--cluster", address],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, **env},
+                            cwd=out.parent,  # not the project folder: -m would import its hashikit before PYTHONPATH's
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def capacity(tmp: Path, label: str, env: dict, workers: int, count: int) -> dict:
+    (tmp / f"cap-{label}-out").parent.mkdir(parents=True, exist_ok=True)
+    where = subprocess.run([sys.executable, "-c", "import hashikit; print(hashikit.__file__)"], cwd=tmp,
+                           env={**os.environ, **env}, capture_output=True, text=True, check=True).stdout.strip()
+    if env.get("PYTHONPATH") and not where.startswith(env["PYTHONPATH"]):
+        raise SystemExit(f"cluster_real: the {label} run would import {where}")
     with DaskProcs(tmp / f"cap-{label}", workers=workers, env=env) as cluster:
         cluster.reset_probe()
         t0 = time.perf_counter()
@@ -161,9 +167,9 @@ def main(argv=None) -> int:
                      f"{100 * c['all_busy']:.0f}% | {c['mean_busy']:.1f} |")
     lines += [
         "",
-        f"Samples count while the client held at least {w} unfinished tasks, so an idle worker there is one "
-        "the runner kept without work. The runner now sizes its window from the cluster's threads (2 per "
-        "thread: each worker has the next task ready)"
+        f"Samples count while the client had any task unfinished (the run going on, its last few tasks "
+        f"included, when fewer than {w} are left to run). The runner now sizes its window from the "
+        "cluster's threads (2 per thread: each worker has the next task ready)"
         + (f"; {args.against}'s took twice the client machine's cores ({2 * os.cpu_count()} here)."
            if args.against else "."),
         "",

@@ -5,8 +5,7 @@ writes to ``$HASHIKIT_DASK_PROBE`` (JSON, replaced atomically) the workers attac
 a worker; that is, the client's jobs in flight) and the most of each since the start or the last
 reset (``max_busy``, ``max_tasks``, ``max_held``; a file ``probe.reset`` beside it resets them,
 and the probe removes it), and ``busy_samples``: how many samples saw each ``busy`` count while
-the client had ``needed`` (the threads) or more tasks unfinished, so a thread could idle only if
-the client held work back."""
+the client had any task unfinished (a run going on)."""
 
 from __future__ import annotations
 
@@ -34,7 +33,7 @@ def dask_setup(scheduler) -> None:
         state["max_tasks"] = max(state["max_tasks"], tasks)
         state["max_held"] = max(state["max_held"], held)
         threads = sum(ws.nthreads for ws in workers)
-        if threads and held >= threads:
+        if held:
             state["busy_samples"][str(busy)] = state["busy_samples"].get(str(busy), 0) + 1
         doc = {"workers": len(workers), "threads": threads, "busy": busy,
                "tasks": tasks, "held": held, **state}
