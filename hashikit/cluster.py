@@ -223,12 +223,11 @@ class ClusterExecutor(Executor):
         """Tasks the cluster runs at once: its workers' threads, from the scheduler's figures (0: none attached).
 
         The client refreshes them every ``distributed.client.scheduler-info-interval`` (2 s); read
-        from that cache, so this never waits on the network."""
-        info = getattr(self._client, "_scheduler_identity", None) or {}  # private: the cache of scheduler_info()
-        threads = info.get("total_threads")
-        if threads is None:
-            threads = sum(w.get("nthreads", 0) for w in (info.get("workers") or {}).values())
-        return int(threads)
+        from that cache, so this does not wait on the network."""
+        info = getattr(self._client, "_scheduler_identity", None)  # private: the cache of scheduler_info()
+        if isinstance(info, dict) and "total_threads" in info:
+            return int(info["total_threads"])
+        return sum(self._client.nthreads().values())  # a Dask without that cache: ask the scheduler
 
     def check(self) -> None:
         """Raise :class:`ClusterLost` if the scheduler is gone; say once when no worker is attached.

@@ -282,3 +282,72 @@ def test_progress_goes_to_stderr_only(tmp_path, mode):
         assert "demo" in proc.stderr and "3/3" in proc.stderr
     else:  # standard error is a pipe here, not a terminal: no bar
         assert proc.stderr == ""
+
+
+# -- an executor that tells its capacity and health (a cluster's: hashikit.cluster.ClusterExecutor) ------------
+class _Telling(ThreadPoolExecutor):
+    """Cancels some jobs by itself, as Dask does with the tasks it had when its scheduler connection dropped,
+    and can be 'lost': ``check()`` then raises.  Counts the jobs it held at once.  Its pool has more threads
+    than its ``capacity()`` says, so a window sized from the pool (``_max_workers``) would show."""
+
+    def __init__(self, threads: int, cancel: dict[int, int] | None = None, lost_after: int | None = None):
+        super().__init__(threads + 5)
+        self.threads, self.cancel, self.lost_after = threads, dict(cancel or {}), lost_after
+        self.done_jobs, self.checks, self.held, self.most_held = 0, 0, 0, 0
+        self.lock = threading.Lock()
+
+    def submit(self, fn, /, *args, **kwargs):
+        x = args[1][0] if args[1] else None  # _call(fn, args, kwargs): the job's own first argument
+        with self.lock:
+            if self.cancel.get(x, 0) > 0:
+                self.cancel[x] -= 1
+                fut = type(super().submit(square, 0))()  # a fresh future, cancelled by the executor
+                fut.cancel()
+                fut.set_running_or_notify_cancel()
+                return fut
+            self.held += 1
+            self.most_held = max(self.most_held, self.held)
+        fut = super().submit(fn, *args, **kwargs)
+        fut.add_done_callback(self._finished)
+        return fut
+
+    def _finished(self, fut) -> None:
+        with self.lock:
+            self.held -= 1
+            self.done_jobs += 1
+
+    def capacity(self) -> int:
+        return self.threads
+
+    def check(self) -> None:
+        self.checks += 1
+        if self.lost_after is not None and self.done_jobs >= self.lost_after:
+            raise ConnectionError("the scheduler is gone")
+
+
+def test_an_executor_that_cancels_a_job_itself_gets_it_again_twice_then_an_error_row():
+    ex = _Telling(2, cancel={3: 2, 5: 3})  # job 3 cancelled twice (then runs), job 5 three times
+    with ex:
+        got = {r.key: r for r in run_batch([Job(str(x), square, (x,)) for x in range(8)], executor=ex,
+                                           progress=False)}
+    assert {k: r.value for k, r in got.items() if r.ok} == {str(x): x * x for x in range(8) if x != 5}
+    assert got["5"].error == "cancelled by the executor" and ex.checks > 0
+
+
+def test_the_window_follows_the_executors_capacity():
+    with _Telling(3) as ex:
+        assert all(r.ok for r in run_batch([Job(str(x), nap, (0.05,)) for x in range(30)], executor=ex,
+                                           progress=False))
+    assert ex.most_held == 6  # two per thread, not two per core of this machine
+
+
+def test_a_lost_executor_ends_the_batch_with_its_error_and_the_rows_so_far_stay(tmp_path):
+    sink = JsonLinesSink(str(tmp_path / "out.jsonl"))
+    seen = []
+    with _Telling(1, lost_after=3) as ex:
+        with pytest.raises(ConnectionError, match="the scheduler is gone"):
+            for r in run_batch([Job(str(x), nap, (0.01,)) for x in range(20)], executor=ex, sink=sink,
+                               progress=False):
+                seen.append(r.key)
+    stored = sink.load()
+    assert 3 <= len(stored) < 20 and set(stored) == set(seen)
