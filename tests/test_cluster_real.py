@@ -28,6 +28,7 @@ pytest.importorskip("distributed", reason="Dask is not installed (pip install 'h
 
 from dask_procs import DaskProcs  # noqa: E402
 
+from hashikit.catalog import Catalog  # noqa: E402
 from hashikit.cli import main  # noqa: E402
 
 #: a guard against a hang, never a timing: every step here normally takes seconds
@@ -38,12 +39,13 @@ class Run:
     """``hashikit generate ... --cluster ADDRESS`` as a command of its own, its standard error read
     line by line as it comes (SIGINT as a terminal's Ctrl-C delivers it: not ignored)."""
 
-    def __init__(self, out: Path, address: str, count: int, size: str = "10x10", level: str = "hard"):
+    def __init__(self, out: Path, address: str, count: int, size: str = "10x10", level: str = "hard", *extra: str,
+                 env: dict | None = None):
         self.out = out
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "hashikit", "generate", "--size", size, "--difficulty", level, "--count",
-             str(count), "--seed", "19", "--out-dir", str(out), "--cluster", address],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+             str(count), "--seed", "19", "--out-dir", str(out), "--cluster", address, *extra],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})},
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -105,9 +107,9 @@ def test_six_single_thread_workers_keep_six_tasks_processing(tmp_path):
 
 
 def test_a_killed_scheduler_ends_the_run_in_one_line_and_the_same_command_resumes(tmp_path):
-    out = tmp_path / "out"
+    out, db = tmp_path / "out", tmp_path / "c.db"
     with DaskProcs(tmp_path / "cluster", workers=2) as cluster:
-        run = Run(out, cluster.address, 30)
+        run = Run(out, cluster.address, 30, "10x10", "hard", "--catalog", str(db))
         run.until(lambda: len(run.rows()) >= 3, "3 puzzles made")
         cluster.kill_scheduler()
         code = run.wait()
@@ -119,14 +121,17 @@ def test_a_killed_scheduler_ends_the_run_in_one_line_and_the_same_command_resume
         assert f"kept in {out / 'generate.jsonl'}: the same command resumes" in after[0]
         assert 3 <= len(kept) < 30 and all(r["ok"] for r in kept), kept
         assert len(list(out.glob("hard-10x10-*.txt"))) == len(kept)  # each puzzle's file, as it came
+        with Catalog(db) as cat:
+            assert len(cat) == len(kept)  # and into the catalogue
 
         # the same command on a new scheduler (a new address) with new workers: the rest only
         cluster.start_scheduler()
         cluster.add_workers(2)
-        again = Run(out, cluster.address, 30)
+        again = Run(out, cluster.address, 30, "10x10", "hard", "--catalog", str(db))
         assert again.wait() == 0, again.lines
     no_traceback(again.lines)
     assert f"wrote 30 puzzles and index.csv/index.json to {out} ({len(kept)} from an earlier run)" in again.lines
+    assert f"{db}: {30 - len(kept)} added, {len(kept)} already there (or a mirror or rotation)" in again.lines
     rows = again.rows()
     assert rows[:len(kept)] == kept and len({r["key"] for r in rows}) == len(rows) == 30
 
@@ -144,17 +149,24 @@ def test_a_malformed_address_is_refused_before_any_work(tmp_path, capsys, addres
 
 
 def test_no_worker_attached_is_said_and_the_run_waits_for_one(tmp_path):
+    """Said after 5 s; meanwhile one task is submitted (a window of 2 x 0 threads, at least one); a worker
+    joins: the run goes on, with 2 submitted (its capacity followed as it changes)."""
     with DaskProcs(tmp_path / "cluster") as cluster:
-        run = Run(tmp_path / "out", cluster.address, 4, "7x7", "easy")
+        # the client's copy of the scheduler's figures refreshed every 0.1 s (Dask's default: 2 s), so the
+        # new worker is seen before a quick machine has made all 12 puzzles
+        run = Run(tmp_path / "out", cluster.address, 12,
+                  env={"DASK_DISTRIBUTED__CLIENT__SCHEDULER_INFO_INTERVAL": "100ms"})
         run.until(lambda: any("no Dask worker is attached" in line for line in run.lines), "word of no worker")
         note = [line for line in run.lines if "no Dask worker is attached" in line][0]
         assert note == (f"generate: no Dask worker is attached to {cluster.address} (for 5 s): waiting for one "
                         f"(start some with: dask worker {cluster.address} --nthreads 1; Ctrl-C stops)")
-        assert run.rows() == []
+        assert run.rows() == [] and cluster.probe()["max_held"] == 1, cluster.probe()
         cluster.add_workers(1)
         assert run.wait() == 0, run.lines
+        seen = cluster.probe()
     no_traceback(run.lines)
-    assert len(run.rows()) == 4
+    assert len(run.rows()) == 12
+    assert seen["max_held"] == 2 and seen["max_busy"] == 1, seen
 
 
 @pytest.mark.slow
