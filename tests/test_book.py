@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from hashikit.book import BookError, BookPuzzle, Options, layout, make_book, order, verify
-from hashikit.catalog import Catalog
+from hashikit.publish.book import BookError, BookPuzzle, Options, layout, make_book, order, verify
+from hashikit.publish.catalog import Catalog
 from hashikit.logic import grade
 from hashikit.model import Puzzle
 
@@ -61,7 +61,7 @@ def expected_pages(entries, per_page: int) -> int:
 def test_page_count_for_each_page_grid(catalogue, per_page):
     with Catalog(catalogue) as cat:
         entries = cat.query()
-    from hashikit.book import load
+    from hashikit.publish.book import load
 
     pages = layout(order(verify(load(str(catalogue)))), Options(per_page=per_page))
     assert len(pages) == expected_pages(entries, per_page)
@@ -180,7 +180,7 @@ def test_bad_options_and_sources_are_refused(tmp_path, catalogue):
 def test_a_folder_of_files_makes_a_book_graded_on_the_way(tmp_path, catalogue):
     with Catalog(catalogue) as cat:
         cat.export("tatham", tmp_path / "files", level="medium")
-    items = order(verify(__import__("hashikit.book", fromlist=["load"]).load(str(tmp_path / "files"))))
+    items = order(verify(__import__("hashikit.publish.book", fromlist=["load"]).load(str(tmp_path / "files"))))
     assert [i.level for i in items] == ["medium", "medium"] and [i.number for i in items] == [1, 2]
     assert all(i.solution is not None for i in items)
 
@@ -189,7 +189,7 @@ def test_a_folder_of_files_makes_a_book_graded_on_the_way(tmp_path, catalogue):
 def test_book_command(catalogue, tmp_path, capsys):
     import argparse
 
-    from hashikit.cli_catalog import add_parsers
+    from hashikit.cli.catalog import add_parsers
 
     parser = argparse.ArgumentParser(prog="hashikit")
     add_parsers(parser.add_subparsers(dest="command"))

@@ -28,7 +28,7 @@ pytest.importorskip("distributed", reason="Dask is not installed (pip install 'h
 
 from dask_procs import DaskProcs  # noqa: E402
 
-from hashikit.catalog import Catalog  # noqa: E402
+from hashikit.publish.catalog import Catalog  # noqa: E402
 from hashikit.cli import main  # noqa: E402
 
 #: a guard against a hang, never a timing: every step here normally takes seconds

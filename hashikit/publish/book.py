@@ -32,8 +32,8 @@ from typing import Iterable, NamedTuple
 from xml.sax.saxutils import escape
 
 from .catalog import LEVEL_ORDER
-from .errors import HashikitError
-from .model import Puzzle, Solution
+from ..errors import HashikitError
+from ..model import Puzzle, Solution
 
 #: paper sizes, width x height in millimetres
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -80,7 +80,7 @@ def from_catalog(path: str, **filters) -> list[BookPuzzle]:
 
 def from_folder(folder: str) -> list[BookPuzzle]:
     """Every puzzle file in ``folder`` (index files and pictures skipped), in name order."""
-    from .formats import read_file
+    from ..formats import read_file
 
     skip = re.compile(r"(^index\.(json|csv)$)|(\.(svg|png|pdf|db|md)$)", re.IGNORECASE)
     names = sorted(n for n in os.listdir(folder)
@@ -110,9 +110,9 @@ def load(source: str, **filters) -> list[BookPuzzle]:
 def verify(items: Iterable[BookPuzzle]) -> list[BookPuzzle]:
     """Prove each puzzle unique, grade it (it must match a stated level) and attach the checked
     solution; raises BookError naming every puzzle that fails."""
-    from .checker import check
-    from .logic import grade
-    from .solvers import solve
+    from ..checker import check
+    from ..logic import grade
+    from ..solvers import solve
 
     items = list(items)
     problems = []
@@ -202,7 +202,7 @@ _PX = 96 / 25.4  # CSS pixels per millimetre
 
 def _board_aspect(puzzle: Puzzle) -> float:
     """Height over width of the board picture (from the SVG's size, margins included)."""
-    from .render import svg
+    from ..render import svg
 
     m = re.search(r'width="([\d.]+)" height="([\d.]+)"', svg(puzzle, cell=20))
     return float(m.group(2)) / float(m.group(1))
@@ -321,7 +321,7 @@ def find_fonts(font_dir: str | None = None) -> dict[str, str]:
 # -- back ends -----------------------------------------------------------------------------------------
 
 def _board_svg(board: Board) -> str:
-    from .render import svg
+    from ..render import svg
 
     return svg(board.puzzle, board.solution, cell=40 if board.solution is None else 20)
 

@@ -14,8 +14,8 @@ import os
 import sys
 
 from .argtypes import between, positive_int
-from .catalog import LEVEL_ORDER, Catalog, CatalogError, parse_size
-from .cli_common import EXIT_OK
+from ..publish.catalog import LEVEL_ORDER, Catalog, CatalogError, parse_size
+from .common import EXIT_OK
 #: files that ``catalog add`` takes from a folder: not these
 _SKIP = {"index.json", "index.csv"}
 _PICTURES = (".svg", ".png", ".pdf", ".db", ".md")
@@ -63,7 +63,7 @@ def filters_from(args) -> dict:
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """``--cluster`` and ``--catalog`` for a batch command (generate, bench)."""
-    from .cluster import cluster_spec
+    from ..run.cluster import cluster_spec
 
     p.add_argument("--cluster", type=cluster_spec, metavar="SPEC",
                    help="run the jobs on Dask: local[:WORKERS] starts a local cluster, tcp://HOST:PORT "
@@ -92,10 +92,10 @@ def _expand(paths: list[str]) -> list[str]:
 
 def _prepare(path: str, fmt: str | None):
     """Read, solve (when the file has no solution) and grade one file: (puzzle, solution, meta, note)."""
-    from .checker import check
-    from .formats import read_file
-    from .logic import grade
-    from .solvers import solve
+    from ..checker import check
+    from ..formats import read_file
+    from ..logic import grade
+    from ..solvers import solve
 
     doc = read_file(path, fmt)
     if doc.puzzle is None:
@@ -154,7 +154,7 @@ def cmd_catalog_list(args) -> int:
 
 
 def cmd_catalog_export(args) -> int:
-    from .formats import get
+    from ..formats import get
 
     get(args.to)  # an unknown format is bad input before anything is written
     with _open_existing(args.db) as cat:
@@ -166,7 +166,7 @@ def cmd_catalog_export(args) -> int:
 # -- book -------------------------------------------------------------------------------------------------
 
 def cmd_book(args) -> int:
-    from .book import Options, make_book
+    from ..publish.book import Options, make_book
 
     opts = Options(per_page=args.per_page, paper=args.paper, binding=args.binding, title=args.title)
     filters = filters_from(args)

@@ -34,9 +34,9 @@ import time
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from . import __version__
-from .errors import HashikitError
-from .model import Puzzle, Solution
+from .. import __version__
+from ..errors import HashikitError
+from ..model import Puzzle, Solution
 
 #: the levels in order of difficulty (as hashikit.logic.LEVELS; repeated here so that
 #: reading a catalogue does not import the deduction engine)
@@ -138,7 +138,7 @@ class Entry:
 
     @property
     def puzzle(self) -> Puzzle:
-        from .formats import read_text
+        from ..formats import read_text
 
         p = read_text(self.puzzle_text, "json", f"catalogue entry {self.id}").puzzle
         if self.no_loops:
@@ -230,7 +230,7 @@ class Catalog:
     def row_for(puzzle: Puzzle, solution: Solution | None = None, **meta) -> tuple:
         """The row stored for ``puzzle``: fingerprint first.  Pure, so workers can build rows
         and a single writer store them (:meth:`add_rows`)."""
-        from .formats import write_text
+        from ..formats import write_text
 
         unknown = set(meta) - set(META_KEYS)
         if unknown:
@@ -240,7 +240,7 @@ class Catalog:
         if level is not None and level not in LEVEL_ORDER:
             raise CatalogError(f"unknown level {level!r}; levels: {', '.join(LEVEL_ORDER)}")
         if solution is not None:
-            from .checker import check
+            from ..checker import check
 
             report = check(puzzle, solution)
             if not report.ok:
@@ -348,7 +348,7 @@ class Catalog:
         (``00001.json``, ...) plus ``index.json`` with their catalogue fields; or, when ``dest``
         ends in ``.jsonl``, every puzzle as one JSON line (fields, puzzle and bridges).
         Returns the paths written."""
-        from .formats import get, write_text
+        from ..formats import get, write_text
 
         dest = os.fspath(dest)
         entries = self.query(**filters)
@@ -383,5 +383,18 @@ class Catalog:
         return paths
 
 
-__all__ = ["Catalog", "CatalogError", "Entry", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
+__all__ = ["Catalog", "CatalogError", "Entry", "generate_row", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
            "canonical_form", "fingerprint", "parse_size"]
+
+
+def generate_row(rows: int, cols: int, difficulty: str, seed: int) -> tuple:
+    """One job: a unique graded puzzle for ``seed``, as the catalogue row that stores it.
+
+    Runs on a worker (of a cluster, say); returns plain data (strings and numbers), so the result
+    travels cheaply and one writer (the caller) stores it: workers need no access to the file.
+    """
+    from ..generate import generate_unique
+
+    puzzle, solution, grade = generate_unique(rows, cols, difficulty, seed=seed)
+    return Catalog.row_for(puzzle, solution, level=grade.level, score=grade.score, seed=seed)
+
