@@ -29,8 +29,7 @@ def generate(tmp_path, name: str, count: int, size: str, level: str, *extra: str
 
 
 def generate_apart(tmp_path, name: str, count: int, size: str, level: str, *extra: str) -> tuple[int, set[str], str]:
-    """:func:`generate` as a command of its own: a local Dask cluster started inside the test process
-    leaves process objects whose late clean-up can close descriptors later tests have reused."""
+    """:func:`generate` as a command of its own, as a person runs it (the in-process runs: :func:`generate`)."""
     db = tmp_path / f"{name}.db"
     proc = subprocess.run([sys.executable, "-m", "hashikit", "generate", "--size", size, "--difficulty", level,
                            "--count", str(count), "--seed", "12", "--out-dir", str(tmp_path / name),
