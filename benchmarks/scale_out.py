@@ -295,12 +295,7 @@ def main(argv=None) -> int:
         "How to run it on a real cluster: see the README section *Clusters*.",
         "",
     ]
-    out = Path(args.out)
-    kept = out.read_text() if out.exists() else ""  # cluster_real.py's section, kept as it is
-    begin, end = "<!-- cluster_real: begin -->", "<!-- cluster_real: end -->"
-    if begin in kept and end in kept:
-        lines.append(kept[kept.index(begin):kept.index(end) + len(end)] + "\n")
-    out.write_text("\n".join(lines))
+    Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))
     return 0
 

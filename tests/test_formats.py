@@ -724,7 +724,7 @@ def test_the_registry_order_does_not_depend_on_import_order():
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["grid", "csv", "has", "tatham", "puzzlink", "json", "json-solution", "solved",
-                           "solved-unicode", "prob", "dot", "ohmec", "pzprv3"]
+                           "solved-unicode", "prob", "dot", "ohmec", "pzprv3", "picture"]
 
 
 def test_a_grid_over_the_cell_cap_is_refused_from_its_first_row():

@@ -198,7 +198,7 @@ def test_openapi_and_page(client):
     assert r.status_code == 200 and r.json() == client.app.openapi()  # generated from the models
     doc = r.json()
     assert set(doc["paths"]) == {"/api/parse", "/api/solve", "/api/check", "/api/hint", "/api/analyze",
-                                 "/api/convert", "/api/generate"}
+                                 "/api/convert", "/api/generate", "/api/read-picture"}
     for path, item in doc["paths"].items():
         assert set(item) == {"post"} and {"200", "400", "413", "415"} <= set(item["post"]["responses"]), path
     page = client.get("/")

@@ -63,14 +63,13 @@ def filters_from(args) -> dict:
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """``--cluster`` and ``--catalog`` for a batch command (generate, bench)."""
-    from ..run.cluster import cluster_spec
+    from ..run.cluster import CONNECT_TIMEOUT, cluster_spec
 
     p.add_argument("--cluster", type=cluster_spec, metavar="SPEC",
                    help="run the jobs on Dask: local[:WORKERS] starts a local cluster, tcp://HOST:PORT "
-                        "uses a running scheduler (the port is needed; dask scheduler's is 8786): as many "
-                        "jobs run at once as its workers have threads; with no worker attached it says so "
-                        "after 5 s and waits; a scheduler lost mid-run ends the command (exit 1) with the "
-                        'work done kept: the same command resumes (needs: pip install "hashikit[cluster]")')
+                        "uses a running scheduler (8786 is dask's default port); every worker thread is kept "
+                        f"busy, and a scheduler lost for {CONNECT_TIMEOUT:g} s ends the run (exit 1): the same "
+                        'command resumes (needs: pip install "hashikit[cluster]")')
     p.add_argument("--catalog", metavar="FILE.db",
                    help="also store every puzzle in this SQLite catalogue (a puzzle, or its mirror or "
                         "rotation, already there is skipped)")

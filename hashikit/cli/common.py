@@ -84,3 +84,47 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(EXIT_BAD, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def add_show(parser) -> None:
+    """``--show OUT.png``: the picture read, with what was read drawn over it."""
+    parser.add_argument("--show", metavar="OUT.png",
+                        help="when FILE is a picture: write OUT.png, the picture with what was read drawn over it "
+                             "(islands, numbers, bridges; an unsure number in red) to spot a misread at a glance")
+
+
+def check_show(args) -> None:
+    """Refuse a bad ``--show`` path before the work starts."""
+    import os
+
+    from ..service import BadInput
+    from .output import check_writable
+
+    if getattr(args, "show", None):
+        if os.path.splitext(args.show)[1].lower() != ".png":
+            raise BadInput(f"{args.show}: --show writes a PNG picture; give a .png file name")
+        check_writable(args.show)
+
+
+def load_shown(args, path: str):
+    """The puzzle file's document (``service.load_puzzle``), ``--show`` checked before and written
+    after reading (for the commands that take ``--show``)."""
+    from ..service import load_puzzle
+
+    check_show(args)
+    doc = load_puzzle(path, args.from_format)
+    show(args, doc, path)
+    return doc
+
+
+def show(args, doc, path: str) -> None:
+    """Write ``--show``'s picture for a document read from a picture (refused for other files)."""
+    from ..service import BadInput
+
+    if not getattr(args, "show", None):
+        return
+    if doc.picture is None:
+        raise BadInput(f"--show draws what was read from a picture; {path} is not a picture")
+    from ..formats.picture import draw_reading
+
+    draw_reading(doc.picture, args.show)

@@ -17,7 +17,7 @@ from . import argtypes, output
 from ..errors import PuzzleError
 from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .catalog import add_run_options
-from .common import EXIT_BAD, EXIT_NO, EXIT_OK, levels, print_json, refuse, say
+from .common import EXIT_BAD, EXIT_NO, EXIT_OK, add_show, levels, load_shown, print_json, refuse, say
 from ..limits import TIME_MARGIN
 from ..service import BadInput, OutOfTime
 
@@ -81,8 +81,11 @@ def cmd_hint(args) -> int:
            (not args.check_solution and args.state is None, "--no-solution-check goes with --state"))
     if args.svg:
         output.check_picture(args.svg)
-    puzzle = _puzzle(args)
-    partial = None
+    doc = load_shown(args, args.file)
+    puzzle = service.admit_file(args.file, doc.puzzle)
+    partial = doc.solution if doc.in_play and args.state is None else None  # a picture: the game so far
+    refuse((args.state is not None and doc.in_play and doc.solution is not None,
+            f"{args.file} shows bridges drawn (the board so far) and --state gives another board; give one"))
     if args.state:
         sdoc = service.load(args.state, args.state_format)
         if sdoc.solution is None:
@@ -264,16 +267,18 @@ def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: b
         if args.cluster:
             from ..run.cluster import ClusterLost, executor
 
-            sink = _sink(out_dir, label)
             try:
-                with executor(args.cluster, notify=lambda line: say(f"{label}: {line}")) as pool:
+                with executor(args.cluster, note=lambda text: say(f"hashikit: {label}: {text}")) as pool:
                     say(f"{label}: running on the Dask cluster {args.cluster}")
-                    return _collect(args, run_batch(jobs, executor=pool, sink=sink, resume=True,
+                    return _collect(args, run_batch(jobs, executor=pool, sink=_sink(out_dir, label), resume=True,
                                                     retry_failed=True, label=label),
                                     out_dir, file_of, label, index, catalog)
-            except ClusterLost as exc:  # exit 1, one line; every result that came back is on disk
-                raise ClusterLost(f"{exc}; the puzzles made so far are kept in {sink.path}: "
-                                  f"the same command resumes") from None
+            except ClusterLost as exc:  # the rows stored so far stay: the same command resumes
+                sink = _sink(out_dir, label)
+                kept = sum(r.ok for r in sink.load().values())
+                say(f"hashikit: {label}: {exc}; {kept} of {len(jobs)} puzzles are kept in {sink.path}: "
+                    f"run the same command again to resume")
+                return EXIT_NO
         workers = max(1, min(args.jobs or os.cpu_count() or 1, len(jobs)))
         results = run_batch(jobs, workers=workers, inline=workers == 1, sink=_sink(out_dir, label), resume=True,
                             retry_failed=True, label=label,
@@ -407,9 +412,12 @@ def add_parsers(sub) -> None:
                        description="Print the next deduction a person can make, and why. With --state, start "
                                    "from the bridges you have drawn so far (a solved-grid text or JSON solution); "
                                    "a board that already breaks a rule, or has a bridge the (unique) solution "
-                                   "lacks, is reported with the offending bridges.",
+                                   "lacks, is reported with the offending bridges. A picture (PNG, JPEG, WebP) is "
+                                   "read with the bridges drawn on it as your board so far.",
                        epilog="examples:\n  hashikit hint puzzle.txt\n"
-                              "  hashikit hint puzzle.txt --state my-board.sol --svg hint.svg")
+                              "  hashikit hint puzzle.txt --state my-board.sol --svg hint.svg\n"
+                              "  hashikit hint screenshot.png --show read.png   (the game in the picture; "
+                              "read.png shows what was read)")
     h.add_argument("file", help="puzzle file")
     h.add_argument("--state", metavar="SOLUTION", help="your board so far (bridges drawn)")
     h.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
@@ -418,6 +426,7 @@ def add_parsers(sub) -> None:
     h.add_argument("--no-solution-check", dest="check_solution", action="store_false",
                    help="do not compare your bridges with the solution (only the rules)")
     h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)")
+    add_show(h)
     h.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
     h.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
                    help="give up after this long with status 'unknown' (exit 1)")

@@ -16,14 +16,15 @@ from .. import service
 from . import argtypes, output
 from .common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
                          formats_help, limits_help, print_json, refuse, say)
+from .common import add_show, load_shown
 from ..service import BadInput
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_NO", "EXIT_BAD", "BadInput"]
 
 
-def _fail(message: str, code: int = EXIT_BAD) -> int:
+def _fail(message: str) -> int:
     say(f"hashikit: error: {message}")
-    return code
+    return EXIT_BAD
 
 
 # -- solve --------------------------------------------------------------------
@@ -38,7 +39,7 @@ def cmd_solve(args) -> int:
     output.check_writable(args.output)
     if args.svg:
         output.check_picture(args.svg)
-    doc = service.load_puzzle(args.file, args.from_format)
+    doc = load_shown(args, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
     report = service.solve(puzzle, engine=args.engine, time_limit=args.time_limit, unique=args.unique,
                            enumerate_all=args.all, limit=limit)
@@ -177,7 +178,7 @@ def _check_text(report) -> str:
 def cmd_convert(args) -> int:
     fmt = output.output_format(args.output, args.to)
     output.check_writable(args.output)
-    doc = service.load_puzzle(args.input, args.from_format)
+    doc = load_shown(args, args.input)
     solution = doc.solution
     if fmt.needs_solution and solution is None and not args.solve:
         raise BadInput(f"format {fmt.name!r} shows a solution and {args.input} has none; "
@@ -259,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="OUT", help="also draw the solution to OUT (.svg or .png)")
     s.add_argument("--unicode", action="store_true", help="draw bridges with ─ ═ │ ║")
     s.add_argument("-q", "--quiet", action="store_true", help="no summary line on standard error")
+    add_show(s)
     s.set_defaults(func=cmd_solve)
 
     c = sub.add_parser("check", help="check a solution against the rules", formatter_class=fmt,
@@ -280,13 +282,16 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n  hashikit convert puzzle.txt puzzle.has\n"
                               "  hashikit convert puzzle.txt - --to tatham\n"
                               "  hashikit convert puzzle.txt model.mch          (ProB B machine)\n"
-                              "  hashikit convert puzzle.txt solved.dot --solve  (then: neato -n -Tpng solved.dot)\n\n"
+                              "  hashikit convert puzzle.txt solved.dot --solve  (then: neato -n -Tpng solved.dot)\n"
+                              "  hashikit convert shot.png - --to json --show read.png   (a picture: the board and the "
+                              "bridges drawn)\n\n"
                               + formats_help())
     v.add_argument("input", help="input file ('-' for standard input)")
     v.add_argument("output", help="output file ('-' for standard output, with --to)")
     v.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
     v.add_argument("--to", metavar="FORMAT", help="output format")
     v.add_argument("--solve", action="store_true", help="solve first when the output shows a solution")
+    add_show(v)
     v.set_defaults(func=cmd_convert)
 
     r = sub.add_parser("render", help="draw a puzzle or solution as SVG or PNG", formatter_class=fmt,
@@ -323,14 +328,17 @@ def main(argv: list[str] | None = None) -> int:
     from ..errors import HashikitError
 
     try:
+        from ..formats.picture import cli_logging
+
+        cli_logging()  # a picture's reading (what it saw, where unsure) goes to stderr
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             parser.print_help()
             return EXIT_BAD
         return args.func(args)
-    except HashikitError as exc:  # BadInput, FormatError, UnsupportedOption, BadArgument, ... (exit 2)
-        return _fail(str(exc), getattr(exc, "exit_code", EXIT_BAD))  # ClusterLost: exit 1
+    except HashikitError as exc:  # BadInput, FormatError, UnsupportedOption, BadArgument, ...
+        return _fail(str(exc))
     except KeyboardInterrupt:
         say("hashikit: interrupted")
         return EXIT_INTERRUPTED

@@ -34,7 +34,8 @@ from ..model import Puzzle, Solution
 MAX_INPUT_BYTES = _limits.CLI.max_input_bytes
 
 #: the format modules, in the order the help and README tables list them
-_MODULES = ("grid", "csvgrid", "has", "tatham", "puzzlink", "jsonfmt", "solved", "prob", "dot", "ohmec", "pzprv3")
+_MODULES = ("grid", "csvgrid", "has", "tatham", "puzzlink", "jsonfmt", "solved", "prob", "dot", "ohmec", "pzprv3",
+            "picturefmt")
 
 
 @dataclass
@@ -43,6 +44,10 @@ class Document:
 
     puzzle: Puzzle | None
     solution: Solution | None = None
+    #: the bridges are a game in progress (read from a picture), not a finished solution
+    in_play: bool = False
+    #: what a picture showed (a :class:`hashikit.formats.picture.Reading`), for pictures
+    picture: object | None = None
 
 
 @dataclass(frozen=True)
@@ -182,9 +187,14 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
     import sys
 
     cap = min(limits.max_input_bytes, MAX_INPUT_BYTES)
+    raw = text = None
     if path == "-":
-        text = sys.stdin.read(cap + 1)
         source = "<stdin>"
+        binary = getattr(sys.stdin, "buffer", None)  # bytes where there are (a picture comes as bytes)
+        if binary is not None:
+            raw = binary.read(cap + 1)
+        else:
+            text = sys.stdin.read(cap + 1)
     else:
         source = path
         try:
@@ -199,8 +209,12 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
             raise FormatError("is a directory, not a puzzle file", source) from None
         except OSError as exc:
             raise FormatError(f"cannot read: {exc.strerror or exc}", source) from None
+    if raw is not None:
         if len(raw) > cap:
-            raise FormatError(f"file is larger than {cap} bytes, the most hashikit reads", source)
+            raise FormatError(f"{'input' if path == '-' else 'file'} is larger than {cap} bytes, the most "
+                              f"hashikit reads", source)
+        if fmt == "picture" or _picture_kind(raw):
+            return _read_picture(raw, source, limits)
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -211,6 +225,22 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
         raise FormatError("the file is empty", source)
     f = get(fmt) if fmt else format_for_path(path if path != "-" else "", text)
     return read_text(text, f.name, source, limits)
+
+
+def _picture_kind(raw: bytes) -> str | None:
+    from .picture import kind_of
+
+    return kind_of(raw)
+
+
+def _read_picture(raw: bytes, source: str, limits: Limits) -> Document:
+    """A picture's puzzle and the bridges drawn on it (:mod:`hashikit.formats.picture`)."""
+    from .picturefmt import read_bytes
+
+    doc = read_bytes(raw, source, limits)
+    if doc.solution is not None:
+        check_solution(doc.puzzle, doc.solution, source, limits)
+    return doc
 
 
 def check_solution(puzzle: Puzzle, solution: Solution, source: str | None = None,

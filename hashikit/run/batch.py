@@ -22,11 +22,11 @@ Vocabulary, stated once:
   deadline.  An executor
   passed in (for example Dask's ``Client.get_executor()``) is used as it is and left to its owner;
   pass a zero-argument function that makes one (``executor=make_executor``) to let the runner
-  restart it after a crash.  An executor whose size or health changes (a cluster: workers join
-  and leave, its scheduler can be lost) may say so, and the runner then asks it: ``capacity()``
-  (jobs it runs at once now) sizes the window of submitted jobs, and ``check()`` is called every
-  :data:`HEALTH_POLL` seconds while the runner waits, raising to end the batch (the rows stored
-  so far stay on disk for a resume); a job it cancelled itself is submitted again (twice at most).
+  restart it after a crash.  An executor with a ``capacity()`` method (a cluster's:
+  :class:`hashikit.run.cluster.DaskExecutor`) is asked it about once a second: the runner keeps
+  twice that many jobs submitted, following it as workers join and leave (none while it is 0),
+  puts back jobs the executor itself cancelled, and stops on what it raises (a lost scheduler),
+  with the rows stored so far kept for a resume.
 
 Use::
 
@@ -66,10 +66,10 @@ __all__ = ["Job", "Result", "BatchError", "JsonLinesSink", "CsvSink", "run_batch
 #: seconds a job may run past its own time limit before the runner ends it (process start-up,
 #: imports, model building that the job's limit may not cover)
 DEFAULT_GRACE = 5.0
-#: seconds between two ``check()`` calls of an executor that has one (see the module doc)
-HEALTH_POLL = 1.0
-#: times a job the executor cancelled by itself is submitted again before it gets an error row
-RESUBMITS = 2
+#: seconds between two looks at an executor that tells its capacity (a cluster)
+POLL = 1.0
+#: times a job the executor itself cancelled (a cluster that lost its scheduler) is put back
+REQUEUES = 3
 
 
 class BatchError(Exception):
@@ -362,8 +362,8 @@ def run_batch(jobs: Iterable[Job], *, workers: int | None = None,
     - ``progress``: the bar on standard error when it is a terminal (``force_progress``: always);
     - ``initializer(*initargs)``: once per worker process of the runner's own pool;
     - ``grace``: seconds past a job's ``time_limit`` before the runner ends it (own pool only);
-    - ``max_in_flight``: jobs submitted at once (default 2 x workers, or 2 x the executor's
-      ``capacity()`` as it is now: each worker has the next one ready);
+    - ``max_in_flight``: jobs submitted at once (default 2 x workers: each worker has the next one
+      ready; for an executor with ``capacity()``, 2 x that, followed as it changes);
     - ``preload``: modules the fork server imports once for all workers (the first batch's list
       counts: there is one fork server per process).
     """
@@ -561,7 +561,7 @@ class _Pool:
         self.max_in_flight = max_in_flight
         self.window = max(1, max_in_flight or 2 * self.workers)
         self.procs: list = []
-        self.cancels: dict[str, int] = {}  # key -> times the executor cancelled the job by itself
+        self.requeued: dict[str, int] = {}
 
     # -- the executor's life --
     def _start(self) -> Executor:
@@ -602,6 +602,20 @@ class _Pool:
     def _restartable(self) -> bool:
         return self.owned or self.factory is not None
 
+    def _capacity(self):
+        """The executor's ``capacity`` method, if it has one (never the runner's own pool)."""
+        return None if self.owned else getattr(self.executor, "capacity", None)
+
+    def _window(self) -> int:
+        """Jobs to keep submitted: fixed, or twice what a cluster runs at once now (0: none yet;
+        whatever ``capacity()`` raises, a lost scheduler, ends the batch)."""
+        if not self.owned and self.executor is None:
+            self._start()
+        capacity = self._capacity()
+        if capacity is None:
+            return self.window
+        return self.max_in_flight or 2 * max(0, int(capacity()))
+
     # -- the loop --
     def run(self, todo) -> Iterator[Result]:
         queue = deque(todo)
@@ -611,9 +625,11 @@ class _Pool:
         try:
             while queue or alone or flying:
                 self._fill(queue, alone, flying)
+                if not flying:  # a cluster that runs nothing now (no workers yet): look again soon
+                    time.sleep(POLL)
+                    continue
                 done, _ = wait(list(flying.jobs), timeout=self._timeout(flying), return_when=FIRST_COMPLETED)
                 broken: list[tuple[int, Job]] = []
-                dropped: list[tuple[int, Job]] = []  # cancelled by an executor that has a check()
                 for fut in done:
                     i, job = flying.pop(fut)
                     try:
@@ -622,8 +638,9 @@ class _Pool:
                         broken.append((i, job))
                         continue
                     except CancelledError:
-                        if self._check() is not None:
-                            dropped.append((i, job))
+                        if self._capacity() is not None and self.requeued.get(job.key, 0) < REQUEUES:
+                            self.requeued[job.key] = self.requeued.get(job.key, 0) + 1
+                            queue.appendleft((i, job))  # a cluster that lost its scheduler: not the job's fault
                             continue
                         yield Result(job.key, i, False, None, "cancelled by the executor", job=job)
                         continue
@@ -634,10 +651,6 @@ class _Pool:
                 if broken:
                     yield from self._after_crash(broken, flying, alone)
                 yield from self._overdue(flying, queue)
-                check = self._check()
-                if check is not None:
-                    check()  # a lost cluster ends the batch here, after the results it gave are stored
-                    yield from self._resubmit(dropped, queue)
         except BaseException:  # Ctrl-C, or the caller stopped early: nothing may outlive the batch
             for fut in flying.jobs:
                 fut.cancel()
@@ -674,30 +687,9 @@ class _Pool:
             flying.add(fut, i, job)
         self._note_procs()
 
-    def _window(self) -> int:
-        """Jobs to keep submitted: ``max_in_flight``, else two per worker; an executor that tells its
-        ``capacity()`` (a cluster, whose workers come and go) is asked each time."""
-        capacity = getattr(self.executor, "capacity", None)
-        if self.max_in_flight or capacity is None:
-            return self.window
-        return max(1, 2 * capacity())
-
-    def _check(self) -> Callable[[], None] | None:
-        return getattr(self.executor, "check", None)
-
-    def _resubmit(self, dropped, queue) -> Iterator[Result]:
-        """Jobs the executor cancelled by itself (Dask does, for the tasks it had when its connection
-        to the scheduler dropped) go back to the front of the queue, :data:`RESUBMITS` times at most."""
-        for i, job in sorted(dropped, reverse=True):
-            self.cancels[job.key] = self.cancels.get(job.key, 0) + 1
-            if self.cancels[job.key] <= RESUBMITS:
-                queue.appendleft((i, job))
-            else:
-                yield Result(job.key, i, False, None, "cancelled by the executor", job=job)
-
     def _timeout(self, flying) -> float | None:
         if not self.owned:
-            return HEALTH_POLL if self._check() is not None else None
+            return POLL if self._capacity() is not None else None
         ends = flying.deadlines(self.grace)
         return max(0.0, min(ends)[0] - time.monotonic()) if ends else None
 

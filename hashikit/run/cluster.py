@@ -10,14 +10,8 @@ local process pool:
     CPU count), one thread each (the engines are pure Python and hold the GIL);
 ``tcp://HOST:PORT``
     a scheduler already running (``dask scheduler``, port 8786 by default) with its workers
-    (``dask worker tcp://HOST:8786``); every worker needs hashikit installed.
-
-The executor tells the batch runner what a cluster can do and whether it still can:
-``capacity()`` is the sum of its workers' threads (followed as workers join and leave, from the
-scheduler's figures that the client refreshes every 2 s), so the runner keeps that many tasks
-running and as many ready; ``check()`` raises :class:`ClusterLost` once the scheduler is gone
-(Dask tries to reconnect for ``connect_timeout`` seconds first) and calls ``notify`` with one line
-when no worker has been attached for :data:`NO_WORKERS_NOTICE` seconds (it keeps waiting).
+    (``dask worker tcp://HOST:8786``); every worker needs hashikit installed.  The port is
+    required: an address without one is refused before any work.
 
 Jobs are plain functions of their arguments (a seed in, a result out), so a task that
 ran on a worker that died is simply run again elsewhere: each task may be retried
@@ -25,6 +19,13 @@ ran on a worker that died is simply run again elsewhere: each task may be retrie
 ``allowed_failures`` times before it gives up with ``KilledWorker``.  Leaving the
 ``with`` block, normally or by Ctrl-C, cancels the tasks not finished and closes the
 client (and the local cluster).
+
+The executor also tells the batch runner what a cluster is like now
+(:meth:`DaskExecutor.capacity`, asked about once a second): its workers' threads, followed as
+workers join and leave, so N single-thread workers run N tasks; a scheduler that cannot be
+reached for ``connect_timeout`` seconds is :class:`ClusterLost` (the runner stops, the rows
+stored so far stay for a resume); a scheduler without workers for ``NO_WORKERS_NOTE`` seconds
+is said once (``note``) and waited for.
 
 Dask is an optional extra: ``pip install "hashikit[cluster]"``; without it
 :func:`executor` raises :class:`ClusterUnavailable` with that line.
@@ -38,7 +39,7 @@ import os
 import re
 import time
 import warnings
-from concurrent.futures import Executor, Future, InvalidStateError, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Callable, Iterable, Iterator
 
 from ..errors import HashikitError
@@ -48,15 +49,18 @@ INSTALL = 'the cluster needs Dask: pip install "hashikit[cluster]"'
 RETRIES = 2
 #: how many workers may die while running a task before the scheduler gives it up
 ALLOWED_FAILURES = 3
-#: seconds to wait for a remote scheduler, and for a lost connection to come back
+#: seconds to wait for a remote scheduler, and for one that went away to come back
 CONNECT_TIMEOUT = 10
-#: seconds without any worker attached before the executor says so (it keeps waiting)
-NO_WORKERS_NOTICE = 5
-#: the loggers that would print Dask's tracebacks and reconnect chatter over the command's one line
-_NOISY = ("distributed", "tornado", "asyncio", "concurrent.futures")
+#: seconds between two looks at the cluster (its workers' threads, its scheduler still there)
+POLL = 1.0
+#: seconds a scheduler may have no workers before that is said (the run keeps waiting for some)
+NO_WORKERS_NOTE = 5.0
 
-_SPEC = re.compile(r"^(local(?::(?P<workers>\d+))?|(?P<address>tcp://(?P<host>[^\s/:\[\]]+|\[[0-9A-Fa-f:.]+\])"
-                   r"(?::(?P<port>\d*))?))$")
+_LOCAL = re.compile(r"^local(?::(?P<workers>\d+))?$")
+# a host name, an IPv4 address or a bracketed IPv6 one; then the port, which Dask needs
+_TCP = re.compile(r"^tcp://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
+                  r"(?::(?P<port>\d*))?$")
+_FORMS = "a cluster is 'local', 'local:WORKERS' or 'tcp://HOST:PORT'"
 
 
 class ClusterUnavailable(HashikitError, ImportError):
@@ -68,27 +72,24 @@ class ClusterError(HashikitError):
 
 
 class ClusterLost(ClusterError):
-    """The scheduler went away during the run (the command's exit status 1: not bad input)."""
-
-    exit_code = 1
+    """The scheduler went away during a run (killed, its machine gone) and did not come back."""
 
 
 def parse_spec(spec: str) -> tuple[str, int | str | None]:
-    """``local`` -> ("local", None), ``local:4`` -> ("local", 4), ``tcp://h:8786`` -> ("tcp", address).
-
-    The one check of a spec (the ``--cluster`` option's type calls it): whatever passes here is an
-    address Dask can connect to, so a malformed one is refused before any work starts."""
-    m = _SPEC.match(spec.strip()) if isinstance(spec, str) else None
-    if not m:
-        raise ClusterError(f"a cluster is 'local', 'local:WORKERS' or 'tcp://HOST:PORT', got {spec!r}")
-    if m.group("address"):
-        port = m.group("port")
+    """``local`` -> ("local", None), ``local:4`` -> ("local", 4), ``tcp://h:8786`` -> ("tcp", address)."""
+    text = spec.strip() if isinstance(spec, str) else ""
+    tcp = _TCP.match(text)
+    if tcp:
+        port = tcp.group("port")
         if not port:
-            raise ClusterError(f"{spec.strip()}: a scheduler address needs its port, as in "
-                               f"tcp://{m.group('host')}:8786 (dask scheduler's default)")
+            raise ClusterError(f"the scheduler address {text!r} has no port: give one, as in "
+                               f"tcp://{tcp.group('host')}:8786 (dask scheduler's default)")
         if not 1 <= int(port) <= 65535:
-            raise ClusterError(f"{spec.strip()}: a port is 1 to 65535, got {port}")
-        return "tcp", m.group("address")
+            raise ClusterError(f"the scheduler address {text!r}: a port runs from 1 to 65535, got {int(port)}")
+        return "tcp", text
+    m = _LOCAL.match(text)
+    if not m:
+        raise ClusterError(f"{_FORMS}, got {spec!r}")
     workers = m.group("workers")
     if workers is not None and not 1 <= int(workers) <= 1024:
         raise ClusterError(f"a local cluster has 1 to 1024 workers, got {workers}")
@@ -115,20 +116,116 @@ def _import_distributed():
     return dask, distributed
 
 
+class DaskExecutor(Executor):
+    """Dask's ``Client.get_executor()`` (tasks retried, never cached by key), plus what the batch
+    runner asks of a cluster: :meth:`capacity`, which follows the workers and notices a lost
+    scheduler.  ``_client`` is the Dask client."""
+
+    def __init__(self, client, address: str, *, retries: int = RETRIES, lost_after: float = CONNECT_TIMEOUT,
+                 note: Callable[[str], None] | None = None):
+        self._client = client
+        self._inner = client.get_executor(retries=retries, pure=False)
+        self.address = address
+        self.lost_after = lost_after
+        self._note = note or _log_note
+        self._looked = -float("inf")
+        self._threads = 0
+        self._gone_since: float | None = None
+        self._empty_since: float | None = None
+        self._said_empty = False
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        return self._inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        try:
+            self._inner.shutdown(wait=wait)
+        except Exception:  # noqa: BLE001 - a client already closed (its scheduler gone) has nothing to cancel
+            pass
+
+    def capacity(self) -> int:
+        """How many tasks the cluster runs at once now: its workers' threads (looked up at most once
+        every ``POLL`` seconds).  0 while it has no workers or its scheduler cannot be reached;
+        :class:`ClusterLost` once the scheduler has been unreachable for ``lost_after`` seconds (or
+        the client gave up on it)."""
+        now = time.monotonic()
+        if now - self._looked < POLL:
+            return self._threads
+        self._looked = now
+        status = self._client.status
+        threads = None
+        if status == "running":
+            try:
+                threads = sum(self._client.nthreads(callback_timeout=self.lost_after).values())
+            except Exception:  # noqa: BLE001 - OSError, TimeoutError, Dask's CommClosedError: not reachable now
+                threads = None
+        if threads is None:
+            self._gone_since = self._gone_since if self._gone_since is not None else now
+            if status in ("closing", "closed") or now - self._gone_since >= self.lost_after:
+                raise ClusterLost(f"lost the Dask scheduler at {self.address}: "
+                                  f"unreachable for {max(now - self._gone_since, self.lost_after):.0f} s")
+            self._threads = 0
+            return 0
+        self._gone_since = None
+        self._follow_workers(threads, now)
+        self._threads = threads
+        return threads
+
+    def _follow_workers(self, threads: int, now: float) -> None:
+        """Say once when the scheduler has had no workers for ``NO_WORKERS_NOTE`` s, and when some join."""
+        if threads:
+            if self._said_empty:
+                self._note(f"the Dask scheduler at {self.address} has workers again ({threads} threads): running")
+            self._empty_since, self._said_empty = None, False
+            return
+        self._empty_since = self._empty_since if self._empty_since is not None else now
+        if not self._said_empty and now - self._empty_since >= NO_WORKERS_NOTE:
+            self._said_empty = True
+            start = f"start them with: dask worker {self.address}; " if self.address.startswith("tcp://") else ""
+            self._note(f"the Dask scheduler at {self.address} has no workers: waiting for some ({start}Ctrl-C stops)")
+
+
+def _log_note(text: str) -> None:
+    logging.getLogger(__name__).warning("%s", text)
+
+
+_NOISY = ("distributed", "tornado", "asyncio")
+
+
+@contextlib.contextmanager
+def _quiet_dask(quiet: bool) -> Iterator[None]:
+    """Dask's own log lines (tracebacks of a lost connection) kept from the person's terminal.
+
+    Dask's logging set-up gives some of its loggers levels of their own (``tornado.application``,
+    ``distributed.client``), so each is silenced, not only the three at the top."""
+    if not quiet:
+        yield
+        return
+    manager = logging.Logger.manager
+    names = [n for n in list(manager.loggerDict) if n.split(".")[0] in _NOISY] + list(_NOISY)
+    loggers = {n: logging.getLogger(n) for n in names}
+    levels = {n: lg.level for n, lg in loggers.items()}
+    for lg in loggers.values():
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for n, lg in loggers.items():
+            lg.setLevel(levels[n])
+
+
 @contextlib.contextmanager
 def executor(spec: str, *, retries: int = RETRIES, allowed_failures: int = ALLOWED_FAILURES,
              connect_timeout: float = CONNECT_TIMEOUT, quiet: bool = True,
-             notify: Callable[[str], None] | None = None) -> Iterator["ClusterExecutor"]:
-    """A ``concurrent.futures.Executor`` running on the cluster ``spec`` (see the module doc).
-
-    ``quiet``: Dask's own log lines (reconnect attempts, tracebacks of a lost connection) are
-    silenced while the block runs, so a command's one-line error is all a person sees;
-    ``notify(line)``: told when no worker is attached (see :meth:`ClusterExecutor.check`)."""
+             note: Callable[[str], None] | None = None) -> Iterator[DaskExecutor]:
+    """A :class:`DaskExecutor` (a ``concurrent.futures.Executor``) running on the cluster ``spec``
+    (see the module doc).  ``note(text)`` hears that a scheduler has no workers (default: a
+    warning on the ``hashikit.run.cluster`` logger); ``quiet`` keeps Dask's own logging quiet."""
     kind, arg = parse_spec(spec)
     dask, distributed = _import_distributed()
     cluster = client = None
     settings = {"distributed.scheduler.allowed-failures": allowed_failures}
-    with dask.config.set(settings), (_quiet_logs() if quiet else contextlib.nullcontext()):
+    with dask.config.set(settings), _quiet_dask(quiet):
         try:
             if kind == "local":
                 workers = arg or os.cpu_count() or 1
@@ -138,154 +235,36 @@ def executor(spec: str, *, retries: int = RETRIES, allowed_failures: int = ALLOW
                         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
                         silence_logs=logging.CRITICAL if quiet else logging.WARNING)
                 client = distributed.Client(cluster)
+                address = f"local:{workers}"
             else:
                 try:
                     client = distributed.Client(arg, timeout=connect_timeout)
                 except (OSError, TimeoutError) as exc:
                     raise ClusterError(f"cannot reach the Dask scheduler at {arg}: {exc}") from None
-            pool = ClusterExecutor(client, arg if kind == "tcp" else cluster.scheduler_address, retries=retries,
-                                   connect_timeout=connect_timeout, notify=notify)
+                address = arg
+            pool = DaskExecutor(client, address, retries=retries, lost_after=connect_timeout, note=note)
             try:
                 yield pool
             finally:
                 # normal end: nothing is left; an error or Ctrl-C: cancel what is still queued
                 pool.shutdown(wait=False)
         finally:
-            # a lost scheduler or a Ctrl-C must not turn into a second error here: the first one is the story
-            if client is not None:
-                with contextlib.suppress(Exception):
-                    client.close(timeout=2)
-            if cluster is not None:
-                with contextlib.suppress(Exception):
-                    cluster.close(timeout=5)
+            _close_quietly(client, cluster)
 
 
-@contextlib.contextmanager
-def _quiet_logs() -> Iterator[None]:
-    """Dask's loggers (and those of its event loop) silenced for the block, then as they were.
-
-    Each logger Dask configured with a level of its own is raised too: a child's own level, not
-    its parent's, decides whether its record reaches the parent's handler."""
-    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in _NOISY] + list(_NOISY)
-    loggers = [logging.getLogger(n) for n in dict.fromkeys(names)]
-    levels = [lg.level for lg in loggers]
-    for lg in loggers:
-        lg.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        for lg, level in zip(loggers, levels):
-            lg.setLevel(level)
-
-
-class ClusterExecutor(Executor):
-    """Dask's ``concurrent.futures`` executor, with what the batch runner asks of a cluster.
-
-    - ``submit`` as Dask's ``Client.get_executor()``: one Dask task a call (``pure=False``,
-      ``retries``); cancelling the returned future cancels the task, and is a no-op once the
-      scheduler is gone (no traceback from a dead connection);
-    - :meth:`capacity`: how many tasks the cluster runs at once now;
-    - :meth:`check`: raises :class:`ClusterLost` once the scheduler is gone; says when no worker
-      is attached.
-    """
-
-    def __init__(self, client, address: str, *, retries: int = RETRIES, connect_timeout: float = CONNECT_TIMEOUT,
-                 notify: Callable[[str], None] | None = None):
-        self._client = client
-        self.address = address
-        self._retries = retries
-        self._connect_timeout = connect_timeout
-        self._notify = notify
-        self._tasks: set = set()  # Dask forgets a task once no future of it is held: hold them here
-        self._shutdown = False
-        self._workers_seen = time.monotonic()  # the last time a worker was attached (or the start)
-        self._told = False
-        self._connecting_since: float | None = None
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        if self._shutdown:
-            raise RuntimeError("cannot schedule new futures after shutdown")
-        self.check()
-        task = self._client.submit(fn, *args, pure=False, retries=self._retries, **kwargs)
-        self._tasks.add(task)
-        fut: Future = Future()
-
-        def on_done(f: Future) -> None:
-            self._tasks.discard(task)
-            if f.cancelled() and task.status == "pending" and self._client.status == "running":
-                with contextlib.suppress(Exception):
-                    task.cancel()
-        fut.add_done_callback(on_done)
-        self._client.loop.add_callback(_deliver, task, fut)
-        return fut
-
-    def capacity(self) -> int:
-        """Tasks the cluster runs at once: its workers' threads, from the scheduler's figures (0: none attached).
-
-        The client refreshes them every ``distributed.client.scheduler-info-interval`` (2 s); read
-        from that cache, so this does not wait on the network."""
-        info = getattr(self._client, "_scheduler_identity", None)  # private: the cache of scheduler_info()
-        if isinstance(info, dict) and "total_threads" in info:
-            return int(info["total_threads"])
-        return sum(self._client.nthreads().values())  # a Dask without that cache: ask the scheduler
-
-    def check(self) -> None:
-        """Raise :class:`ClusterLost` if the scheduler is gone; say once when no worker is attached.
-
-        A lost connection is given ``connect_timeout`` seconds to come back (Dask retries for as
-        long, then closes the client) and 5 more; the tasks it had are cancelled by Dask, and the
-        batch runner submits them again once the client is back."""
-        status = self._client.status
-        now = time.monotonic()
-        if status == "connecting":
-            if self._connecting_since is None:
-                self._connecting_since = now
-            if now - self._connecting_since <= self._connect_timeout + 5:
-                return
-            raise ClusterLost(f"lost the Dask scheduler at {self.address}: no connection for "
-                              f"{now - self._connecting_since:.0f} s")
-        if status not in ("running", "newly-created"):
-            raise ClusterLost(f"lost the Dask scheduler at {self.address} (the connection closed and did not "
-                              f"come back within {self._connect_timeout:g} s)")
-        self._connecting_since = None
-        if self.capacity() > 0:
-            self._workers_seen, self._told = now, False  # all workers gone again later: said again
-        elif not self._told and now - self._workers_seen >= NO_WORKERS_NOTICE:
-            self._told = True
-            if self._notify is not None:
-                self._notify(f"no Dask worker is attached to {self.address} (for {NO_WORKERS_NOTICE} s): "
-                             f"waiting for one (start some with: dask worker {self.address} --nthreads 1; "
-                             f"Ctrl-C stops)")
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Cancel the tasks not finished (``wait=False``) or wait for them; quiet once the scheduler is gone."""
-        if self._shutdown:
-            return
-        self._shutdown = True
-        tasks = [t for t in self._tasks if t.status == "pending"]
-        if not tasks or self._client.status != "running":
-            return
-        with contextlib.suppress(Exception):
-            if wait and not cancel_futures:
-                self._client.gather(tasks, errors="skip")
+def _close_quietly(client, cluster) -> None:
+    """Close the client and the local cluster; a scheduler already gone makes that fail, and a
+    failure here must not hide why the block ended (Ctrl-C, a lost cluster)."""
+    for thing in (client, cluster):
+        if thing is None:
+            continue
+        try:
+            if thing is client:
+                thing.close(timeout=CONNECT_TIMEOUT)
             else:
-                self._client.cancel(tasks)
-
-
-async def _deliver(task, fut: Future) -> None:
-    """Dask's task outcome into the ``concurrent.futures`` future (left alone if that was cancelled)."""
-    outcome = await task._result(raiseit=False)  # private, as in Dask's own executor
-    try:
-        if task.status == "finished":
-            fut.set_result(outcome)
-        elif task.status == "cancelled":
-            if fut.cancel():
-                fut.set_running_or_notify_cancel()
-        else:
-            _typ, exc, tb = outcome
-            fut.set_exception(exc.with_traceback(tb))
-    except InvalidStateError:  # cancelled by the caller meanwhile
-        pass
+                thing.close()
+        except Exception:  # noqa: BLE001 - ClosedClientError, CommClosedError, a timeout
+            pass
 
 
 def workers_of(pool: Executor) -> dict[str, int]:
@@ -296,17 +275,37 @@ def workers_of(pool: Executor) -> dict[str, int]:
 def run_jobs(pool: Executor, fn: Callable, jobs: Iterable[tuple]) -> Iterator[tuple[tuple, object]]:
     """Submit ``fn(*args)`` for every ``args`` in ``jobs``; yield ``(args, result)`` as each finishes.
 
-    The thin loop the batch runner replaces (it adds resume and per-job seeds); on an error or
-    Ctrl-C in the caller, the unfinished futures are cancelled.
+    The thin loop the batch runner replaces (it adds resume, per-job seeds and a window of jobs in
+    flight); an error in a job is raised here; a lost scheduler is :class:`ClusterLost`; on an
+    error or Ctrl-C in the caller, the unfinished futures are cancelled.
     """
+    capacity = getattr(pool, "capacity", None)
     futures: dict[Future, tuple] = {pool.submit(fn, *args): args for args in jobs}
+    pending = set(futures)
     try:
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+        while pending:
+            done, pending = wait(pending, timeout=POLL if capacity else None, return_when=FIRST_COMPLETED)
+            if capacity is not None:
+                capacity()  # raises ClusterLost
+            for fut in done:
+                if fut.cancelled():  # not by the caller: the scheduler went away (ClusterLost) or restarted
+                    _cancelled_by_cluster(pool)
+                yield futures[fut], fut.result()
     finally:
         for fut in futures:
             fut.cancel()
 
 
-__all__ = ["ALLOWED_FAILURES", "ClusterError", "ClusterExecutor", "ClusterLost", "ClusterUnavailable", "INSTALL",
-           "NO_WORKERS_NOTICE", "RETRIES", "cluster_spec", "executor", "parse_spec", "run_jobs", "workers_of"]
+def _cancelled_by_cluster(pool: Executor) -> None:
+    """A task the caller did not cancel came back cancelled: Dask does that to the tasks of a
+    scheduler it lost.  Raise :class:`ClusterLost` as soon as the pool says so (bounded wait)."""
+    capacity = getattr(pool, "capacity", None)
+    end = time.monotonic() + getattr(pool, "lost_after", CONNECT_TIMEOUT) + 2 * POLL
+    while capacity is not None and time.monotonic() < end:
+        capacity()
+        time.sleep(POLL)
+    raise ClusterError("a task was cancelled by the cluster (was its scheduler restarted?)")
+
+
+__all__ = ["ALLOWED_FAILURES", "ClusterError", "ClusterLost", "ClusterUnavailable", "DaskExecutor", "INSTALL",
+           "NO_WORKERS_NOTE", "POLL", "RETRIES", "cluster_spec", "executor", "parse_spec", "run_jobs", "workers_of"]

@@ -37,7 +37,9 @@ would store 255 over the real code.
 Ctrl-C: workers ignore SIGINT (the terminal sends it to the whole process group; only the caller
 reports it); the caller's KeyboardInterrupt kills the worker it waited on before propagating.
 
-This module imports nothing of hashikit: it sits below the engines and the use-cases.
+This module imports nothing of hashikit: it sits below the engines and the use-cases.  It is
+longer than most on purpose: the one-off worker, the pool and the process wrapper share the
+ownership rules above, which are easiest to keep when they are read in one place.
 """
 
 from __future__ import annotations

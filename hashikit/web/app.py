@@ -118,6 +118,10 @@ class CheckRequest(BoardRequest):
     bridges: list[Ints] = Field(description="[r1, c1, r2, c2, count], 0-based")
 
 
+class PictureRequest(Strict):
+    image: StrictStr = Field(description="the picture's bytes (PNG, JPEG or WebP) in base64, or a data: URL")
+
+
 def _convert_request():
     """The convert request, its ``format`` an enum built from the formats registry."""
     from pydantic import create_model
@@ -449,6 +453,23 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         puzzle = puzzle_from_request(req.puzzle)
         solution = bridges_from_request(req.bridges, puzzle) if req.bridges else None
         return JSONResponse((await work(service.convert_report, puzzle, solution, req.format)).as_json())
+
+    # -- reading a picture (issue 17): self-contained, the limits of the others ---------------
+    from ..service.picture import PictureReport, decode_image, read_picture_report
+
+    @app.post("/api/read-picture", response_model=PictureReport, responses=ERRORS, summary="Read a picture",
+              description="Reads a screenshot or photo of a board: the puzzle, the bridges drawn on it "
+                          "(a game in progress), `unsure` (where the reading is doubtful, in words), the digits "
+                          "read (`islands`: [row, col, number, sure, x, y]) and the lattice in picture pixels "
+                          "(`origin`, `ex`, `ey`). A picture without a board is 400. The body cap holds for the "
+                          f"base64 text; the reading runs in a worker killed after {solve_time_limit:g} s.")
+    async def read_picture(req: PictureRequest) -> Response:
+        raw = decode_image(req.image, WEB)
+        try:
+            report = await work(limited, read_picture_report, raw, WEB, seconds=solve_time_limit)
+        except OutOfTime as exc:
+            raise BadInput(f"the picture could not be read within the time limit ({exc})") from None
+        return JSONResponse(report.as_json())
 
     @app.post("/api/generate", response_model=GenerateReport,
               responses={**ERRORS, 503: {"model": ErrorAnswer,

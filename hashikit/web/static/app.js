@@ -7,6 +7,7 @@
 import { api, caps, loadCaps } from "./api.js";
 import * as store from "./store.js";
 import { createBuilder } from "./build.js";
+import { setupPictures } from "./picture.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const S = 40;                       // SVG units per cell; the viewBox scales the board to the screen
@@ -1288,6 +1289,7 @@ window.addEventListener("resize", () => layoutBoard());
 window.addEventListener("afterprint", () => document.body.classList.remove("printing"));
 document.addEventListener("visibilitychange", () => { if (document.hidden) saveGame(); });
 
+setupPictures({ loadPuzzle, say });
 (async () => {
   applyTheme(store.theme() || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"));
   document.body.classList.toggle("marking", $("errors").checked);

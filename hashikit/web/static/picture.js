@@ -1,0 +1,178 @@
+// hashikit web: read a puzzle from a picture (a file, the clipboard or a phone's camera) through
+// POST /api/read-picture, show what was read over the picture, let the player correct a number by
+// tapping its island, then play it (with the bridges drawn in the picture as the game so far).
+"use strict";
+
+import { api } from "./api.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+// pictures are sent at most this wide or high (a phone photo is scaled down first), and re-encoded
+// when larger than MAX_BYTES, so the base64 body stays under the server's 1 MB cap
+const MAX_SIDE = 1600;
+const MAX_BYTES = 700_000;
+
+const $ = (id) => document.getElementById(id);
+
+let reading = null; // the server's answer, with the player's corrections applied to reading.islands
+let picked = -1; // index into reading.islands of the island being corrected
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.append(node);
+  return node;
+}
+
+function toBase64(bytes) {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+// the picture as base64, scaled down (and re-encoded) when it is large
+async function prepare(blob) {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let bitmap = null;
+  try { bitmap = await createImageBitmap(blob); } catch (e) { /* not a picture the browser reads */ }
+  if (!bitmap) return { data: toBase64(bytes), url: URL.createObjectURL(blob) };
+  const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+  if (scale === 1 && bytes.length <= MAX_BYTES) return { data: toBase64(bytes), url: URL.createObjectURL(blob) };
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(bitmap.width * scale);
+  canvas.height = Math.round(bitmap.height * scale);
+  canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  const url = canvas.toDataURL("image/jpeg", 0.92);
+  return { data: url.split(",", 2)[1], url };
+}
+
+function centre(r, c) {
+  return [reading.origin[0] + c * reading.ex[0] + r * reading.ey[0],
+          reading.origin[1] + c * reading.ex[1] + r * reading.ey[1]];
+}
+
+function draw() {
+  const svg = $("picture-overlay");
+  svg.textContent = "";
+  svg.setAttribute("viewBox", `0 0 ${reading.width} ${reading.height}`);
+  const pitch = Math.hypot(reading.ex[0], reading.ex[1]);
+  for (const [r1, c1, r2, c2, n] of reading.bridges) {
+    const [xa, ya] = centre(r1, c1), [xb, yb] = centre(r2, c2);
+    el("line", { x1: xa, y1: ya, x2: xb, y2: yb, class: "picture-bridge", "stroke-width": Math.max(1, pitch * 0.05 * n) }, svg);
+  }
+  reading.islands.forEach(([r, c, n, sure], i) => {
+    const [x, y] = centre(r, c);
+    const g = el("g", { class: "picture-island" + (sure < 0.8 ? " unsure" : "") + (i === picked ? " picked" : ""),
+                        role: "button", tabindex: "0", "data-row": r, "data-col": c,
+                        "aria-label": `row ${r + 1}, column ${c + 1}: read as ${n}${sure < 0.8 ? " (unsure)" : ""}; ` +
+                                      "tap to correct" }, svg);
+    el("circle", { cx: x, cy: y, r: pitch * 0.45 }, g);
+    const t = el("text", { x: x + pitch * 0.3, y: y - pitch * 0.28, "font-size": Math.max(8, pitch * 0.42) }, g);
+    t.textContent = String(n);
+    const pick = () => { picked = i; draw(); showFix(); };
+    g.addEventListener("click", pick);
+    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+  });
+}
+
+function showFix() {
+  const fix = $("picture-fix");
+  fix.hidden = picked < 0;
+  if (picked < 0) return;
+  const [r, c, n] = reading.islands[picked];
+  $("picture-fix-label").textContent = `Row ${r + 1}, column ${c + 1} (read as ${n}):`;
+}
+
+function note() {
+  const n = reading.islands.length, b = reading.bridges.length;
+  const lines = [`Read ${n} islands${b ? ` and ${b} bridges` : ""}. Check the numbers against the picture; tap one to correct it.`];
+  if (reading.unsure.length) lines.push("Unsure: " + reading.unsure.join("; ") + ".");
+  $("picture-note").textContent = lines.join(" ");
+}
+
+function correct(number) {
+  if (picked < 0) return;
+  const [r, c] = reading.islands[picked];
+  if (number === 0) {
+    reading.islands.splice(picked, 1);
+    reading.bridges = reading.bridges.filter(([r1, c1, r2, c2]) => !((r1 === r && c1 === c) || (r2 === r && c2 === c)));
+  } else {
+    reading.islands[picked] = [r, c, number, 1, reading.islands[picked][4], reading.islands[picked][5]];
+  }
+  picked = -1;
+  showFix();
+  draw();
+  note();
+}
+
+async function read(blob, deps) {
+  const { say } = deps;
+  if (!blob) return;
+  say("Reading the picture…");
+  try {
+    const { data, url } = await prepare(blob);
+    reading = await api("/api/read-picture", { image: data });
+    picked = -1;
+    $("picture-img").src = url;
+    $("picture-view").hidden = false;
+    draw();
+    showFix();
+    note();
+    say(reading.unsure.length ? "Read the picture; some places are unsure: check them below." : "Read the picture: check it below, then Play.",
+        reading.unsure.length ? "error" : "");
+    $("picture-view").scrollIntoView({ block: "nearest" });
+  } catch (e) {
+    reading = null;
+    $("picture-view").hidden = true;
+    say(`The picture: ${e.message}`, "error");
+  }
+}
+
+async function play(deps) {
+  if (!reading) return;
+  const p = reading.puzzle;
+  const puzzle = { format: "hashikit-puzzle", rows: p.rows, cols: p.cols, maxbridges: p.maxbridges,
+                   islands: reading.islands.map(([r, c, n]) => [r, c, n]) };
+  if (reading.bridges.length) puzzle.bridges = reading.bridges;
+  try {
+    await deps.loadPuzzle(puzzle, { level: "custom" });
+    $("picture-view").hidden = true;
+    deps.say(`Playing the board read from the picture${reading.bridges.length ? ", with its bridges" : ""}.`);
+    reading = null;
+  } catch (e) {
+    deps.say(`The board read cannot be played: ${e.message}`, "error");
+  }
+}
+
+export function setupPictures(deps) {
+  if (!$("picture-block")) return;
+  for (const id of ["picture-file", "picture-camera"]) {
+    $(id).addEventListener("change", async () => {
+      const f = $(id).files[0];
+      $(id).value = "";
+      await read(f, deps);
+    });
+  }
+  $("picture-paste").addEventListener("click", async () => {
+    try {
+      for (const item of await navigator.clipboard.read()) {
+        const type = item.types.find((t) => t.startsWith("image/"));
+        if (type) { await read(await item.getType(type), deps); return; }
+      }
+      deps.say("The clipboard holds no picture.", "error");
+    } catch (e) {
+      deps.say("Paste the picture with Ctrl+V (the browser did not let the page read the clipboard).", "error");
+    }
+  });
+  document.addEventListener("paste", async (e) => {
+    const item = [...(e.clipboardData?.items || [])].find((i) => i.type.startsWith("image/"));
+    if (!item) return; // text goes where it was pasted
+    e.preventDefault();
+    await read(item.getAsFile(), deps);
+  });
+  $("picture-digits").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-n]");
+    if (b) correct(Number(b.dataset.n));
+  });
+  $("picture-play").addEventListener("click", () => play(deps));
+  $("picture-discard").addEventListener("click", () => { reading = null; $("picture-view").hidden = true; });
+}

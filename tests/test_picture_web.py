@@ -1,0 +1,139 @@
+"""Reading a picture on the web page (issue 17): POST /api/read-picture (the same reading as the
+command line, its limits, 400 for no board) and, in Chromium, the "Bring a puzzle" card's picture
+block: open a file, take a photo (the camera input), paste; the reading drawn over the picture;
+a number corrected by tapping its island; then played with the bridges drawn in the picture."""
+
+from __future__ import annotations
+
+import base64
+import io
+import random
+
+import pytest
+
+pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashikit[photo]")')
+
+from PIL import Image  # noqa: E402
+
+from hashikit import render  # noqa: E402
+from hashikit.formats import read_file  # noqa: E402
+from hashikit.generate import random_solution  # noqa: E402
+from hashikit.model import Solution  # noqa: E402
+
+from test_web_e2e import browser, open_page, server  # noqa: E402,F401  (the page's fixtures)
+
+
+def game_png(seed=21, cell=32):
+    pz, sol = random_solution(8, 8, random.Random(seed))
+    part = Solution(dict(list(sol.bridges.items())[::3]))
+    return render.png(pz, part, cell=cell), pz, part
+
+
+@pytest.fixture(scope="module")
+def client():
+    from starlette.testclient import TestClient
+
+    from hashikit.web.app import create_app
+
+    with TestClient(create_app(pool_size=0)) as c:
+        yield c
+
+
+def test_api_reads_what_the_command_line_reads(client, tmp_path):
+    data, _, _ = game_png()
+    path = tmp_path / "shot.png"
+    path.write_bytes(data)
+    doc = read_file(str(path))
+    answer = client.post("/api/read-picture", json={"image": base64.b64encode(data).decode()})
+    assert answer.status_code == 200, answer.text
+    got = answer.json()
+    assert sorted(map(tuple, got["puzzle"]["islands"])) == sorted((i.row, i.col, i.number) for i in doc.puzzle.islands)
+    assert sorted(map(tuple, got["bridges"])) == sorted(map(tuple, doc.solution.to_list()))
+    assert len(got["links"]) == len(doc.puzzle.links) and got["width"] == Image.open(path).size[0]
+    data_url = "data:image/png;base64," + base64.b64encode(data).decode()
+    assert client.post("/api/read-picture", json={"image": data_url}).json()["bridges"] == got["bridges"]
+
+
+@pytest.mark.parametrize("image, says", [
+    (base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 30).decode(), "picture"),
+    ("!!not base64!!", "not base64"),
+    ("", "empty"),
+])
+def test_api_refuses_bad_pictures_with_400(client, image, says):
+    answer = client.post("/api/read-picture", json={"image": image})
+    assert answer.status_code == 400 and says in answer.json()["error"]
+
+
+def test_api_no_board_is_400_and_the_body_cap_413(client):
+    buf = io.BytesIO()
+    Image.new("RGB", (300, 200), "white").save(buf, "PNG")
+    answer = client.post("/api/read-picture", json={"image": base64.b64encode(buf.getvalue()).decode()})
+    assert answer.status_code == 400 and "no Hashi board" in answer.json()["error"]
+    big = "A" * 1_100_000
+    assert client.post("/api/read-picture", json={"image": big}).status_code == 413
+    assert "/api/read-picture" in client.get("/api/openapi.json").json()["paths"]
+
+
+# -- the page ------------------------------------------------------------------------------------
+
+def _read_on_page(page, data, where="#picture-file"):
+    page.set_input_files(where, files=[{"name": "shot.png", "mimeType": "image/png", "buffer": data}])
+    page.wait_for_selector("#picture-view:not([hidden]) .picture-island", timeout=20000)
+
+
+def test_page_reads_a_picture_corrects_a_number_and_plays_it(browser, server):
+    data, pz, part = game_png()
+    page, errors = open_page(browser, server)
+    _read_on_page(page, data)
+    islands = page.locator("#picture-overlay .picture-island")
+    assert islands.count() == len(pz.islands)
+    first = islands.nth(0)
+    read_as = first.locator("text").text_content()
+    new = "7" if read_as != "7" else "6"
+    first.click()
+    assert not page.locator("#picture-fix").is_hidden()
+    page.click(f"#picture-digits button[data-n='{new}']")
+    assert page.locator("#picture-overlay .picture-island").nth(0).locator("text").text_content() == new
+    page.click("#picture-play")
+    page.wait_for_function("document.querySelector('#picture-view').hidden")
+    page.wait_for_selector("#board .island")
+    assert page.locator("#board .island").count() == len(pz.islands)
+    assert page.locator("#board .bridge").count() >= len(part.bridges)
+    # the corrected island is on the board with its new number
+    numbers = page.eval_on_selector_all("#board text", "ts => ts.map(t => t.textContent)")
+    assert new in numbers
+    assert "picture" in page.locator("#status").text_content()
+    assert not errors, errors
+
+
+def test_camera_input_and_paste(browser, server):
+    data, pz, _ = game_png(seed=5)
+    page, errors = open_page(browser, server, width=390, height=844, is_mobile=True, has_touch=True)
+    camera = page.locator("#picture-camera")
+    assert camera.get_attribute("capture") is not None and camera.get_attribute("accept") == "image/*"
+    _read_on_page(page, data, "#picture-camera")
+    assert page.locator("#picture-overlay .picture-island").count() == len(pz.islands)
+    page.click("#picture-discard")
+    assert page.locator("#picture-view").is_hidden()
+    b64 = base64.b64encode(data).decode()
+    page.evaluate("""(b64) => {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const dt = new DataTransfer();
+        dt.items.add(new File([bytes], "pasted.png", { type: "image/png" }));
+        document.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true }));
+    }""", b64)
+    page.wait_for_selector("#picture-view:not([hidden]) .picture-island", timeout=20000)
+    assert page.locator("#picture-overlay .picture-island").count() == len(pz.islands)
+    assert not errors, errors
+
+
+def test_page_says_when_a_picture_has_no_board(browser, server):
+    buf = io.BytesIO()
+    Image.new("RGB", (300, 200), "white").save(buf, "PNG")
+    page, errors = open_page(browser, server)
+    page.set_input_files("#picture-file", files=[{"name": "blank.png", "mimeType": "image/png",
+                                                  "buffer": buf.getvalue()}])
+    page.wait_for_function("document.querySelector('#status').textContent.includes('no Hashi board')",
+                           timeout=20000)
+    assert page.locator("#picture-view").is_hidden()
+    assert all("400" in e or "Bad Request" in e for e in errors), errors  # the 400 itself, logged by Chromium
