@@ -23,14 +23,12 @@ from hashikit.run import workers
 from hashikit.checker import check
 from hashikit.limits import TIME_MARGIN
 from hashikit.model import Puzzle
+from conftest import loaded
 
 ROOT = Path(__file__).resolve().parents[1]
 def slack() -> float:
-    """Seconds of slack on top of what a deadline promises: 2 s where each CPU has one runnable
-    process, and in proportion where more queue for the CPUs (the 1-minute load average, read at
-    the assertion): a deadline is kept in wall time, and a loaded machine runs the caller late."""
-    load = os.getloadavg()[0] / (os.cpu_count() or 1)
-    return 2.0 * max(1.0, load)
+    """Seconds of slack on top of what a deadline promises: 2 s, more on a loaded machine."""
+    return loaded(2.0)
 
 
 # -- jobs ----------------------------------------------------------------------------------------------
