@@ -192,6 +192,7 @@ def test_a_mixed_book_keeps_every_print_rule(tmp_path):
     seen = check_book(pdf, items, opts)
     plans = {row["section"]: row for row in layout(items, opts).sections}
     assert plans["Easy 15x15"]["per_page"] == 4 and plans["Easy 40x40"]["per_page"] == 1
+    assert (plans["Easy 15x15"]["pt"], plans["Easy 40x40"]["pt"]) == (8.9, 7.1)  # as the README says
     # 40x40 one to a page: the board and its caption are centred in the page's content area
     line = 1.6 * book.CAPTION_PT["puzzle"] / PT
     centred = 0
@@ -220,7 +221,7 @@ def test_a_500_puzzle_book_keeps_every_print_rule(tmp_path):
 
 def test_a_count_that_prints_too_small_is_refused_naming_the_largest_that_does():
     items = mixed(0, 4)
-    with pytest.raises(BookError, match=r"Easy 40x40 puzzles at 4 a page print their numbers at \d\.\d pt, below "
+    with pytest.raises(BookError, match=r"Easy 40x40 puzzles at 4 a page print their numbers at 3\.4 pt, below "
                                         r"the 7 pt minimum; the largest count per page that keeps 7 pt is 1 "
                                         r"\(--per-page 1\)"):
         layout(items, Options(per_page=4))
