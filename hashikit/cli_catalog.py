@@ -37,7 +37,7 @@ def _score(text: str) -> int:
 def add_filter_options(p: argparse.ArgumentParser) -> None:
     """The filters that select puzzles from a catalogue."""
     g = p.add_argument_group("filters")
-    g.add_argument("--size", type=_size, metavar="ROWSxCOLS", help="board size, e.g. 15x15")
+    g.add_argument("--size", type=_size, metavar="ROWSxCOLS", help="board size, rows x columns (10x15: 10 rows of 15 columns), as generate --size")
     g.add_argument("--level", choices=LEVEL_ORDER, help="difficulty grade")
     g.add_argument("--min-score", type=_score, metavar="N", help="lowest score")
     g.add_argument("--max-score", type=_score, metavar="N", help="highest score")
@@ -214,6 +214,13 @@ def _line(what: str, most: int):
     return parse
 
 
+def _para(text: str) -> str:
+    """A help description wrapped for a terminal (the raw formatter keeps the epilog's lines)."""
+    import textwrap
+
+    return textwrap.fill(text, 88)
+
+
 def _dpi(text: str) -> int:
     v = positive_int(text)
     if v > 1200:
@@ -259,7 +266,7 @@ def add_parsers(sub) -> None:
     ex.set_defaults(func=cmd_catalog_export)
 
     b = sub.add_parser("book", help="a printable PDF book of puzzles, with its solutions", formatter_class=fmt,
-                       description="A book a printer takes: title page, copyright page, contents (one line per "
+                       description=_para("A book a printer takes: title page, copyright page, contents (one line per "
                                    "section), the puzzles in sections by level and board size (each from a "
                                    "right-hand page, numbered E001 ... M001 ... H001 ... X001 for expert, by score), "
                                    "then the solutions: in the book, in a separate answer PDF, or none. Every "
@@ -267,7 +274,7 @@ def add_parsers(sub) -> None:
                                    "solutions): without --per-page a section takes the largest count up to 4 "
                                    "(12 for solutions) that keeps it; a count that cannot is refused, naming the "
                                    "largest that can. Every puzzle is proved unique and graded at its stated "
-                                   "level first (in worker processes). Fonts are embedded.",
+                                   "level first (in worker processes). Fonts are embedded."),
                        epilog="examples:\n  hashikit book puzzles.db -o book.pdf --level hard --per-page 2\n"
                               "  hashikit book puzzles.db -o book.pdf --title \"Bridges\" --author \"A. Setter\" "
                               "--copyright \"(c) 2026 A. Setter\" --solutions separate\n"
