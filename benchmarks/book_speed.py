@@ -6,8 +6,11 @@ both alike; medians of the wall times and their ratio, and the page counts each 
 catalogues hold 15x15 puzzles, a quarter of each level, made once by `hashikit generate --count
 --catalog` (seed 11) and kept under benchmarks/.cache/.
 
-    python benchmarks/book_speed.py [--base REV] [--repeat N] [--sizes 100 500]
+    python benchmarks/book_speed.py [--base REV] [--new REV] [--repeat N] [--sizes 100 500]
                                      # writes benchmarks/results/book.md
+
+Both sides are the ``hashikit`` package of a git revision (``--new`` default HEAD), extracted once,
+so editing the tree while it runs changes nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from _runinfo import extract_package, git_state  # noqa: E402
+from _runinfo import extract_package  # noqa: E402
 
 LEVELS = ("easy", "medium", "hard", "expert")
 CACHE = HERE / ".cache"
@@ -74,21 +77,25 @@ def run(src: Path, db: Path, out: Path) -> tuple[float, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", default="main", help="the older revision (default main)")
+    ap.add_argument("--new", default="HEAD", help="the newer revision (default HEAD)")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each side per size")
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 500])
     ap.add_argument("--out", default=str(HERE / "results" / "book.md"))
     args = ap.parse_args()
-    base = subprocess.run(["git", "rev-parse", "--short", args.base], cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout.strip()
+    base, new = (subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout.strip() for rev in (args.base, args.new))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        old_src = extract_package(base, Path(tmp))
+        for side in ("old", "new"):
+            (Path(tmp) / side).mkdir()
+        old_src = extract_package(base, Path(tmp) / "old")
+        new_src = extract_package(new, Path(tmp) / "new")
         for n in args.sizes:
             db = catalogue(n)
             times = {"old": [], "new": []}
             pages = {}
             for k in range(args.repeat):
-                for side, src in (("old", old_src), ("new", ROOT)):
+                for side, src in (("old", old_src), ("new", new_src)):
                     wall, pages[side] = run(src, db, Path(tmp) / f"{side}-{n}.pdf")
                     times[side].append(wall)
                     print(f"{n} puzzles, {side} run {k + 1}: {wall:.2f} s, {pages[side]} pages", file=sys.stderr)
@@ -102,7 +109,7 @@ def main() -> None:
         f"`{' '.join(['hashikit', 'book', 'DB', '-o', 'OUT.pdf', '--per-page', '4', '--paper', 'a4'])}` on catalogues "
         "of 15x15 puzzles (a quarter of each level), run alternately old/new; medians of "
         f"{args.repeat} runs each. Old: `{base}` ({args.base}), every board an SVG read back by fpdf2. New: "
-        f"{git_state()}, boards drawn straight into the page as vector paths, puzzles checked in the batch "
+        f"`{new}` ({args.new}), boards drawn straight into the page as vector paths, puzzles checked in the batch "
         "runner's workers. The new book has more pages for the same puzzles: a copyright and a contents page, "
         "sections by level starting on right-hand pages, solutions by section.",
         "",
