@@ -371,9 +371,9 @@ class Plan:
     pt: float
 
 
-def _plan(section: Section, per: int | tuple[int, int], opts: Options, kind: str) -> Plan:
-    """The cell size a page grid gives the section's largest board (centred slots, a caption line
-    above each board), and the printed size of its widest number."""
+def _plan(section: Section, per: int | tuple[int, int], opts: Options, kind: str, widest: int) -> Plan:
+    """The cell size a page grid gives the section's boards (centred slots, a caption line above
+    each board), and the printed size of its widest number (``widest`` digits)."""
     _, _, w, h = _content(1, opts)
     caption = CAPTION_PT[kind] * _PT * 1.6
     grids = [per] if isinstance(per, tuple) else _grids(per)
@@ -384,33 +384,32 @@ def _plan(section: Section, per: int | tuple[int, int], opts: Options, kind: str
         cell = min(MAX_CELL, slot_w / (section.cols + 2 * _BORDER), slot_h / (section.rows + 2 * _BORDER))
         if best is None or cell > best.cell:
             best = Plan(r, c, per if isinstance(per, int) else r * c, cell, 0.0)
-    best.pt = number_size(best.cell, "8" * section.widest) / _PT
+    best.pt = number_size(best.cell, "8" * widest) / _PT
     return best
 
 
 def plan_section(section: Section, opts: Options, kind: str) -> Plan:
     """The plan for the section's puzzles (``kind`` puzzle) or solutions: the count asked, or the
     largest up to the default that keeps the minimum size; BookError when it cannot be kept."""
-    section = Section(section.level, section.rows, section.cols, [max(
-        section.items, key=lambda i: max(n.number for n in i.puzzle.islands))])  # its widest number decides
+    widest = section.widest
     asked = opts.per_page if kind == "puzzle" else opts.solutions_per_page
     least = MIN_PT[kind]
     flag = "--per-page" if kind == "puzzle" else "--solutions-per-page"
     top = DEFAULT_PER_PAGE[kind] if asked is None else (asked if isinstance(asked, int) else asked[0] * asked[1])
     if asked is not None:
-        plan = _plan(section, asked, opts, kind)
+        plan = _plan(section, asked, opts, kind, widest)
         if plan.pt >= least:
             return plan
     for count in range(top if asked is None else top - 1, 0, -1):
-        plan = _plan(section, count, opts, kind)
+        plan = _plan(section, count, opts, kind, widest)
         if plan.pt >= least:
             if asked is None:
                 return plan
             shown = f"{asked[0]}x{asked[1]}" if isinstance(asked, tuple) else str(asked)
             raise BookError(f"{section.name} {kind}s at {shown} a page print their numbers at "
-                            f"{_plan(section, asked, opts, kind).pt:.1f} pt, below the {least:g} pt minimum; "
+                            f"{_plan(section, asked, opts, kind, widest).pt:.1f} pt, below the {least:g} pt minimum; "
                             f"the largest count per page that keeps {least:g} pt is {count} ({flag} {count})")
-    one = _plan(section, 1, opts, kind)
+    one = _plan(section, 1, opts, kind, widest)
     raise BookError(f"{section.name} boards are too large for {opts.paper} paper: their numbers print at "
                     f"{one.pt:.1f} pt even one to a page, below the {least:g} pt minimum")
 
@@ -434,9 +433,9 @@ def _new_page(pages: list[Page], opts: Options, kind: str, heading: str | None =
 
 
 def _board_pages(pages: list[Page], section: Section, plan: Plan, opts: Options, kind: str,
-                 heading: str, recto: bool) -> None:
+                 heading: str, recto: bool) -> int:
     """The section's boards ``plan.count`` to a page, each centred in its slot with its caption
-    just above it, every board at the section's one cell size."""
+    just above it, every board at the section's one cell size; the number of its first page."""
     solved = kind == "solution"
     caption_pt = CAPTION_PT[kind]
     line = caption_pt * _PT * 1.6
@@ -451,6 +450,7 @@ def _board_pages(pages: list[Page], section: Section, plan: Plan, opts: Options,
             page.labels.append(Label(bx + _BORDER * plan.cell / 2, by - 0.5 * caption_pt * _PT, item.label,
                                      caption_pt, bold=True))
             page.boards.append(board._replace(x=bx, y=by))
+    return next(p.number for p in reversed(pages) if p.kind != "blank") - (len(section.items) - 1) // plan.count
 
 
 def text_width(text: str, size: float, bold: bool = False, font_dir: str | None = None) -> float:
@@ -587,17 +587,16 @@ def layout(items: list[BookPuzzle], opts: Options) -> Book:
     pages = [Page(k + 1, pw, ph, kind="front") for k in range(_FRONT + n_contents)]
     toc = []
     for section, plan in zip(parts, plans):
-        first = len(pages) + 1 + (opts.recto and len(pages) % 2 == 1)
-        toc.append((f"{section.name} puzzles  {section.span}", first))
-        _board_pages(pages, section, plan, opts, "puzzle", f"{section.name} puzzles", True)
+        toc.append((f"{section.name} puzzles  {section.span}",
+                    _board_pages(pages, section, plan, opts, "puzzle", f"{section.name} puzzles", True)))
     answers: list[Page] = []
     if opts.solutions == "separate":
         _front(answers, opts, f"{opts.title}: solutions", _counts(items))
     into = pages if opts.solutions == "book" else answers
     for k, (section, plan) in enumerate(zip(parts, sol_plans)):
+        first = _board_pages(into, section, plan, opts, "solution", f"Solutions: {section.name}", k == 0)
         if k == 0 and into is pages:
-            toc.append(("Solutions", len(pages) + 1 + (opts.recto and len(pages) % 2 == 1)))
-        _board_pages(into, section, plan, opts, "solution", f"Solutions: {section.name}", k == 0)
+            toc.append(("Solutions", first))
     front: list[Page] = []
     _front(front, opts, opts.title, _counts(items))
     _contents(front, opts, toc)
