@@ -82,14 +82,14 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 500])
     ap.add_argument("--out", default=str(HERE / "results" / "book.md"))
     args = ap.parse_args()
-    base, new = (subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True,
+    base, new_rev = (subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True,
                                 check=True).stdout.strip() for rev in (args.base, args.new))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for side in ("old", "new"):
             (Path(tmp) / side).mkdir()
         old_src = extract_package(base, Path(tmp) / "old")
-        new_src = extract_package(new, Path(tmp) / "new")
+        new_src = extract_package(new_rev, Path(tmp) / "new")
         for n in args.sizes:
             db = catalogue(n)
             times = {"old": [], "new": []}
@@ -102,6 +102,10 @@ def main() -> None:
             old, new = statistics.median(times["old"]), statistics.median(times["new"])
             rows.append(f"| {n} | {old:.2f} | {new:.2f} | {old / new:.1f}x | {pages['old']} | {pages['new']} | "
                         f"{', '.join(f'{t:.1f}' for t in times['old'])} | {', '.join(f'{t:.1f}' for t in times['new'])} |")
+            write(args, base, new_rev, rows)  # after each size: a long run that stops keeps what it measured
+
+
+def write(args, base: str, new: str, rows: list[str]) -> None:
     load = os.getloadavg()
     text = [
         "# `hashikit book`: whole-process times (issue 16.2)",
