@@ -350,6 +350,12 @@ def test_generate_catalog_stores_every_solution_and_export_writes_them(generated
     assert hashikit("catalog", "export", generated / "gen.db", tmp_path / "j", "--solutions") == 0
     docs = [read_file(str(x)) for x in (tmp_path / "j").glob("*.json") if x.name != "index.json"]
     assert len(docs) == 3 and all(d.solution is not None and check(d.puzzle, d.solution).ok for d in docs)
+    paper = tmp_path / "paper.db"  # the paper's generator gives no solution: the solver finds one
+    assert hashikit("generate", "--islands", "12", "--size", "6x7", "--seed", "3", "-o", tmp_path / "p.has",
+                    "--catalog", paper) == 0
+    with Catalog(paper) as cat:
+        (entry,) = cat.query()
+        assert (entry.rows, entry.cols) == (6, 7) and check(entry.puzzle, entry.solution).ok
     single = tmp_path / "one.db"
     assert hashikit("generate", "--size", "6", "--difficulty", "medium", "--seed", "3", "-o", tmp_path / "one.txt",
                     "--catalog", single) == 0
