@@ -526,11 +526,13 @@ def _front(pages: list[Page], opts: Options, title: str, counts: str) -> None:
               "Rules: join the islands with horizontal and vertical bridges; bridges do not cross; at most two "
               "bridges join a pair of islands; each island has as many bridges as its number; all islands "
               "form one connected group."]
-    y = page.height - BOTTOM - 45
-    for note in notes:
-        for line in wrap(note, w, 9, font_dir=opts.font_dir):
+    blocks = [wrap(note, w, 9, font_dir=opts.font_dir) for note in notes]
+    step = 9 * _PT * 1.4
+    y = page.height - BOTTOM - sum(len(b) * step + 3 for b in blocks)  # the notes end at the bottom margin
+    for block in blocks:
+        for line in block:
+            y += step
             page.labels.append(Label(x, y, line, 9))
-            y += 9 * _PT * 1.4
         y += 3
 
 

@@ -294,7 +294,9 @@ def test_solutions_in_a_separate_answer_book_or_none(tmp_path):
 def test_title_page_wraps_a_long_title_and_prints_subtitle_author_and_copyright(tmp_path):
     title = "The Enormous and Thoroughly Unabridged Compendium of Bridges Puzzles for Long Winter Evenings"
     opts = Options(title=title, subtitle="Two hundred puzzles from easy to expert, every one with a unique solution",
-                   author="A. Setter", copyright="Copyright (c) 2026 A. Setter. All rights reserved.", paper="letter")
+                   author="A. Setter", paper="letter",
+                   copyright="Copyright (c) 2026 A. Setter. All rights reserved. " + "No part of this book may be "
+                             "reproduced in any form without the written permission of the publisher. " * 3)
     items = mixed(2, 0)
     pdf = tmp_path / "t.pdf"
     book.write_pdf(layout(items, opts).pages, str(pdf), opts)
