@@ -35,7 +35,6 @@ It is embedded (subset) in the PDF.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re

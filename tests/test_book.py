@@ -6,7 +6,6 @@ lines and passed by the rule checker."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
