@@ -614,9 +614,10 @@ def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbrid
     return puzzle, report
 
 
-def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int, time_limit: float | None,
-                     density: float | None, allow_adjacent: bool, no_loops: bool, islands_percent: int | None,
-                     expansion: int | None) -> tuple[Puzzle, Solution, GenerateReport]:
+def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = 2,
+                     time_limit: float | None = None, density: float | None = None, allow_adjacent: bool = False,
+                     no_loops: bool = False, islands_percent: int | None = None,
+                     expansion: int | None = None) -> tuple[Puzzle, Solution, GenerateReport]:
     """:func:`generate_unique` with the (checked) solution too."""
     from .generate import generate_unique as make
 
@@ -672,8 +673,6 @@ def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = No
         puzzle = generate_paper(islands, rows, cols, alpha, beta, seed, maxbridges)
         report = GenerateReport(puzzle=puzzle_model(puzzle), seed=seed)
     else:
-        layout = {"density": None, "allow_adjacent": False, "no_loops": False, "islands_percent": None,
-                  "expansion": None, **layout}
         puzzle, solution, report = _generate_solved(rows, cols, difficulty, seed, maxbridges=maxbridges,
                                                     time_limit=time_limit, **layout)
         return {**report.model_dump(mode="json"), "islands": len(puzzle.islands), "bridges": solution.to_list()}
