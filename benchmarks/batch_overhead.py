@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What the batch runner (hashikit.batch) costs and how fast it recovers and stops.
+"""What the batch runner (hashikit.run.batch) costs and how fast it recovers and stops.
 
     python benchmarks/batch_overhead.py [--jobs 2] [--n 2000] [--repeats 3]   -> results/batch.md
 
@@ -40,14 +40,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from batch_jobs import kill_self, nap, square  # noqa: E402  (module-level jobs the workers can import)
 
-from hashikit.batch import Job, JsonLinesSink, run_batch  # noqa: E402
+from hashikit.run.batch import Job, JsonLinesSink, run_batch  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 
 STOP_SCRIPT = textwrap.dedent("""
     import os, sys, time
     from pathlib import Path
-    from hashikit.batch import Job, run_batch
+    from hashikit.run.batch import Job, run_batch
 
     def slow(folder, i):
         Path(folder, str(os.getpid())).touch()

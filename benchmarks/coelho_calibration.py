@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Does ``hashikit.coelho`` make puzzles like the published Coelho et al. (2019) ones?
+"""Does ``hashikit.generate.coelho`` make puzzles like the published Coelho et al. (2019) ones?
 
     python benchmarks/coelho_calibration.py [--k 10] [--jobs 2] [--data PATH] [--out PATH] [--old COMMIT]
 
@@ -48,9 +48,9 @@ from _runinfo import git_state  # noqa: E402  (this folder is on sys.path when r
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hashikit import check, solve  # noqa: E402
+from hashikit import check, solve# noqa: E402
 from hashikit.formats import read_file  # noqa: E402
-from hashikit.coelho import coelho_with_solution  # noqa: E402
+from hashikit.generate.coelho import coelho_with_solution  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "benchmarks" / "coelho2019"
 OUT = Path(__file__).resolve().parent / "results" / "coelho_calibration.md"

@@ -83,7 +83,7 @@ if which == "old":
     from coelho_speed import load_old_generator
     gen = load_old_generator(old_commit)
 else:
-    from hashikit.coelho import coelho_with_solution as gen
+    from hashikit.generate.coelho import coelho_with_solution as gen
 w, c = time.perf_counter(), time.process_time()
 puzzle, solution = gen(n, side, side, alpha, beta, seed)
 wall, cpu = time.perf_counter() - w, time.process_time() - c

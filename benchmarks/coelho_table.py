@@ -9,7 +9,7 @@
 
 The data are read in place from ../shared/benchmarks/coelho2019 (beside the
 project folder; --data to change); nothing is copied.  Every run goes through
-the ``hashikit bench`` machinery (hashikit.bench): worker processes, the engine's
+the ``hashikit bench`` machinery (hashikit.cli.bench): worker processes, the engine's
 in-process solve time, every solution checked by the rule checker.
 """
 
@@ -26,7 +26,7 @@ from _runinfo import git_state as _git  # noqa: E402  (this folder is on sys.pat
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hashikit import bench  # noqa: E402
+from hashikit.cli import bench# noqa: E402
 
 DATA = ROOT.parent / "shared" / "benchmarks" / "coelho2019"
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -49,7 +49,7 @@ from _runinfo import extract_package, git_state  # noqa: E402  (this folder is o
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hashikit import Puzzle  # noqa: E402
+from hashikit import Puzzle# noqa: E402
 from hashikit.logic import grade  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "puzzles" / "real"

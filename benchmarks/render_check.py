@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE))
 from _runinfo import git_state  # noqa: E402
 from conftest import random_puzzle  # noqa: E402
 
-from hashikit import checker, render  # noqa: E402
+from hashikit import checker, render# noqa: E402
 
 BASE = sys.argv[1] if len(sys.argv) > 1 else "c89cf40"
 

@@ -37,8 +37,9 @@ sys.path.insert(0, str(HERE))
 
 from _runinfo import git_state  # noqa: E402
 
-from hashikit.catalog import Catalog  # noqa: E402
-from hashikit.cluster import executor, generate_row, run_jobs  # noqa: E402
+from hashikit.publish.catalog import Catalog  # noqa: E402
+from hashikit.publish.catalog import generate_row  # noqa: E402
+from hashikit.run.cluster import executor, run_jobs  # noqa: E402
 from hashikit.model import Puzzle  # noqa: E402
 
 SIZE, LEVEL = 15, "hard"

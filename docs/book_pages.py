@@ -14,7 +14,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-from hashikit import book  # noqa: E402
+from hashikit.publish import book  # noqa: E402
 from hashikit.generate import generate_unique  # noqa: E402
 
 DPI = 60

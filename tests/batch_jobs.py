@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from hashikit.batch import job_seed
+from hashikit.run.batch import job_seed
 
 
 def square(x):

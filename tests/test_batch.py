@@ -1,4 +1,4 @@
-"""hashikit.batch: crashed workers become error rows, resume, seeds, Ctrl-C, progress on stderr only.
+"""hashikit.run.batch: crashed workers become error rows, resume, seeds, Ctrl-C, progress on stderr only.
 
 The job functions are module-level so that spawned workers can import them.  The Ctrl-C and
 progress tests run a small script in a subprocess, as a person's terminal would.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from hashikit.batch import BatchError, CsvSink, Job, JsonLinesSink, base_seed, job_seed, jobs_from_records, run_batch
+from hashikit.run.batch import BatchError, CsvSink, Job, JsonLinesSink, base_seed, job_seed, jobs_from_records, run_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -184,7 +184,7 @@ def test_seeds_do_not_depend_on_order_workers_or_process():
     assert inline == pooled
     assert len(set(inline.values())) == len(keys)
     # another interpreter with another hash seed computes the same seeds
-    code = "from hashikit.batch import job_seed; print(job_seed(42, 'job3'), job_seed(7, 100, 25, 5, 1))"
+    code = "from hashikit.run.batch import job_seed; print(job_seed(42, 'job3'), job_seed(7, 100, 25, 5, 1))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONHASHSEED": "123"}).stdout.split()
     assert out == [str(job_seed(42, "job3")), str(job_seed(7, 100, 25, 5, 1))]
@@ -201,7 +201,7 @@ def test_seeds_differ_by_base_and_parts_and_fit_63_bits():
 SCRIPT = textwrap.dedent("""
     import os, sys, time
     from pathlib import Path
-    from hashikit.batch import Job, run_batch
+    from hashikit.run.batch import Job, run_batch
 
     def slow(folder, i):
         Path(folder, str(os.getpid())).touch()

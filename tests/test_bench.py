@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from hashikit import bench
+from hashikit.cli import bench
 from hashikit.formats import write_text
 from hashikit.model import Puzzle, Solution
 
@@ -240,7 +240,7 @@ def test_resume_needs_a_csv(folder, capsys):
 
 
 def test_a_failed_worker_is_an_error_row():
-    from hashikit.batch import Result
+    from hashikit.run.batch import Result
 
     job = bench.bench_jobs(["x/Hs_16_100_25_05_001.has"], ["sat"], 5.0, {})[0]
     row = bench.row_of(Result(job.key, 0, False, error="worker process died (killed by SIGKILL)", job=job))

@@ -14,9 +14,9 @@ from collections import Counter, defaultdict
 import pdfplumber
 import pytest
 
-from hashikit import book
-from hashikit.book import BookError, BookPuzzle, Options, layout, make_book, order, verify
-from hashikit.catalog import Catalog
+from hashikit.publish import book
+from hashikit.publish.book import BookError, BookPuzzle, Options, layout, make_book, order, verify
+from hashikit.publish.catalog import Catalog
 from hashikit.checker import check
 from hashikit.logic import grade
 from hashikit.model import Puzzle, Solution

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hashikit.catalog import Catalog, CatalogError, fingerprint
+from hashikit.publish.catalog import Catalog, CatalogError, fingerprint
 from hashikit.checker import check
 from hashikit.formats import read_file
 from hashikit.model import Puzzle, Solution
@@ -255,7 +255,7 @@ def cli(*argv) -> int:
     """Run a catalogue command as the main command does (a HashikitError is exit 2)."""
     import argparse
 
-    from hashikit.cli_catalog import add_parsers
+    from hashikit.cli.catalog import add_parsers
     from hashikit.errors import HashikitError
 
     parser = argparse.ArgumentParser(prog="hashikit")

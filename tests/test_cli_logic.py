@@ -122,7 +122,7 @@ def test_generate_paper_mode_is_reproducible_and_solvable(capsys, tmp_path):
 
 
 def test_generate_many_writes_files_and_an_index(capsys, tmp_path):
-    from hashikit.batch import job_seed
+    from hashikit.run.batch import job_seed
 
     out = tmp_path / "batch"
     code, _, err = run(capsys, "generate", "--size", "6x6", "--difficulty", "easy", "--count", "3",
@@ -146,7 +146,7 @@ def test_generate_many_resumes_and_reports_error_rows(capsys, tmp_path, monkeypa
     """A re-run with the same --seed runs only what is missing (or failed); a failing puzzle is an
     error row on stderr and exit 1 while the others are written."""
     from hashikit import service
-    from hashikit.batch import job_seed
+    from hashikit.run.batch import job_seed
 
     out = tmp_path / "g"
     argv = ["generate", "--size", "6x6", "--difficulty", "easy", "--seed", "4", "--jobs", "1", "--out-dir", str(out)]
@@ -195,7 +195,7 @@ def test_generate_record_is_plain_data_in_and_out():
 
 
 def test_generate_suite_layout(capsys, tmp_path):
-    from hashikit.batch import job_seed
+    from hashikit.run.batch import job_seed
 
     code, _, _ = run(capsys, "generate-suite", "--out-dir", str(tmp_path), "--per-group", "1",
                      "--islands", "100", "--seed", "3", "--jobs", "2")

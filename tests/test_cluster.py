@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from hashikit.catalog import Catalog
-from hashikit.cluster import (ClusterError, ClusterUnavailable, executor, generate_row, parse_spec, run_jobs,
+from hashikit.publish.catalog import Catalog
+from hashikit.publish.catalog import generate_row
+from hashikit.run.cluster import (ClusterError, ClusterUnavailable, executor, parse_spec, run_jobs,
                               workers_of)
 
 SIZE, LEVEL = 6, "easy"

@@ -1,4 +1,4 @@
-"""The near-linear Coelho et al. (2019) generator (hashikit/coelho.py).
+"""The near-linear Coelho et al. (2019) generator (hashikit/generate/coelho.py).
 
 Three kinds of evidence:
 - *same draws*: for a seed it must give exactly the puzzle and the construction that
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hashikit import Status, check, solve
-from hashikit.coelho import coelho, coelho_with_solution
+from hashikit.generate.coelho import coelho, coelho_with_solution
 from hashikit.model import Island, Puzzle, Solution
 
 

@@ -137,7 +137,7 @@ def test_a_batch_of_repairs_keeps_the_construction_a_solution_and_undoes_exactly
     """Every repair of a batch keeps the construction a solution (by the checker), the batch's
     repairs lie in blocks not next to each other, and taking them back gives the layout again."""
     import random
-    from hashikit.generate import _SITE_GAP, _apply, _batch
+    from hashikit.generate.unique import _SITE_GAP, _apply, _batch
     found = _stuck(seed, size)
     assume(found is not None)  # (about two layouts in three are stuck at these sizes)
     puzzle, sol, engine = found
@@ -167,7 +167,7 @@ def test_a_batch_of_repairs_keeps_the_construction_a_solution_and_undoes_exactly
 def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
     """20x20 hard: several repairs per rebuild; the puzzle has no neighbouring islands, grades
     hard, is unique by the SAT engine, and the same seed gives the same puzzle."""
-    from hashikit import generate as G
+    from hashikit.generate import unique as G
     sizes = []
     apply = G._apply
 

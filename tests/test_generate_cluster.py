@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("distributed", reason="Dask is not installed (pip install 'hashikit[cluster]')")
 
-from hashikit import cluster  # noqa: E402
-from hashikit.catalog import Catalog  # noqa: E402
+from hashikit.run import cluster  # noqa: E402
+from hashikit.publish.catalog import Catalog  # noqa: E402
 from hashikit.cli import main  # noqa: E402
 
 

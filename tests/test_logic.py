@@ -369,7 +369,7 @@ def test_lookahead_groups_match_the_plain_check():
 
 def test_carried_deducer_takes_the_steps_of_a_fresh_one():
     """A deducer started from its parent's (the generator's repairs) takes a fresh engine's steps."""
-    from hashikit import generate as G
+    from hashikit.generate import unique as G
     runs = []
     carry = G._carry
 

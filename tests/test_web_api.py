@@ -370,7 +370,7 @@ def test_serve_without_the_web_extra_prints_the_install_hint(monkeypatch, capsys
     assert "pip install" in err and "starlette" in err and "\n" not in err
 
 
-# -- the worker pool (hashikit.workers) behind the time-limited work ------------------------------
+# -- the worker pool (hashikit.run.workers) behind the time-limited work ------------------------------
 def test_concurrent_solves_run_on_the_pool_and_every_answer_is_checked(client):
     """Several requests at once, from threads as a server sends them: each answered, each checked."""
     from concurrent.futures import ThreadPoolExecutor
@@ -391,7 +391,7 @@ def test_concurrent_solves_run_on_the_pool_and_every_answer_is_checked(client):
 
 
 def test_shutdown_ends_the_pools_workers():
-    from hashikit import workers
+    from hashikit.run import workers
 
     with TestClient(create_app(pool_size=2)) as c:
         pool = c.app.state.pool
@@ -415,7 +415,8 @@ def test_a_client_that_disconnects_ends_its_generation(monkeypatch):
     worker at once, instead of generating on until the 20 s limit."""
     import asyncio
 
-    from hashikit import service, workers
+    from hashikit import service
+    from hashikit.run import workers
 
     monkeypatch.setattr(service, "generate_unique", slow_generation)
     app = create_app()

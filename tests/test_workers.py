@@ -1,4 +1,4 @@
-"""hashikit.workers: deadlines kept by killing the worker, partial results streamed, a job's
+"""hashikit.run.workers: deadlines kept by killing the worker, partial results streamed, a job's
 exception raised in the caller, killed workers replaced, nothing left running after close or
 Ctrl-C; and the time-limited solve and the web app on a pool.
 
@@ -19,14 +19,18 @@ from pathlib import Path
 
 import pytest
 
-from hashikit import workers
+from hashikit.run import workers
 from hashikit.checker import check
 from hashikit.limits import TIME_MARGIN
 from hashikit.model import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
-#: slack for a loaded 2-CPU machine on top of what a deadline promises
-SLACK = 2.0
+def slack() -> float:
+    """Seconds of slack on top of what a deadline promises: 2 s where each CPU has one runnable
+    process, and in proportion where more queue for the CPUs (the 1-minute load average, read at
+    the assertion): a deadline is kept in wall time, and a loaded machine runs the caller late."""
+    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return 2.0 * max(1.0, load)
 
 
 # -- jobs ----------------------------------------------------------------------------------------------
@@ -120,7 +124,7 @@ def test_a_job_past_its_deadline_is_killed_and_its_worker_replaced(one):
     start = time.monotonic()
     with pytest.raises(workers.Overrun):
         one.run(sleep_then, (60,), deadline=soon(0.3))
-    assert time.monotonic() - start < 0.3 + SLACK
+    assert time.monotonic() - start < 0.3 + slack()
     assert gone_soon([first])  # killed, not left sleeping
     assert one.run(square, (7,), deadline=soon(30)) == 49  # the next job runs, on the replacement
     assert one.run(pid) != first
@@ -168,7 +172,7 @@ def test_waiting_for_a_worker_counts_against_the_deadline(one):
     start = time.monotonic()
     with pytest.raises(workers.Overrun):
         one.run(square, (2,), deadline=soon(0.3))
-    assert time.monotonic() - start < 0.3 + SLACK
+    assert time.monotonic() - start < 0.3 + slack()
     busy.join()
     assert one.run(square, (2,)) == 4  # the busy worker came back
 
@@ -195,7 +199,7 @@ def test_cancel_kills_the_job(one):
     start = time.monotonic()
     with pytest.raises(workers.Cancelled):
         one.run(sleep_then, (60,), cancel=cancel, deadline=soon(30))
-    assert time.monotonic() - start < 0.3 + SLACK and gone_soon([first])
+    assert time.monotonic() - start < 0.3 + slack() and gone_soon([first])
     assert one.run(square, (3,), deadline=soon(30)) == 9
 
 
@@ -232,7 +236,7 @@ def test_one_off_worker_keeps_the_deadline_and_streams():
     start = time.monotonic()
     with pytest.raises(workers.Overrun):
         workers.run(post_then_sleep, (2, 60), on_message=got.append, deadline=soon(1.0))
-    assert time.monotonic() - start < 1.0 + SLACK and got == [0, 1]
+    assert time.monotonic() - start < 1.0 + slack() and got == [0, 1]
     with pytest.raises(ValueError, match="boom"):
         workers.run(fail, ("boom",))
     assert workers.run(square, (4,), deadline=soon(30)) == 16
@@ -244,7 +248,7 @@ def test_one_off_worker_keeps_the_deadline_and_streams():
 CTRL_C = textwrap.dedent("""
     import os, sys, time
     sys.path.insert(0, sys.argv[1])
-    from hashikit import workers
+    from hashikit.run import workers
     import test_workers as jobs
     if __name__ == "__main__":
         pool = workers.activate(workers.Pool(2))
@@ -293,7 +297,7 @@ def test_a_time_limited_solve_on_a_pool_keeps_its_limit_and_its_solutions(pool):
         small = solve(ring, max_solutions=2, time_limit=10)
     finally:
         workers.deactivate(pool)
-    assert took < 1.0 + TIME_MARGIN + SLACK
+    assert took < 1.0 + TIME_MARGIN + slack()
     assert r.stats["process"] == "pool worker" and r.stopped == "time limit" and r.solutions
     assert all(check(p, s).ok for s in r.solutions)
     assert small.solved and small.unique is True and small.stats["process"] == "pool worker"

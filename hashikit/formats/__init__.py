@@ -13,6 +13,8 @@ README's table (:func:`readme_table`, checked by a test) are made from it.
 
 Each format module calls :func:`register` on import; :func:`_load_all` imports
 them lazily, so ``import hashikit`` stays cheap.
+
+May import: the model, errors and limits (never the engines, the use-cases or the front ends).
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ expert adds hashikit's own techniques (see :mod:`hashikit.logic.rules`).
 >>> from hashikit.logic import solve_logically, grade
 >>> state, steps, stuck = solve_logically(puzzle, max_level="medium")   # doctest: +SKIP
 >>> print(steps[0].sentence)                                              # doctest: +SKIP
+
+May import: the model, errors, limits, ``run``, the checker and the solvers (for a verdict).
 """
 
 from .engine import Deducer, hint, hint_bridges, hint_marks, next_step, solve_logically

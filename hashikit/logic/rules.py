@@ -99,7 +99,3 @@ RULES: tuple[Rule, ...] = (
 )
 
 assert [r.level for r in RULES] == sorted((r.level for r in RULES), key=LEVELS.index), "rules in level order"
-
-
-def rules_of(level: str) -> tuple[Rule, ...]:
-    return tuple(r for r in RULES if r.level == level)

@@ -13,6 +13,8 @@ answer comes within ``time_limit + limits.TIME_MARGIN``.  Without a limit the en
 this process; so does a limited solve of an engine that keeps deadlines itself, on a model small
 enough to build within a fraction of the margin (``Capabilities.deadline_in_process``: SCIP and
 CP-SAT take the time left as their own limit; CaDiCaL cannot be stopped, so sat always uses a child).
+
+May import: the model, errors, limits and ``run`` (a limited solve runs in a worker process).
 """
 
 from __future__ import annotations

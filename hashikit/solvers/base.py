@@ -73,16 +73,3 @@ class SolveResult:
     @property
     def solved(self) -> bool:
         return self.status is Status.SOLVED
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "status": self.status.value,
-            "bridges": self.solution.to_list() if self.solution is not None else [],
-            "engine": self.engine,
-            "stats": self.stats,
-        }
-        if self.reason:
-            out["reason"] = self.reason
-        if self.stopped:
-            out["stopped"] = self.stopped
-        return out

@@ -1,4 +1,4 @@
-"""A time-limited solve in a worker process that is killed at the deadline (``hashikit.workers``).
+"""A time-limited solve in a worker process that is killed at the deadline (``hashikit.run.workers``).
 
 Why a process: python-sat cannot interrupt CaDiCaL, and model building (Python loops over
 tens of thousands of links) cannot be interrupted either.  The worker runs the whole engine
@@ -18,7 +18,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 
-from .. import workers
+from ..run import workers
 from ..limits import TIME_MARGIN
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status

@@ -9,7 +9,7 @@ request) and answers bad input with a 4xx status and ``{"error": "..."}``.
 Limits (``hashikit.limits.WEB``): request bodies (413), board sides, islands and MAXBRIDGES
 (400, checked before a board is built), a time limit on every piece of work, and how many
 run at once.  Work with a time limit (a solve, the deduction engine, the generator) runs in a
-warm worker process (``hashikit.workers``) killed at its limit; the app starts the workers at
+warm worker process (``hashikit.run.workers``) killed at its limit; the app starts the workers at
 start-up and ends them at shutdown.
 """
 
@@ -38,7 +38,7 @@ from ..errors import FormatError, HashikitError, PuzzleError
 from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
 from ..service import (AnalyzeReport, BadInput, CheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
                        ParseReport, SolveReport)
-from ..workers import Cancelled
+from ..run.workers import Cancelled
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -310,7 +310,7 @@ def worker_pool(size: int):
     never from a fork of this threaded process."""
     from contextlib import asynccontextmanager
 
-    from .. import workers
+    from ..run import workers
 
     @asynccontextmanager
     async def lifespan(app):

@@ -12,10 +12,11 @@ import argparse
 import os
 import sys
 
-from . import argtypes, service
-from .cli_common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
+from .. import service
+from . import argtypes, output
+from .common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
                          formats_help, limits_help, print_json, refuse, say)
-from .service import BadInput
+from ..service import BadInput
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_NO", "EXIT_BAD", "BadInput"]
 
@@ -27,16 +28,16 @@ def _fail(message: str) -> int:
 
 # -- solve --------------------------------------------------------------------
 def cmd_solve(args) -> int:
-    from .model import Solution
+    from ..model import Solution
 
     refuse((args.limit is not None and not args.all, "--limit goes with --all (how many solutions to list)"),
            (args.unicode and (args.to or args.format == "json"),
             "--unicode draws the solved grid; it does not go with --to or --format json"))
     limit = args.limit or 100
     fmt = _solution_format(args)
-    service.check_writable(args.output)
+    output.check_writable(args.output)
     if args.svg:
-        service.check_picture(args.svg)
+        output.check_picture(args.svg)
     doc = service.load_puzzle(args.file, args.from_format)
     puzzle = service.admit_file(args.file, doc.puzzle)
     report = service.solve(puzzle, engine=args.engine, time_limit=args.time_limit, unique=args.unique,
@@ -75,11 +76,11 @@ def _solutions_shown(report, args) -> list:
 def _solution_format(args):
     """The format the solution is written in: ``--to``, else -o's extension when that format
     holds a solution, else None (the solved grid).  Checked before the work starts."""
-    from .errors import FormatError
-    from .formats import format_for_path
+    from ..errors import FormatError
+    from ..formats import format_for_path
 
     if args.to:
-        return service.output_format(None, args.to)
+        return output.output_format(None, args.to)
     if args.output in (None, "-") or args.format == "json":
         return None
     try:
@@ -112,10 +113,10 @@ def _write_solutions(texts: list[str], out: str | None) -> None:
         for n, text in enumerate(texts, 1):
             if len(texts) > 1:
                 sys.stdout.write(f"# solution {n}\n")
-            service.write_output(text, None)
+            output.write_output(text, None)
         return
     for n, text in enumerate(texts, 1):
-        service.write_output(text, numbered(out, n))
+        output.write_output(text, numbered(out, n))
 
 
 def _summary(report, args, limit: int) -> str:
@@ -174,8 +175,8 @@ def _check_text(report) -> str:
 
 # -- convert ------------------------------------------------------------------
 def cmd_convert(args) -> int:
-    fmt = service.output_format(args.output, args.to)
-    service.check_writable(args.output)
+    fmt = output.output_format(args.output, args.to)
+    output.check_writable(args.output)
     doc = service.load_puzzle(args.input, args.from_format)
     solution = doc.solution
     if fmt.needs_solution and solution is None and not args.solve:
@@ -185,7 +186,7 @@ def cmd_convert(args) -> int:
         solution = _solve_for_output(doc.puzzle, args.input)
         if solution is None:
             return EXIT_NO
-    service.write_output(service.convert(doc.puzzle, solution, fmt.name), args.output)
+    output.write_output(service.convert(doc.puzzle, solution, fmt.name), args.output)
     return EXIT_OK
 
 
@@ -201,7 +202,7 @@ def _solve_for_output(puzzle, path: str):
 # -- render -------------------------------------------------------------------
 def cmd_render(args) -> int:
     refuse((args.blank and args.solve, "--blank draws the puzzle only and --solve draws its solution; give one"))
-    service.check_picture(args.output)
+    output.check_picture(args.output)
     doc = service.load_puzzle(args.file, args.from_format)
     solution = doc.solution if not args.blank else None
     if args.solve and solution is None:
@@ -215,8 +216,8 @@ def cmd_render(args) -> int:
 
 # -- parser -------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
-    from .solvers import DEFAULT_ENGINE, ENGINES
+    from .. import __version__
+    from ..solvers import DEFAULT_ENGINE, ENGINES
 
     fmt = argparse.RawDescriptionHelpFormatter
     p = OneLineParser(
@@ -301,17 +302,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--show-links", action="store_true", help="draw the candidate links faintly")
     r.set_defaults(func=cmd_render)
 
-    from .cli_logic import add_parsers as add_logic_parsers
+    from .logic import add_parsers as add_logic_parsers
 
     add_logic_parsers(sub)
 
     from .bench import add_parser as add_bench_parser
 
     add_bench_parser(sub)
-    from .cli_catalog import add_parsers as add_catalog_parsers
+    from .catalog import add_parsers as add_catalog_parsers
 
     add_catalog_parsers(sub)
-    from .web.cli import add_parser as add_web_parser
+    from ..web.cli import add_parser as add_web_parser
 
     add_web_parser(sub)
     return p
@@ -319,7 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every failure ends as one line and an exit code, never a traceback."""
-    from .errors import HashikitError
+    from ..errors import HashikitError
 
     try:
         parser = build_parser()

@@ -21,10 +21,10 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
+from ..model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
 
 if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
-    from .logic.grade import Grade
+    from ..logic.grade import Grade
 
 Pos = tuple[int, int]
 _DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -87,10 +87,6 @@ def _between(p: Pos, q: Pos) -> list[Pos]:
         return [(r1, c) for c in range(min(c1, c2) + 1, max(c1, c2))]
     return [(r, c1) for r in range(min(r1, r2) + 1, max(r1, r2))]
 
-
-# ----------------------------------------------------------------------------- Coelho et al.
-# the paper's generator lives in its own module (near-linear time); re-exported here for callers
-from .coelho import coelho, coelho_with_solution  # noqa: E402,F401
 
 
 # ----------------------------------------------------------------------------- unique, graded
@@ -448,8 +444,8 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     finished puzzle is always solved again from scratch.  The new deducer also keeps
     what ``engine`` knows about where its rules cannot fire
     (:class:`hashikit.logic.engine.Deducer`)."""
-    from .logic.engine import Deducer
-    from .logic.state import Geometry, State
+    from ..logic.engine import Deducer
+    from ..logic.state import Geometry, State
 
     same = [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]
     if same:
@@ -557,9 +553,9 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     ``RuntimeError`` when no puzzle was found within ``max_attempts`` layouts or
     ``time_limit`` seconds (checked everywhere, the layout drawing included).
     """
-    from .logic import LEVELS, WEIGHTS, Grade
-    from .logic.engine import Deducer
-    from .logic.state import State
+    from ..logic import LEVELS, WEIGHTS, Grade
+    from ..logic.engine import Deducer
+    from ..logic.state import State
 
     if difficulty not in LEVELS:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
@@ -632,8 +628,8 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
 
 def _verify(puzzle: Puzzle, solution: Solution, deadline: float | None) -> None:
     """The checker accepts the construction; the SAT engine finds no second solution."""
-    from .checker import check
-    from .solvers import solve
+    from ..checker import check
+    from ..solvers import solve
 
     if not check(puzzle, solution).ok:
         raise AssertionError("the generator's construction breaks the rules")

@@ -14,8 +14,8 @@ import os
 import sys
 
 from .argtypes import between, positive_int
-from .catalog import LEVEL_ORDER, Catalog, CatalogError, parse_size
-from .cli_common import EXIT_OK
+from ..publish.catalog import LEVEL_ORDER, Catalog, CatalogError, parse_size
+from .common import EXIT_OK
 
 
 # -- shared options --------------------------------------------------------------------------------
@@ -60,7 +60,7 @@ def filters_from(args) -> dict:
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """``--cluster`` and ``--catalog`` for a batch command (generate, bench)."""
-    from .cluster import cluster_spec
+    from ..run.cluster import cluster_spec
 
     p.add_argument("--cluster", type=cluster_spec, metavar="SPEC",
                    help="run the jobs on Dask: local[:WORKERS] starts a local cluster, tcp://HOST:8786 "
@@ -74,8 +74,8 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
 
 def _read_all(paths: list[str], fmt: str | None) -> list:
     """Every file given read (a folder: its puzzle files, with the seeds and levels of its index)."""
-    from .catalog import FolderFile, read_folder
-    from .formats import read_file
+    from ..publish.catalog import FolderFile, read_folder
+    from ..formats import read_file
 
     out = []
     for path in paths:
@@ -91,9 +91,9 @@ def _read_all(paths: list[str], fmt: str | None) -> list:
 
 def _prepare(item):
     """Solve (when the file has no solution) and grade one file: (puzzle, solution, meta, note)."""
-    from .checker import check
-    from .logic import grade
-    from .solvers import solve
+    from ..checker import check
+    from ..logic import grade
+    from ..solvers import solve
 
     note = None
     solution = item.solution
@@ -154,7 +154,7 @@ def cmd_catalog_list(args) -> int:
 
 
 def cmd_catalog_export(args) -> int:
-    from .formats import get
+    from ..formats import get
 
     get(args.to)  # an unknown format is bad input before anything is written
     if os.path.exists(args.out) and not os.path.isdir(args.out) and not args.out.endswith(".jsonl"):
@@ -168,7 +168,7 @@ def cmd_catalog_export(args) -> int:
 # -- book -------------------------------------------------------------------------------------------------
 
 def cmd_book(args) -> int:
-    from .book import Options, make_book
+    from ..publish.book import Options, make_book
 
     if args.answers and args.solutions != "separate":
         raise CatalogError("--answers names the answer book of --solutions separate")
@@ -198,7 +198,7 @@ def cmd_book(args) -> int:
 
 
 def _per_page(text: str):
-    from .book import BookError, parse_per_page
+    from ..publish.book import BookError, parse_per_page
 
     try:
         return parse_per_page(text)

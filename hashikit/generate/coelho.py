@@ -34,7 +34,7 @@ import operator
 import random
 from bisect import bisect_left, bisect_right, insort
 
-from .model import DEFAULT_MAXBRIDGES, MAX_SIDE, Island, Puzzle, Solution
+from ..model import DEFAULT_MAXBRIDGES, MAX_SIDE, Island, Puzzle, Solution
 
 Pos = tuple[int, int]
 #: the growth's directions, in the old generator's order (a slot is 4 * island + direction)

@@ -33,7 +33,7 @@ import warnings
 from concurrent.futures import Executor, Future, as_completed
 from typing import Callable, Iterable, Iterator
 
-from .errors import HashikitError
+from ..errors import HashikitError
 
 INSTALL = 'the cluster needs Dask: pip install "hashikit[cluster]"'
 #: how many times a task may error (an exception in the job) before its error is final
@@ -143,18 +143,5 @@ def run_jobs(pool: Executor, fn: Callable, jobs: Iterable[tuple]) -> Iterator[tu
             fut.cancel()
 
 
-def generate_row(rows: int, cols: int, difficulty: str, seed: int) -> tuple:
-    """One job: a unique graded puzzle for ``seed``, as the catalogue row that stores it.
-
-    Runs on a worker; returns plain data (strings and numbers), so the result travels cheaply
-    and one writer (the caller) stores it: workers need no access to the catalogue file.
-    """
-    from .catalog import Catalog
-    from .generate import generate_unique
-
-    puzzle, solution, grade = generate_unique(rows, cols, difficulty, seed=seed)
-    return Catalog.row_for(puzzle, solution, level=grade.level, score=grade.score, seed=seed)
-
-
 __all__ = ["ALLOWED_FAILURES", "ClusterError", "ClusterUnavailable", "INSTALL", "RETRIES", "cluster_spec",
-           "executor", "generate_row", "parse_spec", "run_jobs", "workers_of"]
+           "executor", "parse_spec", "run_jobs", "workers_of"]

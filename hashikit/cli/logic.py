@@ -12,13 +12,14 @@ import argparse
 import json
 import os
 
-from . import argtypes, service
-from .errors import PuzzleError
-from .batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
-from .cli_catalog import add_run_options
-from .cli_common import EXIT_BAD, EXIT_NO, EXIT_OK, levels, print_json, refuse, say
-from .limits import TIME_MARGIN
-from .service import BadInput, OutOfTime
+from .. import service
+from . import argtypes, output
+from ..errors import PuzzleError
+from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
+from .catalog import add_run_options
+from .common import EXIT_BAD, EXIT_NO, EXIT_OK, levels, print_json, refuse, say
+from ..limits import TIME_MARGIN
+from ..service import BadInput, OutOfTime
 
 __all__ = ["add_parsers", "EXIT_BAD"]
 
@@ -79,7 +80,7 @@ def cmd_hint(args) -> int:
     refuse((args.state_format is not None and args.state is None, "--state-format goes with --state"),
            (not args.check_solution and args.state is None, "--no-solution-check goes with --state"))
     if args.svg:
-        service.check_picture(args.svg)
+        output.check_picture(args.svg)
     puzzle = _puzzle(args)
     partial = None
     if args.state:
@@ -116,7 +117,7 @@ def cmd_hint(args) -> int:
 def _size(text: str) -> tuple[int, int]:
     """``ROWSxCOLS`` (as every other command, and the README's board notation) or a single number
     for a square board."""
-    from .limits import CLI
+    from ..limits import CLI
 
     try:
         if "x" in text.lower():
@@ -152,8 +153,8 @@ def _layout(args) -> dict:
 
 
 def _write_puzzle(puzzle, path: str | None) -> None:
-    fmt = service.output_format(path, None, default="grid")
-    service.write_output(service.convert(puzzle, None, fmt.name), path)
+    fmt = output.output_format(path, None, default="grid")
+    output.write_output(service.convert(puzzle, None, fmt.name), path)
 
 
 def cmd_generate(args) -> int:
@@ -185,11 +186,11 @@ def cmd_generate(args) -> int:
            (args.cluster is not None and args.jobs is not None,
             "--jobs sizes the local pool; with --cluster the cluster's workers run the jobs"))
     if many:
-        service.output_format(f"x.{(args.ext or 'txt').lstrip('.')}", None)
-        service.check_folder(args.out_dir or "puzzles")
+        output.output_format(f"x.{(args.ext or 'txt').lstrip('.')}", None)
+        output.check_folder(args.out_dir or "puzzles")
     else:
-        service.output_format(args.output, None, default="grid")
-        service.check_writable(args.output)
+        output.output_format(args.output, None, default="grid")
+        output.check_writable(args.output)
     spec = _spec(args, rows, cols)
     if args.difficulty is not None:
         _refused_by_the_generator(spec)
@@ -263,7 +264,7 @@ def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: b
     catalog = _open_catalog(args.catalog) if args.catalog else None
     try:
         if args.cluster:
-            from .cluster import executor
+            from ..run.cluster import executor
 
             with executor(args.cluster) as pool:
                 say(f"{label}: running on the Dask cluster {args.cluster}")
@@ -273,7 +274,7 @@ def _run_and_index(args, jobs: list, out_dir: str, file_of, label: str, index: b
         workers = max(1, min(args.jobs or os.cpu_count() or 1, len(jobs)))
         results = run_batch(jobs, workers=workers, inline=workers == 1, sink=_sink(out_dir, label), resume=True,
                             retry_failed=True, label=label,
-                            preload=("hashikit.service", "hashikit.generate", "hashikit.coelho"))
+                            preload=("hashikit.service", "hashikit.generate", "hashikit.generate.coelho"))
         return _collect(args, results, out_dir, file_of, label, index, catalog)
     finally:
         if catalog is not None:
@@ -285,7 +286,7 @@ def _sink(out_dir: str, label: str) -> JsonLinesSink:
 
 
 def _open_catalog(path: str):
-    from .catalog import Catalog
+    from ..publish.catalog import Catalog
 
     return Catalog(path)
 
@@ -293,7 +294,7 @@ def _open_catalog(path: str):
 def _catalog_solution(puzzle, record: dict):
     """The solution a catalogue stores with a generated puzzle: the generator's (checked again by
     the catalogue), or for the paper's puzzles (and rows of an older run) one the solver finds."""
-    from .model import Solution
+    from ..model import Solution
 
     if record.get("bridges"):
         return Solution.from_list(record["bridges"])
@@ -324,8 +325,8 @@ def _collect(args, results, out_dir: str, file_of, label: str, index: bool, cata
         puzzle = None
         if not (result.resumed and os.path.exists(path)):
             puzzle = service.puzzle_of(record["puzzle"])
-            fmt = service.output_format(path, None)
-            service.write_output(service.convert(puzzle, None, fmt.name), path)
+            fmt = output.output_format(path, None)
+            output.write_output(service.convert(puzzle, None, fmt.name), path)
         if catalog is not None:
             puzzle = puzzle or service.puzzle_of(record["puzzle"])
             added += catalog.add(puzzle, _catalog_solution(puzzle, record), **_catalog_meta(record))
@@ -345,11 +346,11 @@ def _collect(args, results, out_dir: str, file_of, label: str, index: bool, cata
 
 def _write_index(out_dir: str, index: list[dict]) -> None:
     """index.json and index.csv: one row per puzzle, in job order."""
-    service.write_output(json.dumps(index, indent=1), os.path.join(out_dir, "index.json"))
+    output.write_output(json.dumps(index, indent=1), os.path.join(out_dir, "index.json"))
     lines = ["file,grade,score,islands,rows,cols,seed"]
     lines += [f"{r['file']},{r['grade']},{r['score']},{r['islands']},{r['rows']},{r['cols']},{r['seed']}"
               for r in index]
-    service.write_output("\n".join(lines) + "\n", os.path.join(out_dir, "index.csv"))
+    output.write_output("\n".join(lines) + "\n", os.path.join(out_dir, "index.csv"))
 
 
 #: the published set's layout: islands -> board side
@@ -363,9 +364,9 @@ def cmd_generate_suite(args) -> int:
     for n in sizes:
         if n not in SUITE_SIDES:
             raise BadInput(f"--islands {n}: the suite has 100, 200, 300 and 400 islands")
-    service.check_folder(args.out_dir)
+    output.check_folder(args.out_dir)
     for n in sizes:
-        service.check_folder(os.path.join(args.out_dir, str(n)))
+        output.check_folder(os.path.join(args.out_dir, str(n)))
     base = base_seed(args.seed)
     jobs, names = [], {}
     for n in sizes:

@@ -35,9 +35,9 @@ import time
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from . import __version__
-from .errors import HashikitError
-from .model import Puzzle, Solution
+from .. import __version__
+from ..errors import HashikitError
+from ..model import Puzzle, Solution
 
 #: the levels in order of difficulty (as hashikit.logic.LEVELS; repeated here so that
 #: reading a catalogue does not import the deduction engine)
@@ -139,7 +139,7 @@ class Entry:
 
     @property
     def puzzle(self) -> Puzzle:
-        from .formats import read_text
+        from ..formats import read_text
 
         p = read_text(self.puzzle_text, "json", f"catalogue entry {self.id}").puzzle
         if self.no_loops:
@@ -227,7 +227,7 @@ def puzzle_files(folder: str) -> list[str]:
 def read_folder(folder: str, fmt: str | None = None) -> list[FolderFile]:
     """Every puzzle file of ``folder`` (as ``generate --count`` writes one: its batch log and index
     skipped), read, with the level and seed its index.csv gives each file."""
-    from .formats import read_file
+    from ..formats import read_file
 
     index = _index(folder)
     out = []
@@ -299,7 +299,7 @@ class Catalog:
     def row_for(puzzle: Puzzle, solution: Solution | None = None, **meta) -> tuple:
         """The row stored for ``puzzle``: fingerprint first.  Pure, so workers can build rows
         and a single writer store them (:meth:`add_rows`)."""
-        from .formats import write_text
+        from ..formats import write_text
 
         unknown = set(meta) - set(META_KEYS)
         if unknown:
@@ -309,7 +309,7 @@ class Catalog:
         if level is not None and level not in LEVEL_ORDER:
             raise CatalogError(f"unknown level {level!r}; levels: {', '.join(LEVEL_ORDER)}")
         if solution is not None:
-            from .checker import check
+            from ..checker import check
 
             report = check(puzzle, solution)
             if not report.ok:
@@ -419,7 +419,7 @@ class Catalog:
         ``dest`` ends in ``.jsonl``, one hashikit JSON puzzle a line (its catalogue fields under
         ``"catalog"``).  ``with_solution`` writes each solution too; a format that cannot hold one
         is refused, as is a format hashikit cannot read back.  Returns the paths written."""
-        from .formats import get, write_text
+        from ..formats import get, write_text
 
         dest = os.fspath(dest)
         f = get(fmt or "json")
@@ -461,11 +461,11 @@ class Catalog:
     def solution_of(entry: Entry) -> Solution:
         """The entry's stored solution, or (a catalogue filled before solutions were kept) one the
         SAT engine finds, passed by the rule checker either way."""
-        from .checker import check
+        from ..checker import check
 
         solution = entry.solution
         if solution is None:
-            from .solvers import solve
+            from ..solvers import solve
 
             result = solve(entry.puzzle)
             if result.solution is None:
@@ -477,11 +477,23 @@ class Catalog:
 
 
 def _formats() -> dict:
-    from .formats import FORMATS, _load_all
+    from ..formats import FORMATS, _load_all
 
     _load_all()
     return FORMATS
 
 
-__all__ = ["Catalog", "CatalogError", "Entry", "FolderFile", "puzzle_files", "read_folder", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
+__all__ = ["Catalog", "CatalogError", "Entry", "generate_row", "FolderFile", "puzzle_files", "read_folder", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
            "canonical_form", "fingerprint", "parse_size"]
+
+
+def generate_row(rows: int, cols: int, difficulty: str, seed: int) -> tuple:
+    """One job: a unique graded puzzle for ``seed``, as the catalogue row that stores it.
+
+    Runs on a worker (of a cluster, say); returns plain data (strings and numbers), so the result
+    travels cheaply and one writer (the caller) stores it: workers need no access to the file.
+    """
+    from ..generate import generate_unique
+
+    puzzle, solution, grade = generate_unique(rows, cols, difficulty, seed=seed)
+    return Catalog.row_for(puzzle, solution, level=grade.level, score=grade.score, seed=seed)

@@ -16,7 +16,7 @@ Exit codes: 0 every answer verified; 1 a wrong answer or an engine crash; 2 bad
 input (no puzzle files, unknown or missing engine, an option the engine does not declare,
 unreadable files).
 
-The jobs run on :mod:`hashikit.batch` (the one runner: crashed workers become error rows, rows
+The jobs run on :mod:`hashikit.run.batch` (the one runner: crashed workers become error rows, rows
 are streamed to the CSV as they finish, ``--resume`` skips the pairs already in it, Ctrl-C ends
 the workers).  The library part (finding files, running, tables) comes first; the command
 (``add_parser``, ``run``) is the small part at the end.
@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .argtypes import positive_int, time_limit as time_limit_arg
-from .batch import CsvSink, Job, Result, run_batch
-from .cli_common import EXIT_BAD, EXIT_NO, EXIT_OK  # bench: verified, a wrong answer or crash, bad input
+from ..run.batch import CsvSink, Job, Result, run_batch
+from .common import EXIT_BAD, EXIT_NO, EXIT_OK  # bench: verified, a wrong answer or crash, bad input
 
 # -- the paper's published numbers ---------------------------------------------------
 # L. C. Coelho, G. Laporte, A. Lindbeck, T. Vidal, "Benchmark Instances and
@@ -79,7 +79,7 @@ class BenchError(Exception):
 # -- finding files ---------------------------------------------------------------------
 def puzzle_extensions() -> tuple[str, ...]:
     """File endings a hashikit reader accepts (longest first, so ``.sol.json`` wins over ``.json``)."""
-    from .formats import formats
+    from ..formats import formats
 
     exts = {ext for f in formats().values() if f.read for ext in f.extensions}
     return tuple(sorted(exts, key=len, reverse=True))
@@ -213,7 +213,7 @@ def _as_type(text: str, kind: type, item: str):
 
 def declared_options(engine: str) -> dict[str, type] | None:
     """The options ``engine`` declares (``solvers.capabilities``), or None where the registry has none."""
-    from . import solvers
+    from .. import solvers
 
     if not hasattr(solvers, "capabilities"):  # the engine contract not landed: options are not checked here
         return None
@@ -257,8 +257,8 @@ def parse_engine_options(items: list[str] | None, engines: list[str]) -> dict[st
 
 def check_engines(names: list[str]) -> None:
     """Raise BenchError for an unknown engine, or one whose optional package is missing (with its install hint)."""
-    from .errors import SolverUnavailable
-    from .solvers import ENGINES, get_engine
+    from ..errors import SolverUnavailable
+    from ..solvers import ENGINES, get_engine
 
     for name in names:
         if name not in ENGINES:
@@ -284,8 +284,8 @@ def run_one(task: tuple[str, str, float | None, dict]) -> dict:
     path, engine, time_limit, options = task
     row = empty_row(path, engine)
     try:
-        from .errors import HashikitError
-        from .formats import read_file
+        from ..errors import HashikitError
+        from ..formats import read_file
 
         doc = read_file(path)
         if doc.puzzle is None:
@@ -298,8 +298,8 @@ def run_one(task: tuple[str, str, float | None, dict]) -> dict:
     if row["n"] == "":
         row["n"] = len(puzzle.islands)
     try:
-        from .checker import check
-        from .solvers import solve
+        from ..checker import check
+        from ..solvers import solve
 
         result = solve(puzzle, engine=engine, time_limit=time_limit, **options)
         st = result.stats
@@ -792,7 +792,7 @@ def _inputs(args) -> tuple[list[str], dict[str, dict], list[str]]:
 
 def run(args) -> int:
     """The ``bench`` command; returns the exit code (KeyboardInterrupt goes to the CLI: exit 130)."""
-    from .batch import BatchError
+    from ..run.batch import BatchError
 
     try:
         engines, options, files = _inputs(args)
@@ -828,7 +828,7 @@ def run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (``python -m hashikit.bench``) until the command is wired into the CLI."""
+    """Stand-alone entry (``python -m hashikit.cli.bench``) until the command is wired into the CLI."""
     p = argparse.ArgumentParser(prog="hashikit")
     add_parser(p.add_subparsers(dest="command"))
     args = p.parse_args(["bench"] + list(sys.argv[1:] if argv is None else argv))

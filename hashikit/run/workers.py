@@ -25,6 +25,15 @@ promise about when the caller has its answer, wherever the time went.
 The one-off worker uses ``fork`` where available (start-up in milliseconds, the arguments are
 not pickled: a million-island puzzle is not copied through a pipe), else ``spawn``.
 
+Ownership: a worker's pipe is read and closed only by the one thread that holds the worker at
+that moment (the thread starting it, the pool while it is idle, the caller running a job on it).
+Nobody else touches it: ``Pool.close`` kills the workers other threads hold and leaves their
+pipes to them (they see the pipe end and close it).  A descriptor closed by one thread while
+another polls it can be handed to a new pipe at once, and the poller then reads, or closes,
+somebody else's pipe.  Likewise a worker process's exit is read by one thread at a time
+(:class:`_Process`): ``forkserver`` hands the exit code over a pipe once, and two readers
+would store 255 over the real code.
+
 Ctrl-C: workers ignore SIGINT (the terminal sends it to the whole process group; only the caller
 reports it); the caller's KeyboardInterrupt kills the worker it waited on before propagating.
 
@@ -49,6 +58,10 @@ _MAX_WAIT = 3600.0
 _READY_WAIT = 120.0
 #: how often a waiting caller looks at its cancel event
 _CANCEL_POLL = 0.05
+#: how many workers a pool's job is handed to when each is found dead before it started the job
+_HAND_OVER_TRIES = 3
+#: first and longest pause before starting a worker again after a start failed
+_RETRY_FIRST, _RETRY_MOST = 0.05, 5.0
 
 
 class Overrun(Exception):
@@ -94,6 +107,7 @@ def _serve(conn, job=None, preload: Sequence[str] = ()) -> None:
             job = conn.recv()
         except (EOFError, OSError):
             return
+        conn.send(("started", None))  # the caller knows the job reached a live worker
         _run_job(conn, *job)
 
 
@@ -167,14 +181,70 @@ def _outcome(kind: str, payload, exitcode=None):
     raise WorkerDied(exitcode)
 
 
-def _end(process) -> None:
-    """Kill ``process`` if it still runs and reap it; one with a large model takes a while to free
-    its memory, so after a short wait a daemon thread reaps it and the caller is not held up."""
-    if process.is_alive():
-        process.kill()
-    process.join(0.1)
-    if process.exitcode is None:
-        threading.Thread(target=process.join, name="hashikit-reaper", daemon=True).start()
+class _Process:
+    """A worker process whose state is read by one thread at a time.
+
+    ``multiprocessing`` is not safe here on its own: a ``forkserver`` child's exit code comes
+    once over a pipe (a second reader gets 255), and ``Process.start()`` in any thread polls
+    every tracked child of the process.  So the process is taken off ``multiprocessing``'s list
+    of children (nothing else polls it) and every poll, join and kill goes through ``_lock``.
+    Once reaped, its exit code is kept and its descriptors are closed at once (not whenever the
+    garbage collector gets to it)."""
+
+    def __init__(self, process):
+        self.process = process
+        self.pid = process.pid
+        self._exitcode: int | None = None
+        self._lock = threading.Lock()
+        multiprocessing.process._children.discard(process)  # see the class docstring
+
+    def _poll(self) -> int | None:
+        """Under ``_lock``: the exit code, the process closed once it is known."""
+        if self._exitcode is None and self.process.exitcode is not None:
+            self._exitcode = self.process.exitcode
+            self.process.close()
+        return self._exitcode
+
+    def alive(self) -> bool:
+        """False once it has ended (or while another thread is reaping it)."""
+        if not self._lock.acquire(blocking=False):
+            return False  # a reaper holds it: the process was killed
+        try:
+            return self._poll() is None
+        finally:
+            self._lock.release()
+
+    def exitcode(self) -> int | None:
+        """Its exit code, None while it runs or while another thread reaps it."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            return self._poll()
+        finally:
+            self._lock.release()
+
+    def kill(self) -> None:
+        with self._lock:
+            if self._poll() is None:
+                self.process.kill()
+
+    def end(self) -> None:
+        """Kill it if it still runs and reap it; one with a large model takes a while to free its
+        memory, so after a short wait a daemon thread reaps it and the caller is not held up."""
+        with self._lock:
+            if self._poll() is not None:
+                return
+            self.process.kill()
+            self.process.join(0.1)
+            if self._poll() is not None:
+                return
+        threading.Thread(target=self._reap, name="hashikit-reaper", daemon=True).start()
+
+    def _reap(self) -> None:
+        with self._lock:
+            if self._exitcode is None:
+                self.process.join()
+                self._poll()
 
 
 def _one_off_context():
@@ -186,18 +256,19 @@ def _run_one_off(fn, args, kwargs, deadline, on_message, cancel, name):
     receive, send = ctx.Pipe(duplex=False)
     # not daemonic: the job may start workers of its own (an engine's time-limited solve inside a
     # time-limited hint); it is killed and reaped below whatever happens, so it never outlives this call
-    child = ctx.Process(target=_serve, args=(send, (fn, args, kwargs, on_message is not None)), name=name)
-    child.start()
+    process = ctx.Process(target=_serve, args=(send, (fn, args, kwargs, on_message is not None)), name=name)
+    process.start()
+    child = _Process(process)
     send.close()
     try:
         kind, payload = _collect(receive, deadline, on_message, cancel)
-        _end(child)
+        child.end()
         if kind not in ("value", "error"):
             kind, payload = _late(receive, on_message, kind, payload)
     finally:
-        _end(child)
+        child.end()
         receive.close()
-    return _outcome(kind, payload, child.exitcode)
+    return _outcome(kind, payload, child.exitcode())
 
 
 def run(fn: Callable, args: tuple = (), kwargs: dict | None = None, *, deadline: float | None = None,
@@ -219,14 +290,22 @@ def run(fn: Callable, args: tuple = (), kwargs: dict | None = None, *, deadline:
 
 # -- the pool -----------------------------------------------------------------------------------
 class _Worker:
-    def __init__(self, process, conn):
+    """A pool's worker: its process and the parent's end of its pipe.  Whoever holds it (see the
+    module's docstring on ownership) is the only one to use and close ``conn``."""
+
+    def __init__(self, process: _Process, conn):
         self.process, self.conn = process, conn
+
+    def dispose(self) -> None:
+        """Kill, reap (in the background if slow) and close the pipe: by its holder only."""
+        self.process.end()
+        self.conn.close()
 
 
 def _pool_context(preload: Sequence[str]):
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["hashikit.workers", *preload])  # used when the server first starts
+        ctx.set_forkserver_preload(["hashikit.run.workers", *preload])  # used when the server first starts
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -236,7 +315,12 @@ class Pool:
     than workers wait their turn (the wait counts against their deadline).  ``preload`` names
     modules each worker imports before its first job; the pool is returned once every worker
     has (``wait=False``: at once, each worker joining as soon as it is ready).  ``close()`` (or
-    leaving a ``with`` block, or the interpreter's exit) kills every worker."""
+    leaving a ``with`` block, or the interpreter's exit) kills every worker.
+
+    Who holds a worker: the thread that starts it, until it is ready; then the pool (``_idle``,
+    under ``_lock``); then the caller that took it for a job, until it gives it back or, when
+    the job did not end cleanly, disposes of it.  ``_workers`` lists every live worker, held by
+    whoever, so that ``close`` can kill them all."""
 
     def __init__(self, size: int | None = None, *, preload: Sequence[str] = (), name: str = "hashikit-worker",
                  wait: bool = True):
@@ -249,23 +333,27 @@ class Pool:
         self._workers: set[_Worker] = set()
         self._closed = False
         self._started = 0
+        self._starting: set[_Worker] = set()  # started, not yet ready
         atexit.register(self.close)
+        started: list[_Worker] = []
         try:
-            started = [self._start() for _ in range(self.size)]
+            for _ in range(self.size):
+                started.append(self._start())
             if wait:
-                for worker in started:
-                    self._ready(worker, time.monotonic() + _READY_WAIT)
-                    self._add(worker)
+                while started:
+                    self._welcome(started.pop(0))
         except BaseException:
             self.close()
+            for worker in started:  # still this thread's: close() only killed them
+                worker.dispose()
             raise
         if not wait:
             threading.Thread(target=self._warm, args=(started,), name=f"{name}-warming", daemon=True).start()
 
     # workers come and go
     def _start(self) -> _Worker:
-        """A new worker, counted among the pool's from the start (so ``close`` kills it even
-        while it is still starting)."""
+        """A new worker, held by the calling thread and counted among the pool's from the start
+        (so ``close`` kills it even while it is still starting)."""
         mine, theirs = self._ctx.Pipe(duplex=True)
         try:
             with self._lock:  # started under the lock: close() never meets a worker half started
@@ -275,8 +363,9 @@ class Pool:
                 process = self._ctx.Process(target=_serve, args=(theirs, None, self._preload),
                                             name=f"{self.name}-{self._started}")
                 process.start()
-                worker = _Worker(process, mine)
+                worker = _Worker(_Process(process), mine)
                 self._workers.add(worker)
+                self._starting.add(worker)
         except BaseException:
             mine.close()
             raise
@@ -284,107 +373,139 @@ class Pool:
             theirs.close()
         return worker
 
-    def _ready(self, worker: _Worker, deadline: float) -> None:
-        """Wait for the worker's word that it has started and imported its modules (so the first
-        job is not the one that pays for it)."""
-        kind, payload = _collect(worker.conn, deadline, None, None)
+    def _welcome(self, worker: _Worker) -> None:
+        """Wait for a worker this thread started to say it is ready (so the first job is not the
+        one that pays for its start-up), then hand it to the pool; one that died at start, or
+        did not start in time, is dropped (``WorkerDied`` or ``RuntimeError``)."""
+        kind, _ = _collect(worker.conn, time.monotonic() + _READY_WAIT, None, None)
+        with self._lock:
+            self._starting.discard(worker)
         if kind != "ready":
-            raise WorkerDied(worker.process.exitcode) if kind == "died" else \
+            exitcode = worker.process.exitcode()
+            self._drop(worker)
+            raise WorkerDied(exitcode) if kind == "died" else \
                 RuntimeError(f"a worker process did not start within {_READY_WAIT:g} s")
-
-    def _add(self, worker: _Worker) -> None:
-        """A started, ready worker joins the idle ones (or is killed: the pool closed meanwhile)."""
         with self._lock:
             if not self._closed and worker in self._workers:
                 self._idle.append(worker)
                 self._lock.notify()
                 return
-        self._kill(worker)
+        self._drop(worker)  # the pool closed meanwhile
 
-    @staticmethod
-    def _kill(worker: _Worker) -> None:
-        _end(worker.process)
-        worker.conn.close()
-
-    def _retire(self, worker: _Worker) -> None:
-        """Kill a worker whose job did not end cleanly and start its replacement in the background.
-        Its pipe stays open: what it sent before may still be read (the caller closes it)."""
+    def _drop(self, worker: _Worker) -> None:
+        """The holder is done with a worker: it leaves the pool and is disposed of."""
         with self._lock:
             self._workers.discard(worker)
-            replace = not self._closed
-        _end(worker.process)
-        if replace:
-            threading.Thread(target=self._replace, name=f"{self.name}-starter", daemon=True).start()
+        worker.dispose()
 
     def _warm(self, started: list[_Worker]) -> None:
         """Hand out each worker as soon as it is ready (``wait=False``: the caller did not wait)."""
         for worker in started:
             try:
-                self._ready(worker, time.monotonic() + _READY_WAIT)
-            except Exception:  # noqa: BLE001 - it died at start, or the pool closed: the pool runs one short
-                with self._lock:
-                    self._workers.discard(worker)
-                self._kill(worker)
-                continue
-            self._add(worker)
+                self._welcome(worker)
+            except Exception:  # noqa: BLE001 - it died at start: another takes its place
+                self._replace_later()
+
+    def _replace_later(self) -> None:
+        """Start a worker in the place of one that left, in the background (not once closed)."""
+        with self._lock:
+            if self._closed:
+                return
+        threading.Thread(target=self._replace, name=f"{self.name}-starter", daemon=True).start()
 
     def _replace(self) -> None:
-        try:
-            worker = self._start()
-        except Exception:  # noqa: BLE001 - closed meanwhile, or out of processes: the pool runs one short
-            return
-        try:
-            self._ready(worker, time.monotonic() + _READY_WAIT)
-        except Exception:  # noqa: BLE001 - it died at start (or the pool closed it): the pool runs one short
-            self._kill(worker)
-            return
-        self._add(worker)
+        """Start a worker and hand it to the pool; one that dies while starting (killed from
+        outside, out of memory) or cannot be started (out of processes) is tried again, less
+        and less often, until one is ready or the pool closes: a pool never stays one short."""
+        pause = _RETRY_FIRST
+        while True:
+            try:
+                self._welcome(self._start())
+                return
+            except Exception:  # noqa: BLE001 - closed, or this start failed: see the docstring
+                with self._lock:
+                    if self._closed:
+                        return
+                time.sleep(pause)
+                pause = min(2 * pause, _RETRY_MOST)
 
     def _take(self, deadline: float | None, cancel: threading.Event | None) -> _Worker:
-        with self._lock:
-            while True:
-                if self._closed:
-                    raise WorkerDied(None)
-                while self._idle:
-                    worker = self._idle.popleft()
-                    if worker.process.is_alive():
-                        return worker
-                    self._workers.discard(worker)  # died while idle (killed from outside)
-                    threading.Thread(target=self._replace, daemon=True).start()
-                wait = None if deadline is None else deadline - time.monotonic()
-                if wait is not None and wait <= 0:
-                    raise Overrun("no worker came free before the deadline")
-                if cancel is not None:
-                    if cancel.is_set():
-                        raise Cancelled("the job was cancelled while waiting for a worker")
-                    wait = _CANCEL_POLL if wait is None else min(wait, _CANCEL_POLL)
-                self._lock.wait(wait)
+        """An idle worker, now the caller's (one found dead is disposed of and replaced)."""
+        while True:
+            dead = None
+            with self._lock:
+                while dead is None:
+                    if self._closed:
+                        raise WorkerDied(None)
+                    if self._idle:
+                        worker = self._idle.popleft()
+                        if worker.process.alive():
+                            return worker
+                        dead = worker  # killed from outside while idle
+                        break
+                    wait = None if deadline is None else deadline - time.monotonic()
+                    if wait is not None and wait <= 0:
+                        raise Overrun("no worker came free before the deadline")
+                    if cancel is not None:
+                        if cancel.is_set():
+                            raise Cancelled("the job was cancelled while waiting for a worker")
+                        wait = _CANCEL_POLL if wait is None else min(wait, _CANCEL_POLL)
+                    self._lock.wait(wait)
+            self._drop(dead)
+            self._replace_later()
 
     def _give_back(self, worker: _Worker) -> None:
+        """A caller is done with a worker whose job ended cleanly: idle again, or disposed of
+        if the pool closed meanwhile."""
         with self._lock:
-            if self._closed or worker not in self._workers:
+            if not self._closed and worker in self._workers:
+                self._idle.append(worker)
+                self._lock.notify()
                 return
-            self._idle.append(worker)
-            self._lock.notify()
+        self._drop(worker)
+
+    def _retire(self, worker: _Worker) -> None:
+        """A caller's worker whose job did not end cleanly: killed, reaped, replaced.  Its pipe
+        stays open for the caller to read what was sent before, and close."""
+        with self._lock:
+            self._workers.discard(worker)
+        worker.process.end()
+        self._replace_later()
 
     # the public side
     def run(self, fn: Callable, args: tuple = (), kwargs: dict | None = None, *, deadline: float | None = None,
             on_message: Callable[[Any], None] | None = None, cancel: threading.Event | None = None):
-        """As :func:`run`, on this pool."""
-        worker = self._hand_over(fn, args, kwargs or {}, on_message is not None, deadline, cancel)
-        try:
-            kind, payload = _collect(worker.conn, deadline, on_message, cancel)
-        except BaseException:  # Ctrl-C, or on_message failed: the job may still run
-            self._retire(worker)
-            worker.conn.close()
-            raise
+        """As :func:`run`, on this pool.  A worker that turns out dead before the job reached it
+        (killed while idle, not yet seen to be: the job was never started) is replaced and the
+        job goes to another, up to :data:`_HAND_OVER_TRIES` times."""
+        for _ in range(_HAND_OVER_TRIES):
+            worker = self._hand_over(fn, args, kwargs or {}, on_message is not None, deadline, cancel)
+            try:
+                kind, payload = _collect(worker.conn, deadline, None, cancel)
+                if kind == "started":
+                    kind, payload = _collect(worker.conn, deadline, on_message, cancel)
+                elif kind == "died":
+                    self._retire(worker)
+                    worker.conn.close()
+                    continue
+            except BaseException:  # Ctrl-C, or on_message failed: the job may still run
+                self._retire(worker)
+                worker.conn.close()
+                raise
+            return self._finish(worker, kind, payload, on_message)
+        raise WorkerDied(None)
+
+    def _finish(self, worker: _Worker, kind: str, payload, on_message):
+        """The job's outcome; its worker given back (a clean end) or retired."""
         if kind in ("value", "error"):
             self._give_back(worker)
-        else:
-            self._retire(worker)
+            return _outcome(kind, payload)
+        self._retire(worker)
+        try:
             kind, payload = _late(worker.conn, on_message, kind, payload)
+        finally:
             worker.conn.close()
-        return _outcome(kind, payload, worker.process.exitcode)
+        return _outcome(kind, payload, worker.process.exitcode())
 
     def _hand_over(self, fn, args, kwargs, stream: bool, deadline, cancel) -> _Worker:
         """Send the job to a free worker; one found dead (killed while idle, and not yet seen to
@@ -410,18 +531,26 @@ class Pool:
         with self._lock:
             return [w.process.pid for w in self._workers]
 
+    def starting(self) -> int:
+        """How many workers are being started (replacements included) and are not ready yet."""
+        with self._lock:
+            return len(self._starting)
+
     def close(self) -> None:
-        """Kill every worker (jobs still running end with :class:`WorkerDied`); idempotent."""
+        """Kill every worker (jobs still running end with :class:`WorkerDied`); idempotent.  The
+        idle workers are the pool's own and are disposed of here; the others are killed, and the
+        threads holding them (callers, starters) close their pipes when they see them end."""
         with self._lock:
             self._closed = True
-            workers, self._workers = list(self._workers), set()
-            self._idle.clear()
+            idle, self._idle = list(self._idle), collections.deque()
+            held = [w for w in self._workers if w not in idle]
+            self._workers = set()
+            self._starting = set()
             self._lock.notify_all()
-        for worker in workers:
-            if worker.process.is_alive():
-                worker.process.kill()
-        for worker in workers:
-            self._kill(worker)
+        for worker in held:
+            worker.process.kill()
+        for worker in idle:
+            worker.dispose()
         deactivate(self)
         atexit.unregister(self.close)
 

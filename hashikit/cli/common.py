@@ -1,6 +1,6 @@
 """What every ``hashikit`` command shares: exit codes, printing an answer, the help tables
 built from the registries (formats, engines, levels, limits), and checks of flags that make
-no sense together.  Imported by :mod:`hashikit.cli` and :mod:`hashikit.cli_logic`; imports
+no sense together.  Imported by :mod:`hashikit.cli` and :mod:`hashikit.cli.logic`; imports
 neither (no cycle).
 """
 
@@ -18,7 +18,7 @@ EXIT_CODES = "exit codes: 0 solved/valid, 1 no solution/invalid/unknown (time li
 
 def print_json(answer, out: str | None = None) -> None:
     """A use-case's answer (a pydantic model or a dict) as one JSON line, to ``out`` or stdout."""
-    from .service import write_output
+    from .output import write_output
 
     data = answer.as_json() if hasattr(answer, "as_json") else answer
     write_output(json.dumps(data), out)
@@ -27,7 +27,7 @@ def print_json(answer, out: str | None = None) -> None:
 def refuse(*pairs: tuple[bool, str]) -> None:
     """Raise BadInput for the first ``(condition, message)`` that holds: flags that make no sense
     together are refused, never ignored."""
-    from .service import BadInput
+    from ..service import BadInput
 
     for condition, message in pairs:
         if condition:
@@ -36,7 +36,7 @@ def refuse(*pairs: tuple[bool, str]) -> None:
 
 def formats_help() -> str:
     """The formats table for ``--help``, built from the formats registry (one place)."""
-    from .formats import formats
+    from ..formats import formats
 
     lines = ["formats (chosen by file extension, by content for .txt and stdin, or named with --from/--to):"]
     table = sorted(formats().items())
@@ -52,21 +52,21 @@ def formats_help() -> str:
 
 def engines_help() -> str:
     """The engines table for ``--help``, from ``solvers.ENGINES``."""
-    from .solvers import ENGINES
+    from ..solvers import ENGINES
 
     return "engines:\n" + "".join(f"  {name:6s} {entry[1]}\n" for name, entry in ENGINES.items())
 
 
 def levels() -> tuple[str, ...]:
     """The deduction levels, from ``logic.LEVELS``."""
-    from .logic import LEVELS
+    from ..logic import LEVELS
 
     return tuple(LEVELS)
 
 
 def limits_help() -> str:
     """The command line's caps, from ``limits.CLI``."""
-    from .limits import CLI
+    from ..limits import CLI
 
     return (f"limits: boards up to {CLI.max_side}x{CLI.max_side} and {CLI.max_cells} cells, "
             f"{CLI.max_islands} islands, MAXBRIDGES up to {CLI.max_maxbridges}, "

@@ -26,7 +26,7 @@ Vocabulary, stated once:
 
 Use::
 
-    from hashikit.batch import Job, JsonLinesSink, run_batch, job_seed
+    from hashikit.run.batch import Job, JsonLinesSink, run_batch, job_seed
 
     jobs = [Job(f"{i}", make_one, (job_seed(base, i),)) for i in range(100)]
     for result in run_batch(jobs, workers=2, sink=JsonLinesSink("out.jsonl"), resume=True):
@@ -412,7 +412,7 @@ def _process_context(preload: Sequence[str]):
     one (workers start in milliseconds, with hashikit and ``preload`` already imported), else spawn."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["hashikit.batch", *preload])  # used when the server first starts
+        ctx.set_forkserver_preload(["hashikit.run.batch", *preload])  # used when the server first starts
         return ctx
     return multiprocessing.get_context("spawn")
 

@@ -43,8 +43,8 @@ from typing import Iterable, NamedTuple
 from xml.sax.saxutils import escape
 
 from .catalog import LEVEL_ORDER
-from .errors import HashikitError
-from .model import Puzzle, Solution
+from ..errors import HashikitError
+from ..model import Puzzle, Solution
 
 #: paper sizes, width x height in millimetres
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -136,10 +136,10 @@ def load(source: str, limit: int | None = None, **filters) -> list[BookPuzzle]:
 
 def _check_one(puzzle_json: str) -> dict:
     """One puzzle's checks (a batch job): unique by SAT, checked, graded.  Plain data back."""
-    from .checker import check
-    from .formats import read_text
-    from .logic import grade
-    from .solvers import solve
+    from ..checker import check
+    from ..formats import read_text
+    from ..logic import grade
+    from ..solvers import solve
 
     puzzle = read_text(puzzle_json, "json").puzzle
     result = solve(puzzle, max_solutions=2)
@@ -156,8 +156,8 @@ def verify(items: Iterable[BookPuzzle], workers: int | None = None) -> list[Book
     """Prove each puzzle unique, grade it (it must match a stated level) and attach the checked
     solution; raises BookError naming every puzzle that fails.  Many puzzles are checked in the
     batch runner's worker processes (``workers``, default the cores; 1: in this process)."""
-    from .checker import check
-    from .formats import write_text
+    from ..checker import check
+    from ..formats import write_text
 
     items = list(items)
     texts = [write_text(i.puzzle, "json") for i in items]
@@ -165,7 +165,7 @@ def verify(items: Iterable[BookPuzzle], workers: int | None = None) -> list[Book
     if workers == 1 or len(items) < PARALLEL_FROM:
         answers = [_check_one(t) for t in texts]
     else:
-        from .batch import Job, run_batch
+        from ..run.batch import Job, run_batch
 
         answers = [None] * len(items)
         jobs = [Job(str(k), _check_one, (t,)) for k, t in enumerate(texts)]
@@ -640,7 +640,7 @@ def _rgb(hex_colour: str) -> tuple[float, float, float]:
 
 
 def _palette(style: str) -> dict[str, tuple[float, float, float] | None]:
-    from .render import COLORS
+    from ..render import COLORS
 
     if style == "plain":
         black, white = (0.0, 0.0, 0.0), (1.0, 1.0, 1.0)

@@ -1,0 +1,6 @@
+"""Running work in other processes: :mod:`.workers` (one job with a deadline, in a one-off or a
+pooled worker), :mod:`.batch` (many jobs, resumable, crashes become rows) and :mod:`.cluster`
+(the batch runner's executor on a Dask cluster).
+
+May import: hashikit.errors only; it sits beside the model at the bottom, so the engines can use it.
+"""

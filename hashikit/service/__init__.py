@@ -1,0 +1,25 @@
+"""The use-cases, written once: solve, check, hint, explain, grade, analyze, generate, parse,
+convert and render.  The CLI prints what these return and the web API serves it.
+
+One module a concern: :mod:`.shapes` (the typed JSON shapes), :mod:`.admit` (limits, admission,
+reading), :mod:`.solving` (solve, prove, the solver's verdict, time limits on work that cannot stop
+itself), :mod:`.play` (check, mistakes, hints), :mod:`.grading` (explain, grade, analyze),
+:mod:`.generating` and :mod:`.converting`.  Callers use the names this package gives (``service.solve``).
+
+May import: the model, limits, errors, checker, formats, solvers, logic, render, generate and
+``run.workers`` (never publish, cli or web).  Every use-case that takes a puzzle first admits it
+under a :class:`~hashikit.limits.Limits` (``limits.CLI`` or ``limits.WEB``); every solution any
+use-case returns comes from an engine and is checked by the rule checker.
+"""
+
+from __future__ import annotations
+
+from .shapes import (IN_PLAY_RULES, Bridge, LinkEnds, Cell, Mark, Answer, PuzzleModel, SolveReport, ViolationModel, CheckReport, StepModel, HintReport, GradeReport, ExplainReport, AnalyzeReport, ParseReport, ConvertReport, GenerateReport)
+from .admit import (BadInput, OutOfTime, admit, check_dimensions, time_limit_for, load, load_puzzle, admit_file, parse, puzzle_of, puzzle_model, link_ends, bridges_on_board, board_marks, mark_list)
+from .solving import (solve, solve_for_output, verdict, within)
+from .play import (check, islands_differ, step_model, player_mistakes, hint, step_highlight)
+from .grading import (explain, grade, analyze)
+from .generating import (generate_unique, generate_paper, generate_record)
+from .converting import (convert, writable_formats, convert_report, solution_text, render)
+
+__all__ = ['AnalyzeReport', 'Answer', 'BadInput', 'Bridge', 'Cell', 'CheckReport', 'ConvertReport', 'ExplainReport', 'GenerateReport', 'GradeReport', 'HintReport', 'IN_PLAY_RULES', 'LinkEnds', 'Mark', 'OutOfTime', 'ParseReport', 'PuzzleModel', 'SolveReport', 'StepModel', 'ViolationModel', 'admit', 'admit_file', 'analyze', 'board_marks', 'bridges_on_board', 'check', 'check_dimensions', 'convert', 'convert_report', 'explain', 'generate_paper', 'generate_record', 'generate_unique', 'grade', 'hint', 'islands_differ', 'link_ends', 'load', 'load_puzzle', 'mark_list', 'parse', 'player_mistakes', 'puzzle_model', 'puzzle_of', 'render', 'solution_text', 'solve', 'solve_for_output', 'step_highlight', 'step_model', 'time_limit_for', 'verdict', 'within', 'writable_formats']

@@ -1,0 +1,166 @@
+"""Admission and reading: the limits a puzzle must keep (:class:`~hashikit.limits.Limits`),
+the one verdict for numbers that alone make a puzzle impossible, reading files and text, and
+the conversions between a puzzle and its JSON shapes.  :class:`BadInput` is exit 2 / HTTP 400."""
+
+from __future__ import annotations
+
+from typing import Any
+from .. import limits as limits_mod
+from ..errors import FormatError, HashikitError, PuzzleError
+from ..limits import Limits
+from ..model import Puzzle, Solution, describe_cell
+from .shapes import LinkEnds, Mark, ParseReport, PuzzleModel
+
+
+class BadInput(HashikitError, ValueError):
+    """Input a use-case refuses before any work: one line, exit 2 on the CLI, 400 on the web."""
+
+
+class OutOfTime(HashikitError):
+    """Work that ran past its time limit and was stopped (the answer is status ``unknown``)."""
+
+
+def admit(puzzle: Puzzle, lim: Limits = limits_mod.CLI, numbers: bool = True) -> Puzzle:
+    """Refuse a puzzle above ``lim`` and, with ``numbers``, one whose numbers alone make it
+    impossible (an island needing more bridges than its links can carry): the same verdict,
+    bad input, from every use-case."""
+    check_dimensions(puzzle.rows, puzzle.cols, lim)
+    if len(puzzle.islands) > lim.max_islands:
+        raise BadInput(f"the puzzle has {len(puzzle.islands)} islands; the limit is {lim.max_islands}")
+    if puzzle.maxbridges > lim.max_maxbridges:
+        raise BadInput(f"MAXBRIDGES is {puzzle.maxbridges}; the limit is {lim.max_maxbridges}")
+    if numbers:
+        problems = puzzle.capacity_problems()
+        if problems:
+            raise BadInput(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+    return puzzle
+
+
+def check_dimensions(rows: int, cols: int, lim: Limits) -> None:
+    """Refuse a board side or cell count above ``lim`` (cheap: before a board is built)."""
+    if rows > lim.max_side or cols > lim.max_side or rows * cols > lim.max_cells:
+        side = lim.max_side
+        raise BadInput(f"the board is {rows}x{cols}; the limit is {side}x{side} "
+                       f"({lim.max_cells} cells)")
+
+
+def time_limit_for(asked: float | None, lim: Limits) -> float | None:
+    """The time limit to use: the caller's, capped by ``lim``, else ``lim``'s default."""
+    if asked is None:
+        return lim.default_time_limit
+    if lim.max_time_limit is not None:
+        return min(asked, lim.max_time_limit)
+    return asked
+
+
+def load(path: str, fmt: str | None = None):
+    """A file's :class:`~hashikit.formats.Document` (``-``: standard input)."""
+    from ..formats import read_file
+
+    return read_file(path, fmt)
+
+
+def load_puzzle(path: str, fmt: str | None = None, lim: Limits = limits_mod.CLI):
+    """A document that holds a puzzle within ``lim`` (its solution too, when it has one)."""
+    doc = load(path, fmt)
+    if doc.puzzle is None:
+        raise BadInput(f"{path}: holds a solution without its puzzle; give the puzzle file")
+    try:
+        admit(doc.puzzle, lim, numbers=False)
+    except BadInput as exc:
+        raise BadInput(f"{path}: {exc}") from None
+    return doc
+
+
+def admit_file(path: str, puzzle: Puzzle, lim: Limits = limits_mod.CLI) -> Puzzle:
+    """:func:`admit` with the file's name in the message."""
+    try:
+        return admit(puzzle, lim)
+    except BadInput as exc:
+        raise BadInput(f"{path}: {exc}") from None
+
+
+def parse(text: str, fmt: str | None = None, lim: Limits = limits_mod.WEB, source: str = "<request>") -> ParseReport:
+    """Read puzzle text (never a path) and describe its geometry: links and crossing pairs."""
+    from ..formats import read_text
+
+    if len(text.encode("utf-8", "surrogatepass")) > lim.max_input_bytes:
+        raise BadInput(f"the text is larger than {lim.max_input_bytes} bytes")
+    try:
+        doc = read_text(text, fmt, source)
+    except FormatError as exc:
+        raise BadInput(f"cannot read the puzzle: {_where(exc)}") from None
+    except (PuzzleError, ValueError, IndexError, KeyError, TypeError, OverflowError) as exc:
+        raise BadInput(f"cannot read the puzzle: {exc}") from None
+    except RecursionError:
+        raise BadInput("cannot read the puzzle: it is nested too deeply") from None
+    if doc.puzzle is None:
+        raise BadInput("the text holds bridges but no puzzle")
+    admit(doc.puzzle, lim, numbers=False)
+    report = ParseReport(puzzle=puzzle_model(doc.puzzle), links=link_ends(doc.puzzle),
+                         crossings=[list(pair) for pair in doc.puzzle.crossings])
+    if doc.solution is not None:
+        report.bridges = doc.solution.to_list()
+    return report
+
+
+def _where(exc: FormatError) -> str:
+    if exc.line is not None:
+        where = f"line {exc.line}" + (f", column {exc.column}" if exc.column is not None else "")
+        return f"{where}: {exc.message}"
+    return exc.message
+
+
+def puzzle_of(obj: dict[str, Any], source: str = "<record>") -> Puzzle:
+    """The puzzle of a :class:`PuzzleModel`'s JSON data (e.g. a stored :func:`generate_record`)."""
+    from ..formats.jsonfmt import puzzle_from_obj
+
+    return puzzle_from_obj(obj, source)
+
+
+def puzzle_model(puzzle: Puzzle) -> PuzzleModel:
+    from ..formats.jsonfmt import puzzle_obj
+
+    return PuzzleModel(**{k: v for k, v in puzzle_obj(puzzle).items() if k in PuzzleModel.model_fields})
+
+
+def link_ends(puzzle: Puzzle) -> list[LinkEnds]:
+    isl = puzzle.islands
+    return [[*isl[ln.a].pos, *isl[ln.b].pos] for ln in puzzle.links]
+
+
+def bridges_on_board(puzzle: Puzzle, solution: Solution, what: str = "bridges") -> Solution:
+    """Refuse bridges with an end off the board or an absurd count before anything walks them."""
+    for (p, q), k in solution.bridges.items():
+        for r, c in (p, q):
+            if not (0 <= r < puzzle.rows and 0 <= c < puzzle.cols):
+                raise BadInput(f"{what}: the bridge {[*p, *q, k]} has an end outside the "
+                               f"{puzzle.rows}x{puzzle.cols} board")
+        if not -4 * puzzle.maxbridges <= k <= 4 * puzzle.maxbridges:
+            raise BadInput(f"{what}: the bridge {[*p, *q, k]} has a count far above MAXBRIDGES")
+    return solution
+
+
+def board_marks(puzzle: Puzzle, marks: list[Mark] | None) -> list[tuple[int, int]]:
+    """A player's marks as ``(link, most)`` pairs (:meth:`hashikit.logic.State.from_board` reads
+    them); BadInput for a mark on no link or a ``most`` outside 0..MAXBRIDGES."""
+    out = []
+    for m in marks or []:
+        if len(m) not in (4, 5):
+            raise BadInput(f"marks: a mark is [r1, c1, r2, c2] or [r1, c1, r2, c2, most], got {m!r}")
+        p, q = tuple(m[:2]), tuple(m[2:4])
+        a, b = puzzle.index.get(p), puzzle.index.get(q)
+        k = puzzle.link_index.get((min(a, b), max(a, b))) if a is not None and b is not None else None
+        if k is None:
+            raise BadInput(f"marks: no link joins {describe_cell(*p)} and {describe_cell(*q)}")
+        most = m[4] if len(m) == 5 else 0
+        if not 0 <= most <= puzzle.maxbridges:
+            raise BadInput(f"marks: the mark {m!r} allows {most} bridges; give 0 to {puzzle.maxbridges}")
+        out.append((k, most))
+    return out
+
+
+def mark_list(puzzle: Puzzle, marks) -> list[Mark]:
+    """``(link, most)`` pairs as ``[r1, c1, r2, c2, most]``."""
+    isl, links = puzzle.islands, puzzle.links
+    return [[*isl[links[k].a].pos, *isl[links[k].b].pos, most] for k, most in marks]
