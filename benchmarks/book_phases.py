@@ -29,7 +29,10 @@ from book_speed import catalogue  # noqa: E402
 PHASES = r'''
 import json, sys, time
 c = [time.process_time()]
-from hashikit import book
+try:
+    from hashikit.publish import book  # the package layout since the restructuring
+except ImportError:
+    from hashikit import book
 c.append(time.process_time())
 items = book.load(sys.argv[1])
 c.append(time.process_time())
