@@ -226,15 +226,27 @@ def test_export_jsonl_and_filters(tmp_path):
     with Catalog(tmp_path / "c.db") as cat:
         for p, s, g in items:
             cat.add(p, s, level=g.level, score=g.score)
-        cat.export("json", tmp_path / "med.jsonl", level="medium")
+        cat.export("json", tmp_path / "med.jsonl", level="medium", with_solution=True)
+        cat.export(None, tmp_path / "all.jsonl")
     lines = (tmp_path / "med.jsonl").read_text().splitlines()
     assert len(lines) == 2
+    from hashikit.formats import read_text
     for line in lines:
         record = json.loads(line)
-        assert record["level"] == "medium"
-        from hashikit.formats import read_text
-        doc = read_text(json.dumps(record["puzzle"]), "json")
-        assert check(doc.puzzle, Solution.from_list(record["solution_bridges"])).ok
+        assert record["catalog"]["level"] == "medium"
+        doc = read_text(line, "json")  # each line is a hashikit JSON puzzle with its bridges
+        assert check(doc.puzzle, doc.solution).ok
+    assert all("bridges" not in json.loads(line) for line in (tmp_path / "all.jsonl").read_text().splitlines())
+
+
+def test_export_solutions_from_a_catalogue_without_them(tmp_path):
+    """A catalogue filled before solutions were kept: the solver finds them, the checker passes them."""
+    (p, s, g), = small_generated(1, size=6)
+    with Catalog(tmp_path / "c.db") as cat:
+        cat.add(p, level=g.level, score=g.score)
+        (path,) = cat.export("solved", tmp_path / "out")
+    doc = read_file(path)
+    assert check(doc.puzzle, doc.solution).ok
 
 
 # -- the command line --------------------------------------------------------------------------------
@@ -307,3 +319,134 @@ def test_cli_bad_input_is_exit_2_and_adds_nothing(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         cli("catalog", "list", db, "--size", "0x5")
     assert exc.value.code == 2
+
+
+def hashikit(*argv) -> int:
+    """The whole command line (argparse's refusals included) and its exit code."""
+    from hashikit.cli import main
+
+    try:
+        return main([str(a) for a in argv])
+    except SystemExit as exc:
+        return exc.code
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """A folder and a catalogue as `generate --count --catalog` writes them (a 6x9 board: 6 rows)."""
+    root = tmp_path_factory.mktemp("gen")
+    assert hashikit("generate", "--size", "6x9", "--difficulty", "easy", "--count", "3", "--seed", "4",
+                    "--out-dir", root / "easy", "--jobs", "1", "--catalog", root / "gen.db") == 0
+    return root
+
+
+def test_generate_catalog_stores_every_solution_and_export_writes_them(generated, tmp_path, capsys):
+    with sqlite3.connect(generated / "gen.db") as db:
+        assert db.execute("SELECT count(solution), count(*) FROM puzzles").fetchone() == (3, 3)
+    for fmt in ("solved", "json-solution", "solved-unicode"):
+        assert hashikit("catalog", "export", generated / "gen.db", tmp_path / fmt, "--to", fmt) == 0
+        docs = [read_file(str(x)) for x in sorted((tmp_path / fmt).iterdir()) if x.name != "index.json"]
+        assert len(docs) == 3 and all(check(d.puzzle, d.solution).ok for d in docs)
+    assert hashikit("catalog", "export", generated / "gen.db", tmp_path / "j", "--solutions") == 0
+    docs = [read_file(str(x)) for x in (tmp_path / "j").glob("*.json") if x.name != "index.json"]
+    assert len(docs) == 3 and all(d.solution is not None and check(d.puzzle, d.solution).ok for d in docs)
+    paper = tmp_path / "paper.db"  # the paper's generator gives no solution: the solver finds one
+    assert hashikit("generate", "--islands", "12", "--size", "6x7", "--seed", "3", "-o", tmp_path / "p.has",
+                    "--catalog", paper) == 0
+    with Catalog(paper) as cat:
+        (entry,) = cat.query()
+        assert (entry.rows, entry.cols) == (6, 7) and check(entry.puzzle, entry.solution).ok
+    single = tmp_path / "one.db"
+    assert hashikit("generate", "--size", "6", "--difficulty", "medium", "--seed", "3", "-o", tmp_path / "one.txt",
+                    "--catalog", single) == 0
+    with sqlite3.connect(single) as db:
+        assert db.execute("SELECT count(solution) FROM puzzles").fetchone() == (1,)
+
+
+def test_catalog_add_reads_a_generate_folder_with_its_seeds_and_levels(generated, tmp_path, capsys):
+    folder = generated / "easy"
+    assert (folder / "generate.jsonl").exists()
+    db = tmp_path / "c.db"
+    assert hashikit("catalog", "add", db, folder) == 0
+    assert "added 3, rejected 0" in capsys.readouterr().out
+    index = {row["seed"]: row for row in json.loads((folder / "index.json").read_text())}
+    with Catalog(db) as cat:
+        entries = cat.query()
+    assert {e.seed for e in entries} == {str(s) for s in index}
+    assert all(e.level == index[int(e.seed)]["grade"] == "easy" for e in entries)
+    wrong = tmp_path / "wrong"
+    wrong.mkdir()
+    for f in folder.iterdir():
+        (wrong / f.name).write_bytes(f.read_bytes())
+    (wrong / "index.csv").write_text((folder / "index.csv").read_text().replace(",easy,", ",expert,", 1))
+    assert hashikit("catalog", "add", tmp_path / "w.db", wrong) == 2
+    assert "index says expert, but it grades easy" in capsys.readouterr().err
+
+
+def test_size_means_rows_by_columns_in_every_command(generated, tmp_path, capsys):
+    """generate --size 6x9 makes boards of 6 rows and 9 columns; list, export and book find them by 6x9."""
+    with Catalog(generated / "gen.db") as cat:
+        assert {(e.rows, e.cols) for e in cat.query()} == {(6, 9)}
+    for path in (generated / "easy").glob("*.txt"):
+        assert path.name.startswith("easy-6x9-")
+        p = read_file(str(path)).puzzle
+        assert (p.rows, p.cols) == (6, 9)
+    capsys.readouterr()
+    assert hashikit("catalog", "list", generated / "gen.db", "--size", "6x9", "--format", "json") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert len(listed) == 3 and {e["size"] for e in listed} == {"6x9"}
+    assert hashikit("catalog", "list", generated / "gen.db", "--size", "9x6", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert hashikit("catalog", "export", generated / "gen.db", tmp_path / "o", "--size", "6x9") == 0
+    assert len(list((tmp_path / "o").glob("0*.json"))) == 3
+    assert hashikit("book", generated / "gen.db", "-o", tmp_path / "b.pdf", "--size", "6x9", "--jobs", "1") == 0
+    assert "Easy 6x9: 3 puzzles" in capsys.readouterr().err
+    assert hashikit("book", generated / "gen.db", "-o", tmp_path / "b.pdf", "--size", "9x6") == 2
+    assert hashikit("generate", "--help") == 0
+    assert "ROWSxCOLS" in capsys.readouterr().out
+
+
+def test_export_refuses_what_cannot_hold_a_solution_or_be_read_back(generated, tmp_path, capsys):
+    db = generated / "gen.db"
+    for argv, message in ((["--to", "tatham", "--solutions"], "'tatham' cannot hold a solution"),
+                          (["--to", "grid", "--solutions"], "'grid' cannot hold a solution"),
+                          (["--to", "dot"], "'dot' cannot be read back")):
+        assert hashikit("catalog", "export", db, tmp_path / "x", *argv) == 2
+        assert message in capsys.readouterr().err
+        assert not (tmp_path / "x").exists()  # refused before anything is written
+    assert hashikit("catalog", "export", db, tmp_path / "x.jsonl", "--to", "tatham") == 2
+    assert "holds hashikit JSON lines" in capsys.readouterr().err
+
+
+READABLE = ["json", "json-solution", "solved", "solved-unicode", "grid", "csv", "has", "tatham", "puzzlink",
+            "ohmec", "pzprv3"]
+
+
+@pytest.mark.parametrize("fmt", READABLE + ["jsonl"])
+def test_every_export_reads_back_with_hashikit_solve(generated, tmp_path, capsys, monkeypatch, fmt):
+    import io
+
+    db = generated / "gen.db"
+    with Catalog(db) as cat:
+        entries = {e.fingerprint: e for e in cat.query()}
+    if fmt == "jsonl":
+        assert hashikit("catalog", "export", db, tmp_path / "all.jsonl", "--solutions") == 0
+        texts = (tmp_path / "all.jsonl").read_text().splitlines()
+    else:
+        assert hashikit("catalog", "export", db, tmp_path / "out", "--to", fmt) == 0
+        texts = [x.read_text() for x in sorted((tmp_path / "out").iterdir()) if x.name != "index.json"]
+    assert len(texts) == 3
+    capsys.readouterr()
+    for text in texts:
+        monkeypatch.setattr("sys.stdin", io.StringIO(text))
+        assert hashikit("solve", "-", "--format", "json", *(["--from", fmt] if fmt in ("csv", "has") else [])) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["status"] == "solved"
+        from hashikit.formats import read_text
+
+        doc = read_text(text, "json" if fmt == "jsonl" else fmt)
+        assert fingerprint(doc.puzzle) in entries
+        solution = Solution.from_list(report["bridges"])
+        assert check(doc.puzzle, solution).ok
+        if doc.solution is not None:
+            assert doc.solution.bridges == solution.bridges  # unique: the exported one is the solver's

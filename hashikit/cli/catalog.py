@@ -16,9 +16,6 @@ import sys
 from .argtypes import between, positive_int
 from ..publish.catalog import LEVEL_ORDER, Catalog, CatalogError, parse_size
 from .common import EXIT_OK
-#: files that ``catalog add`` takes from a folder: not these
-_SKIP = {"index.json", "index.csv"}
-_PICTURES = (".svg", ".png", ".pdf", ".db", ".md")
 
 
 # -- shared options --------------------------------------------------------------------------------
@@ -40,7 +37,7 @@ def _score(text: str) -> int:
 def add_filter_options(p: argparse.ArgumentParser) -> None:
     """The filters that select puzzles from a catalogue."""
     g = p.add_argument_group("filters")
-    g.add_argument("--size", type=_size, metavar="ROWSxCOLS", help="board size, e.g. 15x15")
+    g.add_argument("--size", type=_size, metavar="ROWSxCOLS", help="board size, rows x columns (10x15: 10 rows of 15 columns), as generate --size")
     g.add_argument("--level", choices=LEVEL_ORDER, help="difficulty grade")
     g.add_argument("--min-score", type=_score, metavar="N", help="lowest score")
     g.add_argument("--max-score", type=_score, metavar="N", help="highest score")
@@ -77,50 +74,56 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
 
 # -- catalog add ---------------------------------------------------------------------------------------
 
-def _expand(paths: list[str]) -> list[str]:
-    """Files as given; a folder stands for the puzzle files in it (index files and pictures skipped)."""
+def _read_all(paths: list[str], fmt: str | None) -> list:
+    """Every file given read (a folder: its puzzle files, with the seeds and levels of its index)."""
+    from ..publish.catalog import FolderFile, read_folder
+    from ..formats import read_file
+
     out = []
     for path in paths:
         if os.path.isdir(path):
-            names = sorted(n for n in os.listdir(path) if n not in _SKIP and not n.lower().endswith(_PICTURES))
-            out += [os.path.join(path, n) for n in names if os.path.isfile(os.path.join(path, n))]
-        else:
-            out.append(path)
+            out += read_folder(path, fmt)
+            continue
+        doc = read_file(path, fmt)
+        if doc.puzzle is None:
+            raise CatalogError(f"{path}: holds a solution without its puzzle")
+        out.append(FolderFile(path, doc.puzzle, doc.solution))
     return out
 
 
-def _prepare(path: str, fmt: str | None):
-    """Read, solve (when the file has no solution) and grade one file: (puzzle, solution, meta, note)."""
+def _prepare(item):
+    """Solve (when the file has no solution) and grade one file: (puzzle, solution, meta, note)."""
     from ..checker import check
-    from ..formats import read_file
     from ..logic import grade
     from ..solvers import solve
 
-    doc = read_file(path, fmt)
-    if doc.puzzle is None:
-        raise CatalogError(f"{path}: holds a solution without its puzzle")
     note = None
-    solution = doc.solution
+    solution = item.solution
     if solution is not None:
-        report = check(doc.puzzle, solution)
+        report = check(item.puzzle, solution)
         if not report.ok:
-            raise CatalogError(f"{path}: its solution breaks the rules: {report.violations[0].message}")
+            raise CatalogError(f"{item.path}: its solution breaks the rules: {report.violations[0].message}")
     else:
-        result = solve(doc.puzzle, max_solutions=2)
+        result = solve(item.puzzle, max_solutions=2)
         if not result.solved:
-            raise CatalogError(f"{path}: the puzzle has no solution ({result.reason or result.status})")
+            raise CatalogError(f"{item.path}: the puzzle has no solution ({result.reason or result.status})")
         solution = result.solution
         if result.unique is False:
             note = "has more than one solution"
-    g = grade(doc.puzzle)
-    return doc.puzzle, solution, {"level": g.level, "score": g.score, "source": os.path.basename(path)}, note
+    g = grade(item.puzzle)
+    if item.level is not None and g.level != item.level:
+        raise CatalogError(f"{item.path}: its folder's index says {item.level}, but it grades {g.level}")
+    meta = {"level": g.level, "score": g.score, "source": os.path.basename(item.path)}
+    if item.seed is not None:
+        meta["seed"] = item.seed
+    return item.puzzle, solution, meta, note
 
 
 def cmd_catalog_add(args) -> int:
-    files = _expand(args.files)
+    files = _read_all(args.files, args.from_format)
     if not files:
         raise CatalogError("no puzzle files given (the folders given hold none)")
-    prepared = [(path,) + _prepare(path, args.from_format) for path in files]  # all read before any add
+    prepared = [(item.path,) + _prepare(item) for item in files]  # all read before any add
     with Catalog(args.db) as cat:
         for path, puzzle, solution, meta, note in prepared:
             if not cat.add(puzzle, solution, **meta):
@@ -156,6 +159,8 @@ def cmd_catalog_export(args) -> int:
     from ..formats import get
 
     get(args.to)  # an unknown format is bad input before anything is written
+    if os.path.exists(args.out) and not os.path.isdir(args.out) and not args.out.endswith(".jsonl"):
+        raise CatalogError(f"{args.out}: is a file; export writes a folder (or a .jsonl file)")
     with _open_existing(args.db) as cat:
         paths = cat.export(args.to, args.out, with_solution=args.solutions, **filters_from(args))
     print(f"wrote {len(paths)} file(s) to {args.out}", file=sys.stderr)
@@ -167,16 +172,55 @@ def cmd_catalog_export(args) -> int:
 def cmd_book(args) -> int:
     from ..publish.book import Options, make_book
 
-    opts = Options(per_page=args.per_page, paper=args.paper, binding=args.binding, title=args.title)
+    if args.answers and args.solutions != "separate":
+        raise CatalogError("--answers names the answer book of --solutions separate")
+    if args.solutions == "none" and args.solutions_per_page is not None:
+        raise CatalogError("--solutions-per-page: there are no solutions with --solutions none")
+    opts = Options(per_page=args.per_page, solutions_per_page=args.solutions_per_page, paper=args.paper,
+                   binding=args.binding, title=args.title, subtitle=args.subtitle, author=args.author,
+                   copyright=args.copyright, solutions=args.solutions, style=args.style,
+                   recto=not args.no_blank_pages, font_dir=args.font_dir)
     filters = filters_from(args)
     if os.path.isdir(args.source):
         filters = {k: v for k, v in filters.items() if v is not None}
     report = make_book(args.source, args.output, opts, pages_dir=args.pages, pages_format=args.pages_format,
-                       dpi=args.dpi, font_dir=args.font_dir, **filters)
+                       dpi=args.dpi, answers=args.answers, limit=args.limit, workers=args.jobs, **filters)
     levels = ", ".join(f"{n} {lv}" for lv, n in report.levels.items())
-    print(f"{args.output}: {report.pages} pages, {report.puzzles} puzzles ({levels}), solutions from page "
-          f"{report.solutions_page}" + (f"; pages also in {args.pages}" if args.pages else ""), file=sys.stderr)
+    where = ("no solutions" if report.solutions_page is None
+             else f"solutions in {report.answers} ({report.answer_pages} pages)" if report.answers
+             else f"solutions from page {report.solutions_page}")
+    print(f"{args.output}: {report.pages} pages, {report.puzzles} puzzles ({levels}), {where}"
+          + (f"; pages also in {args.pages}" if args.pages else ""), file=sys.stderr)
+    for row in report.sections:
+        sols = (f", solutions {row['solutions_per_page']} a page at {row['solution_pt']} pt"
+                if "solutions_per_page" in row else "")
+        print(f"  {row['section']}: {row['puzzles']} puzzles, {row['per_page']} a page, numbers at {row['pt']} pt"
+              + sols, file=sys.stderr)
     return EXIT_OK
+
+
+def _per_page(text: str):
+    from ..publish.book import BookError, parse_per_page
+
+    try:
+        return parse_per_page(text)
+    except BookError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _line(what: str, most: int):
+    def parse(text: str) -> str:
+        if not text.strip() or len(text) > most or not text.isprintable():
+            raise argparse.ArgumentTypeError(f"a {what} is 1 to {most} printable characters on one line")
+        return text
+    return parse
+
+
+def _para(text: str) -> str:
+    """A help description wrapped for a terminal (the raw formatter keeps the epilog's lines)."""
+    import textwrap
+
+    return textwrap.fill(text, 88)
 
 
 def _dpi(text: str) -> int:
@@ -193,7 +237,8 @@ def add_parsers(sub) -> None:
                                    "rotation is already there is rejected as a duplicate.",
                        epilog="examples:\n  hashikit catalog add puzzles.db easy/ hard/*.txt\n"
                               "  hashikit catalog list puzzles.db --size 15x15 --level hard\n"
-                              "  hashikit catalog export puzzles.db out/ --to tatham --min-score 100")
+                              "  hashikit catalog export puzzles.db out/ --to tatham --min-score 100\n"
+                              "  hashikit catalog export puzzles.db hard.jsonl --level hard --solutions")
     csub = c.add_subparsers(dest="catalog_command", metavar="{add,list,export}", required=True)
 
     a = csub.add_parser("add", help="add puzzle files (solved and graded on the way)")
@@ -213,26 +258,61 @@ def add_parsers(sub) -> None:
                                         "or to a .jsonl file")
     ex.add_argument("db", help="catalogue file")
     ex.add_argument("out", help="folder to write (created), or FILE.jsonl")
-    ex.add_argument("--to", required=True, metavar="FORMAT", help="format of the files (json, tatham, has, ...)")
-    ex.add_argument("--solutions", action="store_true", help="write each solution too (formats that hold one)")
+    ex.add_argument("--to", default="json", metavar="FORMAT",
+                    help="format of the files (default json; tatham, has, grid, solved, ...: any format hashikit "
+                         "reads back); a .jsonl OUT is always JSON, one puzzle a line")
+    ex.add_argument("--solutions", action="store_true",
+                    help="write each solution too (json, json-solution, solved, solved-unicode, ohmec, pzprv3; "
+                         "other formats refuse it; solved formats always include it)")
     add_filter_options(ex)
     ex.set_defaults(func=cmd_catalog_export)
 
-    b = sub.add_parser("book", help="a printable PDF book of puzzles with solutions", formatter_class=fmt,
-                       description="Title page, puzzles numbered and ordered by difficulty, N per page, a "
-                                   "solutions section, page numbers; fonts embedded. Every puzzle is proved "
-                                   "unique and graded at its stated level first.",
-                       epilog="examples:\n  hashikit book puzzles.db -o book.pdf --per-page 2 --level hard\n"
-                              "  hashikit book folder/ -o book.pdf --paper letter --pages pages/ "
-                              "--pages-format png")
-    b.add_argument("source", help="a catalogue file or a folder of puzzle files")
+    b = sub.add_parser("book", help="a printable PDF book of puzzles, with its solutions", formatter_class=fmt,
+                       description=_para("A book a printer takes: title page, copyright page, contents (one line per "
+                                   "section), the puzzles in sections by level and board size (each from a "
+                                   "right-hand page, numbered E001 ... M001 ... H001 ... X001 for expert, by score), "
+                                   "then the solutions: in the book, in a separate answer PDF, or none. Every "
+                                   "section has one cell size, and numbers print at 7 pt at least (5 pt on "
+                                   "solutions): without --per-page a section takes the largest count up to 4 "
+                                   "(12 for solutions) that keeps it; a count that cannot is refused, naming the "
+                                   "largest that can. Every puzzle is proved unique and graded at its stated "
+                                   "level first (in worker processes). Fonts are embedded."),
+                       epilog="examples:\n  hashikit book puzzles.db -o book.pdf --level hard --per-page 2\n"
+                              "  hashikit book puzzles.db -o book.pdf --title \"Bridges\" --author \"A. Setter\" "
+                              "--copyright \"(c) 2026 A. Setter\" --solutions separate\n"
+                              "  hashikit book easy/ -o easy.pdf --per-page 3x2 --style plain --paper letter\n"
+                              "  hashikit book puzzles.db -o book.pdf --pages pages/ --pages-format png")
+    b.add_argument("source", help="a catalogue file, or a folder of puzzle files (as generate --count "
+                                  "writes: its index.csv gives the levels, its batch log is skipped)")
     b.add_argument("-o", "--output", required=True, help="PDF file to write")
-    b.add_argument("--per-page", type=int, choices=(1, 2, 4, 6), default=4, help="puzzles per page")
+    b.add_argument("--per-page", type=_per_page, metavar="N|ROWSxCOLS",
+                   help="puzzles per page: a count (arranged to print boards largest) or a grid, e.g. 3x2 "
+                        "(3 rows of 2); default: up to 4, fewer where 4 would print numbers under 7 pt")
+    b.add_argument("--solutions-per-page", type=_per_page, metavar="N|ROWSxCOLS",
+                   help="solutions per page, likewise (default: up to 12, numbers at 5 pt at least)")
+    b.add_argument("--solutions", choices=("book", "separate", "none"), default="book",
+                   help="where the solutions go: at the back of the book (default), in a separate answer "
+                        "PDF (see --answers), or nowhere")
+    b.add_argument("--answers", metavar="FILE.pdf",
+                   help="the answer book's file with --solutions separate (default: OUTPUT-solutions.pdf)")
+    b.add_argument("--style", choices=("classic", "plain"), default="classic",
+                   help="classic: tinted boards with a faint grid (as hashikit render); plain: black on white, "
+                        "no tint, no grid")
     b.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size")
-    b.add_argument("--binding", type=between(0, 40, "the binding allowance runs from 0 to 40 mm"), default=10.0, metavar="MM",
-                   help="extra inner margin for binding, in mm (default 10)")
-    b.add_argument("--title", default="Hashiwokakero", help="the title page's title")
-    b.add_argument("--pages", metavar="DIR", help="also write each page as SVG (or PNG) into DIR")
+    b.add_argument("--binding", type=between(0, 40, "the binding allowance runs from 0 to 40 mm"), default=10.0,
+                   metavar="MM", help="extra inner margin for binding, in mm (default 10)")
+    b.add_argument("--no-blank-pages", action="store_true",
+                   help="start sections on the next page, not on the next right-hand page (no blank pages)")
+    b.add_argument("--title", type=_line("title", 100), default="Hashiwokakero",
+                   help="the title (wraps onto more lines when long)")
+    b.add_argument("--subtitle", type=_line("subtitle", 160), help="a line under the title")
+    b.add_argument("--author", type=_line("author", 100), help="the author or publisher, on the title page")
+    b.add_argument("--copyright", type=_line("copyright line", 400),
+                   help="the copyright line, on the copyright page (page 2)")
+    b.add_argument("--limit", type=positive_int, metavar="N", help="at most N puzzles (the easiest first)")
+    b.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="worker processes that check the puzzles (default: the cores)")
+    b.add_argument("--pages", metavar="DIR", help="also write each page of the book as SVG (or PNG) into DIR")
     b.add_argument("--pages-format", choices=("svg", "png"), default="svg", help="with --pages")
     b.add_argument("--dpi", type=_dpi, default=150, help="PNG pages' resolution")
     b.add_argument("--font-dir", metavar="DIR", help="folder holding DejaVuSans.ttf and DejaVuSans-Bold.ttf")

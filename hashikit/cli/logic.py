@@ -144,17 +144,19 @@ def cmd_hint(args) -> int:
 
 # -- generate -----------------------------------------------------------------
 def _size(text: str) -> tuple[int, int]:
-    """``WxH`` (columns x rows) or a single number for a square board."""
+    """``ROWSxCOLS`` (as every other command, and the README's board notation) or a single number
+    for a square board."""
     from ..limits import CLI
 
     try:
         if "x" in text.lower():
-            w, h = text.lower().split("x", 1)
-            cols, rows = int(w), int(h)
+            r, c = text.lower().split("x", 1)
+            rows, cols = int(r), int(c)
         else:
             cols = rows = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a board size: {text!r} (use WxH, e.g. 15x15)") from None
+        raise argparse.ArgumentTypeError(f"not a board size: {text!r} (use ROWSxCOLS, e.g. 10x15 for 10 rows "
+                                         "of 15 columns)") from None
     top = min(1000, CLI.max_side)
     if not (2 <= cols <= top and 2 <= rows <= top):
         raise argparse.ArgumentTypeError(f"board sides run from 2 to {top}")
@@ -237,9 +239,9 @@ def cmd_generate(args) -> int:
     output.write_output(text, args.output)
     if args.catalog:
         with _open_catalog(args.catalog) as cat:
-            added = cat.add(puzzle, **_catalog_meta(record))
+            added = cat.add(puzzle, _catalog_solution(puzzle, record), **_catalog_meta(record))
         say(f"{args.catalog}: {'added' if added else 'already there (or a mirror or rotation of it)'}")
-    what = f"{args.difficulty} {cols}x{rows}" if args.difficulty is not None else f"paper's {cols}x{rows}"
+    what = f"{args.difficulty} {rows}x{cols}" if args.difficulty is not None else f"paper's {rows}x{cols}"
     say(f"{what}, {len(puzzle.islands)} islands" + (f", grade {record['grade']}" if record["grade"] else "")
         + f", seed {seed}")
     return EXIT_OK
@@ -270,8 +272,8 @@ def _generate_many(args, spec: dict) -> int:
     are written from them."""
     out_dir, ext = args.out_dir or "puzzles", (args.ext or "txt").lstrip(".")
     base = base_seed(args.seed)
-    stem = (f"{spec['difficulty']}-{spec['cols']}x{spec['rows']}" if "difficulty" in spec
-            else f"paper-{spec['cols']}x{spec['rows']}-{spec['islands']}")
+    stem = (f"{spec['difficulty']}-{spec['rows']}x{spec['cols']}" if "difficulty" in spec
+            else f"paper-{spec['rows']}x{spec['cols']}-{spec['islands']}")
     tag = json.dumps(spec, sort_keys=True, separators=(",", ":"))
     jobs = []
     for i in range(args.count):
@@ -328,6 +330,19 @@ def _open_catalog(path: str):
     return Catalog(path)
 
 
+def _catalog_solution(puzzle, record: dict):
+    """The solution a catalogue stores with a generated puzzle: the generator's (checked again by
+    the catalogue), or for the paper's puzzles (and rows of an older run) one the solver finds."""
+    from ..model import Solution
+
+    if record.get("bridges"):
+        return Solution.from_list(record["bridges"])
+    solution, report = service.solve_for_output(puzzle)
+    if solution is None:
+        raise service.BadInput(f"the generated puzzle of seed {record['seed']} has no solution ({report.status})")
+    return solution
+
+
 def _catalog_meta(record: dict) -> dict:
     meta = {"seed": record["seed"], "source": "hashikit generate"}
     if record.get("grade"):
@@ -352,7 +367,8 @@ def _collect(args, results, out_dir: str, file_of, label: str, index: bool, cata
             fmt = output.output_format(path, None)
             output.write_output(service.convert(puzzle, None, fmt.name), path)
         if catalog is not None:
-            added += catalog.add(puzzle or service.puzzle_of(record["puzzle"]), **_catalog_meta(record))
+            puzzle = puzzle or service.puzzle_of(record["puzzle"])
+            added += catalog.add(puzzle, _catalog_solution(puzzle, record), **_catalog_meta(record))
         rows.append((result.index, {"file": name, "grade": record.get("grade") or "",
                                     "score": "" if record.get("score") is None else record["score"],
                                     "islands": record["islands"], "rows": record["puzzle"]["rows"],
@@ -470,7 +486,9 @@ def add_parsers(sub) -> None:
                        epilog="examples:\n  hashikit generate --size 15x15 --difficulty hard -o hard.txt\n"
                               "  hashikit generate --size 10x10 --difficulty easy --count 50 --out-dir easy/\n"
                               "  hashikit generate --islands 100 --size 16x16 --alpha 50 --beta 5 --seed 1 -o p.has")
-    n.add_argument("--size", type=_size, required=True, metavar="WxH", help="board size, columns x rows")
+    n.add_argument("--size", type=_size, required=True, metavar="ROWSxCOLS",
+                   help="board size, rows x columns as everywhere in hashikit (10x15: 10 rows of 15 columns; "
+                        "before this version it meant columns x rows); one number for a square board")
     n.add_argument("--difficulty", choices=levels(), help="unique puzzle graded at this level")
     n.add_argument("--islands", type=argtypes.positive_int, metavar="N", help="the paper's generator with N islands")
     n.add_argument("--alpha", type=argtypes.percent, default=None,

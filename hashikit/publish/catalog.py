@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -169,6 +170,74 @@ def parse_size(text: str) -> tuple[int, int]:
     if len(nums) != 2 or min(nums) < 1:
         raise CatalogError(f"a size is ROWSxCOLS with whole numbers of at least 1, got {text!r}")
     return nums[0], nums[1]
+
+
+# -- folders of puzzle files --------------------------------------------------------------------
+
+#: files in a folder that are not puzzle files: the index generate writes, JSON lines (the batch
+#: runner's log, generate.jsonl; catalogue exports: many puzzles a file), pictures, books, databases
+_NOT_PUZZLES = re.compile(r"(^index\.(json|csv)$)|(\.(jsonl|svg|png|pdf|db|db-wal|db-shm|db-journal|md)$)",
+                          re.IGNORECASE)
+
+
+@dataclass
+class FolderFile:
+    """A puzzle file of a folder, with what the folder's index says about it."""
+    path: str
+    puzzle: Puzzle
+    solution: Solution | None
+    level: str | None = None
+    seed: str | None = None
+
+
+def _index(folder: str) -> dict[str, dict]:
+    """The rows of the folder's index.csv (else index.json) by file name: grade and seed."""
+    import csv
+
+    path = os.path.join(folder, "index.csv")
+    if os.path.isfile(path):
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+    elif os.path.isfile(os.path.join(folder, "index.json")):
+        with open(os.path.join(folder, "index.json"), encoding="utf-8") as fh:
+            try:
+                rows = json.load(fh)
+            except json.JSONDecodeError as exc:
+                raise CatalogError(f"{fh.name}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    else:
+        return {}
+    out = {}
+    for k, row in enumerate(rows, 2):
+        if not isinstance(row, dict) or not row.get("file"):
+            raise CatalogError(f"{path}:{k}: an index row without a file name")
+        grade = row.get("grade") or None
+        if grade is not None and grade not in LEVEL_ORDER:
+            raise CatalogError(f"{path}:{k}: unknown grade {grade!r}; levels: {', '.join(LEVEL_ORDER)}")
+        seed = row.get("seed")
+        out[row["file"]] = {"level": grade, "seed": None if seed in (None, "") else str(seed)}
+    return out
+
+
+def puzzle_files(folder: str) -> list[str]:
+    """The puzzle files of ``folder`` in name order (see :data:`_NOT_PUZZLES` for what is skipped)."""
+    return [os.path.join(folder, n) for n in sorted(os.listdir(folder))
+            if not _NOT_PUZZLES.search(n) and os.path.isfile(os.path.join(folder, n))]
+
+
+def read_folder(folder: str, fmt: str | None = None) -> list[FolderFile]:
+    """Every puzzle file of ``folder`` (as ``generate --count`` writes one: its batch log and index
+    skipped), read, with the level and seed its index.csv gives each file."""
+    from ..formats import read_file
+
+    index = _index(folder)
+    out = []
+    for path in puzzle_files(folder):
+        doc = read_file(path, fmt)
+        if doc.puzzle is None:
+            raise CatalogError(f"{path}: holds a solution without its puzzle")
+        meta = index.get(os.path.basename(path), {})
+        out.append(FolderFile(path, doc.puzzle, doc.solution, meta.get("level"), meta.get("seed")))
+    return out
 
 
 # -- the catalogue ---------------------------------------------------------------------------
@@ -343,47 +412,78 @@ class Catalog:
             yield Entry(*row)
 
     # -- export ---------------------------------------------------------------------------
-    def export(self, fmt: str, dest: str | os.PathLike, *, with_solution: bool = False, **filters) -> list[str]:
-        """Write the matching puzzles to folder ``dest``, one file each in format ``fmt``
-        (``00001.json``, ...) plus ``index.json`` with their catalogue fields; or, when ``dest``
-        ends in ``.jsonl``, every puzzle as one JSON line (fields, puzzle and bridges).
-        Returns the paths written."""
+    def export(self, fmt: str | None, dest: str | os.PathLike, *, with_solution: bool = False,
+               **filters) -> list[str]:
+        """Write the matching puzzles to folder ``dest``, one file each in format ``fmt`` (default
+        ``json``; ``00001.json``, ...) plus ``index.json`` with their catalogue fields; or, when
+        ``dest`` ends in ``.jsonl``, one hashikit JSON puzzle a line (its catalogue fields under
+        ``"catalog"``).  ``with_solution`` writes each solution too; a format that cannot hold one
+        is refused, as is a format hashikit cannot read back.  Returns the paths written."""
         from ..formats import get, write_text
 
         dest = os.fspath(dest)
+        f = get(fmt or "json")
+        if dest.endswith(".jsonl") and f.name != "json":
+            raise CatalogError(f"{dest}: a .jsonl file holds hashikit JSON lines; export --to {f.name} into a "
+                               "folder instead")
+        if f.write is None or f.read is None:
+            raise CatalogError(f"format {f.name!r} cannot be read back; catalog export writes the formats "
+                               "hashikit reads")
+        if with_solution and not f.has_solution:
+            holds = ", ".join(sorted(n for n, g in _formats().items() if g.has_solution and g.write))
+            raise CatalogError(f"format {f.name!r} cannot hold a solution; formats that can: {holds}")
+        with_solution = with_solution or f.needs_solution
         entries = self.query(**filters)
         if dest.endswith(".jsonl"):
             with open(dest, "w", encoding="utf-8") as fh:
                 for e in entries:
-                    record = e.to_json()
-                    record["puzzle"] = json.loads(e.puzzle_text)
-                    if e.solution_text is not None:
-                        record["solution_bridges"] = json.loads(e.solution_text)
+                    record = json.loads(write_text(e.puzzle, "json"))
+                    if with_solution:
+                        record["bridges"] = self.solution_of(e).to_list()
+                    record["catalog"] = e.to_json()
                     fh.write(json.dumps(record, separators=(",", ":")) + "\n")
             return [dest]
-        f = get(fmt)
-        if f.write is None:
-            raise CatalogError(f"format {fmt!r} cannot be written")
-        if f.needs_solution:
-            with_solution = True
         os.makedirs(dest, exist_ok=True)
-        ext = f.extensions[0] if f.extensions else f".{fmt}"
+        ext = f.extensions[0] if f.extensions else f".{f.name}"
         paths, index = [], []
         for e in entries:
-            solution = e.solution if with_solution else None
-            if f.needs_solution and solution is None:
-                raise CatalogError(f"format {fmt!r} shows a solution; catalogue entry {e.id} has none")
+            solution = self.solution_of(e) if with_solution else None
             path = os.path.join(dest, f"{e.id:05d}{ext}")
             with open(path, "w", encoding="utf-8") as fh:
-                fh.write(write_text(e.puzzle, fmt, solution))
+                fh.write(write_text(e.puzzle, f.name, solution))
             paths.append(path)
             index.append(dict(e.to_json(), file=os.path.basename(path)))
         with open(os.path.join(dest, "index.json"), "w", encoding="utf-8") as fh:
             json.dump(index, fh, indent=1)
         return paths
 
+    @staticmethod
+    def solution_of(entry: Entry) -> Solution:
+        """The entry's stored solution, or (a catalogue filled before solutions were kept) one the
+        SAT engine finds, passed by the rule checker either way."""
+        from ..checker import check
 
-__all__ = ["Catalog", "CatalogError", "Entry", "generate_row", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
+        solution = entry.solution
+        if solution is None:
+            from ..solvers import solve
+
+            result = solve(entry.puzzle)
+            if result.solution is None:
+                raise CatalogError(f"catalogue entry {entry.id} has no solution ({result.status})")
+            solution = result.solution
+        if not check(entry.puzzle, solution).ok:
+            raise CatalogError(f"catalogue entry {entry.id}: its solution breaks the rules")
+        return solution
+
+
+def _formats() -> dict:
+    from ..formats import FORMATS, _load_all
+
+    _load_all()
+    return FORMATS
+
+
+__all__ = ["Catalog", "CatalogError", "Entry", "generate_row", "FolderFile", "puzzle_files", "read_folder", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
            "canonical_form", "fingerprint", "parse_size"]
 
 
@@ -397,4 +497,3 @@ def generate_row(rows: int, cols: int, difficulty: str, seed: int) -> tuple:
 
     puzzle, solution, grade = generate_unique(rows, cols, difficulty, seed=seed)
     return Catalog.row_for(puzzle, solution, level=grade.level, score=grade.score, seed=seed)
-

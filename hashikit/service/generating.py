@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 from .. import limits as limits_mod
 from ..limits import Deadline
-from ..model import Puzzle
+from ..model import Puzzle, Solution
 from .admit import BadInput, OutOfTime, puzzle_model, time_limit_for
 from .shapes import GenerateReport
 from .solving import _assert_checked
@@ -22,6 +22,18 @@ def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbrid
     :class:`BadInput` for options the generator refuses (see
     :func:`hashikit.generate.generate_unique`: ``density`` and ``allow_adjacent`` shape the
     default layout, ``islands_percent`` / ``expansion`` choose Tatham's)."""
+    puzzle, _solution, report = _generate_solved(rows, cols, difficulty, seed, maxbridges=maxbridges,
+                                                 time_limit=time_limit, density=density,
+                                                 allow_adjacent=allow_adjacent, no_loops=no_loops,
+                                                 islands_percent=islands_percent, expansion=expansion)
+    return puzzle, report
+
+
+def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = 2,
+                     time_limit: float | None = None, density: float | None = None, allow_adjacent: bool = False,
+                     no_loops: bool = False, islands_percent: int | None = None,
+                     expansion: int | None = None) -> tuple[Puzzle, Solution, GenerateReport]:
+    """:func:`generate_unique` with the (checked) solution too."""
     from ..generate import generate_unique as make
 
     deadline = time_limit_for(time_limit, limits_mod.CLI)
@@ -35,10 +47,10 @@ def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbrid
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     except RuntimeError as exc:
-        raise OutOfTime(f"no {difficulty} {cols}x{rows} puzzle found"
+        raise OutOfTime(f"no {difficulty} {rows}x{cols} puzzle found"
                         + (f" within {deadline.seconds:g} s" if deadline else "") + f" ({exc})") from None
     _assert_checked(puzzle, [solution])
-    return puzzle, GenerateReport(puzzle=puzzle_model(puzzle), grade=g.level, score=g.score, seed=seed)
+    return puzzle, solution, GenerateReport(puzzle=puzzle_model(puzzle), grade=g.level, score=g.score, seed=seed)
 
 
 def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float, seed: int | None,
@@ -47,7 +59,7 @@ def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float
     from ..generate import coelho
 
     if islands > rows * cols:
-        raise BadInput(f"{islands} islands do not fit on a {cols}x{rows} board")
+        raise BadInput(f"{islands} islands do not fit on a {rows}x{cols} board")
     try:
         return coelho(islands, rows, cols, alpha, beta, seed, maxbridges=maxbridges)
     except (RuntimeError, ValueError) as exc:
@@ -65,7 +77,9 @@ def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = No
     its keywords ``density``, ``allow_adjacent``, ``no_loops``, ``islands_percent``, ``expansion``);
     with ``islands``: the paper's generator (:func:`generate_paper`, ``alpha``, ``beta``).
     Answers ``{"puzzle": {...}, "grade", "score", "seed", "islands"}`` (grade and score None for
-    the paper's); raises :class:`BadInput` or :class:`OutOfTime` (a batch's error row).
+    the paper's), and for a unique puzzle its checked solution as ``"bridges"`` (``[[r1, c1, r2, c2,
+    count], ...]``, as a catalogue stores it); raises :class:`BadInput` or :class:`OutOfTime` (a
+    batch's error row).
     """
     if (difficulty is None) == (islands is None):
         raise BadInput("give a difficulty (unique, graded) or a number of islands (the paper's), not both")
@@ -75,6 +89,7 @@ def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = No
         puzzle = generate_paper(islands, rows, cols, alpha, beta, seed, maxbridges)
         report = GenerateReport(puzzle=puzzle_model(puzzle), seed=seed)
     else:
-        puzzle, report = generate_unique(rows, cols, difficulty, seed, maxbridges=maxbridges,
-                                         time_limit=time_limit, **layout)
+        puzzle, solution, report = _generate_solved(rows, cols, difficulty, seed, maxbridges=maxbridges,
+                                                    time_limit=time_limit, **layout)
+        return {**report.model_dump(mode="json"), "islands": len(puzzle.islands), "bridges": solution.to_list()}
     return {**report.model_dump(mode="json"), "islands": len(puzzle.islands)}

@@ -595,7 +595,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         except Cancelled:
             raise ApiError(CLIENT_GONE, "the request was cancelled", status="cancelled") from None
         except OutOfTime as exc:
-            raise ApiError(503, f"no {req.difficulty} {cols}x{rows} puzzle found within {generate_time_limit:g} s "
+            raise ApiError(503, f"no {req.difficulty} {rows}x{cols} puzzle found within {generate_time_limit:g} s "
                                 f"({exc}); try again, or a smaller board", status="timeout") from None
         finally:
             busy["generating"] -= 1
