@@ -186,7 +186,7 @@ def test_generate_options_maxbridges_no_loops_density(client):
 
 
 def test_generate_gives_up_with_503():
-    app = create_app(generate_time_limit=0.0)
+    app = create_app(generate_time_limit=1e-6)  # no puzzle can be made in a microsecond
     with TestClient(app) as c:
         r = c.post("/api/generate", json={"rows": 12, "cols": 12, "difficulty": "expert", "seed": 1})
         assert_error(r, 503)
