@@ -183,11 +183,12 @@ def test_a_lost_cluster_ends_the_batch_and_the_stored_rows_resume(tmp_path, monk
         for r in run_batch(jobs, executor=pool, sink=sink(), resume=True, progress=False):
             got.append(r)
             state["results"] += 1
-    assert len(got) == 5 and all(r.ok for r in got)
+    # the loss is seen at the next look at the capacity: a row or two may come in before it
+    assert 5 <= len(got) < len(jobs) and all(r.ok for r in got)
     assert set(sink().load()) == {r.key for r in got}  # every row given is stored, nothing else
     with TellingExecutor(2) as pool:
         again = list(run_batch(jobs, executor=pool, sink=sink(), resume=True, progress=False))
-    assert sum(r.resumed for r in again) == 5 and len(again) == 12 and all(r.ok for r in again)
+    assert sum(r.resumed for r in again) == len(got) and len(again) == 12 and all(r.ok for r in again)
     assert set(ran) == set(range(12)) and len(ran) - 12 <= 2  # run twice: only what was in flight at the loss
     assert {r.key: r.value for r in again} == {str(i): i * i for i in range(12)}
 

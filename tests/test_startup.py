@@ -15,7 +15,7 @@ EXAMPLE = ROOT / "examples" / "prob-bridges.txt"
 #: every hashikit module ``hashikit solve FILE`` imports, and no other
 SOLVE_IMPORTS = {
     "hashikit", "hashikit.checker", "hashikit.cli", "hashikit.cli.argtypes", "hashikit.cli.common", "hashikit.cli.deadline",
-    "hashikit.cli.main", "hashikit.cli.output", "hashikit.errors", "hashikit.formats", "hashikit.formats._common",
+    "hashikit.cli.commands", "hashikit.cli.output", "hashikit.errors", "hashikit.formats", "hashikit.formats._common",
     "hashikit.formats.picture", "hashikit.limits", "hashikit.model", "hashikit.service",
     "hashikit.service.admit", "hashikit.service.converting", "hashikit.service.generating",
     "hashikit.service.grading", "hashikit.service.play", "hashikit.service.shapes", "hashikit.service.solving",
@@ -44,5 +44,5 @@ def test_a_plain_solve_imports_only_what_it_uses():
 
 def test_version_imports_no_engine_and_no_models():
     mods = imported("--version")
-    assert not [m for m in mods if m.startswith(("pysat", "pydantic", "hashikit.service", "hashikit.cli.main"))], \
+    assert not [m for m in mods if m.startswith(("pysat", "pydantic", "hashikit.service", "hashikit.cli.commands"))], \
         sorted(m for m in mods if m.startswith("hashikit"))

@@ -1,4 +1,4 @@
-"""The ``hashikit`` command, a thin printer of the use-cases: :mod:`.main` (the parser and the
+"""The ``hashikit`` command, a thin printer of the use-cases: :mod:`.commands` (the parser and the
 puzzle commands), :mod:`.logic` (hint, explain, grade, generate), :mod:`.catalog` (catalogue
 and book), :mod:`.bench`, with :mod:`.common` and :mod:`.argtypes` shared by them.
 
@@ -10,21 +10,21 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The ``hashikit`` command (:func:`hashikit.cli.main.main`); ``--version`` answers before
+    """The ``hashikit`` command (:func:`hashikit.cli.commands.main`); ``--version`` answers before
     anything else is imported."""
     if (sys.argv[1:] if argv is None else argv) == ["--version"]:
         from .. import __version__
 
         print(f"hashikit {__version__}")
         return 0
-    from .main import main as run
+    from .commands import main as run
 
     return run(argv)
 
 
 def __getattr__(name: str):
     if name == "build_parser":
-        from .main import build_parser
+        from .commands import build_parser
 
         return build_parser
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

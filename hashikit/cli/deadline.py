@@ -12,7 +12,7 @@ writing its answer) by then, the timer kills this process's worker processes (gr
 included), writes the command's "unknown" answer and ends the process with exit 1.  So the
 answer comes within the limit plus ``limits.TIME_MARGIN`` whatever stage the time went to.
 
-The hard stop is armed only where this command is the process (``hashikit.cli.main`` called
+The hard stop is armed only where this command is the process (``hashikit.cli.commands`` called
 from the command line, in the main thread); a library or test calling ``main(argv)`` keeps the
 deadline, counted from the call, without it.
 """
