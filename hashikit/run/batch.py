@@ -682,6 +682,11 @@ class _Pool:
                 if not self._restartable():
                     raise BatchError("the executor broke and cannot be restarted "
                                      "(pass a function that makes one to allow restarts)") from None
+                if self.owned:
+                    # every process of the broken pool ends now: a submit that raced the pool's
+                    # breaking can have started one after the pool terminated the others, and the
+                    # pool's manager thread (joined at the interpreter's exit) waits for it forever
+                    self._end_workers()
                 self.executor = None
                 continue
             flying.add(fut, i, job)
