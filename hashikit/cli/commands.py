@@ -9,6 +9,7 @@ before the work starts; flags that make no sense together are refused.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -237,9 +238,11 @@ def cmd_render(args) -> int:
 # -- parser -------------------------------------------------------------------
 #: the commands this module adds itself
 CORE = ("solve", "check", "convert", "render")
-#: the commands each group module adds (so a command imports only its own group's modules)
-GROUPS = {"logic": ("grade", "explain", "hint", "generate", "generate-suite"), "bench": ("bench",),
-          "catalog": ("catalog", "book"), "web": ("serve",)}
+#: each group module (its parser adder) and the commands it adds, so a command imports only its own group
+GROUPS = {(".logic", "add_parsers"): ("grade", "explain", "hint", "generate", "generate-suite"),
+          (".bench", "add_parser"): ("bench",),
+          (".catalog", "add_parsers"): ("catalog", "book"),
+          ("..web.cli", "add_parser"): ("serve",)}
 
 
 def _command_groups(command: str | None):
@@ -248,16 +251,8 @@ def _command_groups(command: str | None):
     if command in CORE:
         return
     wanted = [g for g, names in GROUPS.items() if command in names]
-    for group in wanted or GROUPS:
-        if group == "logic":
-            from .logic import add_parsers
-        elif group == "bench":
-            from .bench import add_parser as add_parsers
-        elif group == "catalog":
-            from .catalog import add_parsers
-        else:
-            from ..web.cli import add_parser as add_parsers
-        yield add_parsers
+    for module, adder in wanted or GROUPS:
+        yield getattr(importlib.import_module(module, __package__), adder)
 
 
 def _command_in(argv: list[str]) -> str | None:
