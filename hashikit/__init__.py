@@ -7,12 +7,30 @@
 ('solved', True)
 """
 
-from .checker import CheckReport, Violation, check
-from .errors import FormatError, HashikitError, PuzzleError, SolverUnavailable
-from .model import Island, Link, Puzzle, Solution
-from .solvers import SolveResult, Status, solve
-
 __version__ = "0.1.0"
 
-__all__ = ["Puzzle", "Island", "Link", "Solution", "check", "CheckReport", "Violation", "solve",
-           "SolveResult", "Status", "HashikitError", "PuzzleError", "FormatError", "SolverUnavailable"]
+#: where each public name lives; it is imported when first asked for, so that a command (and
+#: ``hashikit --version``) loads only the modules it uses
+_HOME = {
+    "Puzzle": "model", "Island": "model", "Link": "model", "Solution": "model",
+    "check": "checker", "CheckReport": "checker", "Violation": "checker",
+    "solve": "solvers", "SolveResult": "solvers", "Status": "solvers",
+    "HashikitError": "errors", "PuzzleError": "errors", "FormatError": "errors", "SolverUnavailable": "errors",
+}
+
+__all__ = list(_HOME)
+
+
+def __getattr__(name: str):
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

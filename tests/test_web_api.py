@@ -212,6 +212,20 @@ def test_openapi_and_page(client):
         assert client.get(f"/static/{asset}").status_code == 200
 
 
+def test_answer_shapes_reach_the_openapi_description_with_their_field_docs(client):
+    from dataclasses import fields
+
+    from hashikit.service import shapes
+
+    schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
+    for cls in (shapes.SolveReport, shapes.CheckReport, shapes.ParseReport, shapes.PuzzleModel):
+        assert set(schemas[cls.__name__]["properties"]) == {f.name for f in fields(cls)}, cls
+    assert schemas["SolveReport"]["required"] == ["status"]
+    assert schemas["SolveReport"]["properties"]["status"]["enum"] == ["solved", "infeasible", "unknown"]
+    assert schemas["PuzzleModel"]["properties"]["islands"]["description"] == "[row, col, number]"
+    assert schemas["ParseReport"]["properties"]["crossings"]["description"] == "pairs of indices into links that cross"
+
+
 def test_limits_document_is_typed_and_follows_the_app():
     """GET /api/limits: the caps of limits.WEB and the app's own settings as fields (the page reads
     these, never the OpenAPI prose); the generate request's bounds are the same numbers."""

@@ -285,10 +285,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     s = sub.add_parser("solve", help="solve a puzzle and print the solved grid", formatter_class=fmt,
                        description="Solve a puzzle exactly. Prints the solved grid (- = horizontal, | \" vertical "
                                    "bridges) and a one-line summary on standard error.",
-                       epilog="examples:\n  hashikit solve puzzle.txt --unique\n"
-                              "  hashikit solve puzzle.txt --all --limit 10 -o sols.sol   (sols.sol, sols-2.sol, ...)\n"
-                              "  hashikit solve puzzle.txt --format json -o report.json\n\n"
-                              + engines_help() + "\n" + formats_help())
+                       epilog=("examples:\n  hashikit solve puzzle.txt --unique\n"
+                               "  hashikit solve puzzle.txt --all --limit 10 -o sols.sol   (sols.sol, sols-2.sol, ...)\n"
+                               "  hashikit solve puzzle.txt --format json -o report.json\n\n",
+                               engines_help, "\n", formats_help))
     s.add_argument("file", help="puzzle file ('-' for standard input)")
     s.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format (default: from the name)")
     s.add_argument("--to", metavar="FORMAT", help="write the solution in this format instead of the solved grid")
@@ -313,9 +313,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="check a solution against the rules", formatter_class=fmt,
                        description="Check a solution against every rule and name each violation: bridges not on a "
                                    "link, too many bridges, crossings, island counts, disconnected groups.",
-                       epilog="examples:\n  hashikit check puzzle.txt solution.sol.json\n"
-                              "  hashikit check my-solved-grid.sol     (a solved grid carries its puzzle)\n\n"
-                              + formats_help())
+                       epilog=("examples:\n  hashikit check puzzle.txt solution.sol.json\n"
+                               "  hashikit check my-solved-grid.sol     (a solved grid carries its puzzle)\n\n",
+                               formats_help))
     c.add_argument("puzzle", help="puzzle file, or a solved grid alone")
     c.add_argument("solution", nargs="?", help="solution file (solved grid text or JSON solution)")
     c.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
@@ -326,13 +326,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     v = sub.add_parser("convert", help="convert a puzzle (or solution) between formats", formatter_class=fmt,
                        description="Convert between formats; the output format comes from OUT's extension or --to.",
-                       epilog="examples:\n  hashikit convert puzzle.txt puzzle.has\n"
-                              "  hashikit convert puzzle.txt - --to tatham\n"
-                              "  hashikit convert puzzle.txt model.mch          (ProB B machine)\n"
-                              "  hashikit convert puzzle.txt solved.dot --solve  (then: neato -n -Tpng solved.dot)\n"
-                              "  hashikit convert shot.png - --to json --show read.png   (a picture: the board and the "
-                              "bridges drawn)\n\n"
-                              + formats_help())
+                       epilog=("examples:\n  hashikit convert puzzle.txt puzzle.has\n"
+                               "  hashikit convert puzzle.txt - --to tatham\n"
+                               "  hashikit convert puzzle.txt model.mch          (ProB B machine)\n"
+                               "  hashikit convert puzzle.txt solved.dot --solve  (then: neato -n -Tpng solved.dot)\n"
+                               "  hashikit convert shot.png - --to json --show read.png   (a picture: the board and the "
+                               "bridges drawn)\n\n", formats_help))
     v.add_argument("input", help="input file ('-' for standard input)")
     v.add_argument("output", help="output file ('-' for standard output, with --to)")
     v.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
@@ -359,6 +358,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return p
 
 
+def _picture_notes() -> None:
+    """A picture's reading (what it saw, where unsure) goes to stderr."""
+    from ..formats.picture import cli_logging
+
+    cli_logging()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every failure ends as one line and an exit code, never a traceback."""
     from ..errors import HashikitError
@@ -366,9 +372,9 @@ def main(argv: list[str] | None = None) -> int:
     started = cli_deadline.begin(whole_process=argv is None)
     try:
         try:
-            from ..formats.picture import cli_logging
+            from ..formats import before_picture
 
-            cli_logging()  # a picture's reading (what it saw, where unsure) goes to stderr
+            before_picture(_picture_notes)
             words = sys.argv[1:] if argv is None else argv
             parser = build_parser(_command_in(words))
             args = parser.parse_args(argv)

@@ -80,7 +80,14 @@ def say(message: str) -> None:
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse with usage errors as one line (exit 2), pointing at ``--help`` instead of
-    printing the whole usage block; sub-command parsers inherit the class."""
+    printing the whole usage block, and epilogs joined when shown; sub-command parsers inherit the class."""
+
+    def format_help(self) -> str:
+        # an epilog given as a tuple of texts and functions (tables built from registries) is
+        # joined only when help is shown, so a command that runs never builds it
+        if isinstance(self.epilog, tuple):
+            self.epilog = "".join(part() if callable(part) else part for part in self.epilog)
+        return super().format_help()
 
     def error(self, message: str):
         self.exit(EXIT_BAD, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")

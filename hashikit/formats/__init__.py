@@ -70,6 +70,15 @@ class Format:
 
 FORMATS: dict[str, Format] = {}
 
+#: run once before the first picture is read (the command line sends what the reader saw to stderr)
+_before_picture: list[Callable[[], None]] = []
+
+
+def before_picture(hook: Callable[[], None]) -> None:
+    """Have ``hook`` run before the next picture is read (the picture reader loads only then)."""
+    if hook not in _before_picture:
+        _before_picture.append(hook)
+
 
 def register(fmt: Format) -> Format:
     FORMATS[fmt.name] = fmt
@@ -228,13 +237,15 @@ def read_file(path: str, fmt: str | None = None, limits: Limits = _limits.CLI) -
 
 
 def _picture_kind(raw: bytes) -> str | None:
-    from .picture import kind_of
+    from ._common import kind_of
 
     return kind_of(raw)
 
 
 def _read_picture(raw: bytes, source: str, limits: Limits) -> Document:
     """A picture's puzzle and the bridges drawn on it (:mod:`hashikit.formats.picture`)."""
+    while _before_picture:
+        _before_picture.pop(0)()
     from .picturefmt import read_bytes
 
     doc = read_bytes(raw, source, limits)

@@ -211,3 +211,17 @@ def _name(p, q) -> str:
     if all(isinstance(v, int) and abs(v) < 10 ** 12 for v in (r1, c1, r2, c2)):
         return f"from {describe_cell(r1, c1)} to {describe_cell(r2, c2)}"
     return "[" + ", ".join(short_number(v) for v in (r1, c1, r2, c2)) + "]"
+
+
+#: how picture files begin (the picture reader itself loads only for pictures)
+_MAGIC = ((b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"))
+
+
+def kind_of(raw: bytes) -> str | None:
+    """``"PNG"``, ``"JPEG"`` or ``"WebP"`` when the bytes start like one, else None."""
+    for magic, name in _MAGIC:
+        if raw.startswith(magic):
+            return name
+    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        return "WebP"
+    return None

@@ -37,6 +37,7 @@ from .. import limits as _limits
 from ..errors import FormatError, HashikitError
 from ..limits import Limits
 from ..model import Puzzle, Solution
+from ._common import kind_of
 
 __all__ = ["kind_of", "read_picture", "Reading", "Island", "MAX_PIXELS", "INSTALL", "draw_reading",
            "features", "MODEL_PATH"]
@@ -54,19 +55,6 @@ INSTALL = 'reading pictures needs OpenCV: pip install "hashikit[photo]"'
 MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "digits.npz")
 #: the side of the square a digit is scaled to before it is classified
 FEATURE_SIDE = 16
-
-_MAGIC = ((b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"))
-
-
-def kind_of(raw: bytes) -> str | None:
-    """``"PNG"``, ``"JPEG"`` or ``"WebP"`` when the bytes start like one, else None."""
-    for magic, name in _MAGIC:
-        if raw.startswith(magic):
-            return name
-    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
-        return "WebP"
-    return None
-
 
 def _cv2(source: str | None = None):
     try:

@@ -7,15 +7,10 @@ bytes, whatever the file is called, and hands the bytes to :func:`read_bytes`.
 
 from __future__ import annotations
 
-import logging
-
 from .. import limits as _limits
 from ..errors import FormatError
 from ..limits import Limits
 from . import Document, Format, register
-
-log = logging.getLogger("hashikit.picture")
-
 
 def _read_text(text: str, source: str, limits: Limits) -> Document:
     raise FormatError("not a PNG, JPEG or WebP picture (its bytes do not start like one; a picture is read "
@@ -24,8 +19,11 @@ def _read_text(text: str, source: str, limits: Limits) -> Document:
 
 def read_bytes(raw: bytes, source: str, limits: Limits = _limits.CLI) -> Document:
     """A picture's puzzle, with the bridges drawn on it as a game in progress."""
+    import logging
+
     from .picture import read_picture
 
+    log = logging.getLogger("hashikit.picture")
     reading = read_picture(raw, source, limits)
     log.info("%s: %s", source, reading.summary())
     for where in reading.unsure:

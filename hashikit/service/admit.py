@@ -124,7 +124,7 @@ def puzzle_of(obj: dict[str, Any], source: str = "<record>") -> Puzzle:
 def puzzle_model(puzzle: Puzzle) -> PuzzleModel:
     from ..formats.jsonfmt import puzzle_obj
 
-    return PuzzleModel(**{k: v for k, v in puzzle_obj(puzzle).items() if k in PuzzleModel.model_fields})
+    return PuzzleModel(**{k: v for k, v in puzzle_obj(puzzle).items() if k in PuzzleModel.__dataclass_fields__})
 
 
 def link_ends(puzzle: Puzzle) -> list[LinkEnds]:

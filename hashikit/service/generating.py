@@ -91,5 +91,5 @@ def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = No
     else:
         puzzle, solution, report = _generate_solved(rows, cols, difficulty, seed, maxbridges=maxbridges,
                                                     time_limit=time_limit, **layout)
-        return {**report.model_dump(mode="json"), "islands": len(puzzle.islands), "bridges": solution.to_list()}
-    return {**report.model_dump(mode="json"), "islands": len(puzzle.islands)}
+        return {**report.dump(), "islands": len(puzzle.islands), "bridges": solution.to_list()}
+    return {**report.dump(), "islands": len(puzzle.islands)}

@@ -7,30 +7,38 @@ from __future__ import annotations
 import base64
 import binascii
 
-from pydantic import Field
+from dataclasses import field
 
 from .. import limits as limits_mod
 from ..limits import Limits
 from .admit import BadInput, admit, link_ends, puzzle_model
-from .shapes import Answer, Bridge, LinkEnds, PuzzleModel
+from .shapes import Answer, Bridge, LinkEnds, PuzzleModel, shape
 
 __all__ = ["PictureReport", "read_picture_report", "decode_image"]
 
 
+@shape
 class PictureReport(Answer):
     puzzle: PuzzleModel
-    bridges: list[Bridge] = Field(default_factory=list, description="the bridges drawn: [r1, c1, r2, c2, count]")
+    bridges: list[Bridge] = field(default_factory=list)
+    """the bridges drawn: [r1, c1, r2, c2, count]"""
     links: list[LinkEnds]
-    crossings: list[list[int]] = Field(description="pairs of indices into links that cross")
-    islands: list[list[float]] = Field(default_factory=list, description="[row, col, number, sure (0..1), x, y]: "
-                                                                         "x, y the digit's centre in picture pixels")
-    unsure: list[str] = Field(default_factory=list, description="where the reading is unsure, in words")
-    summary: str = Field(description="what was read, in words")
+    crossings: list[list[int]]
+    """pairs of indices into links that cross"""
+    islands: list[list[float]] = field(default_factory=list)
+    """[row, col, number, sure (0..1), x, y]: x, y the digit's centre in picture pixels"""
+    unsure: list[str] = field(default_factory=list)
+    """where the reading is unsure, in words"""
+    summary: str
+    """what was read, in words"""
     width: int
     height: int
-    origin: list[float] = Field(description="the picture pixel of cell (0, 0)'s centre")
-    ex: list[float] = Field(description="pixels from a cell's centre to the next column's")
-    ey: list[float] = Field(description="pixels from a cell's centre to the next row's")
+    origin: list[float]
+    """the picture pixel of cell (0, 0)'s centre"""
+    ex: list[float]
+    """pixels from a cell's centre to the next column's"""
+    ey: list[float]
+    """pixels from a cell's centre to the next row's"""
 
 
 def decode_image(data: str, lim: Limits) -> bytes:

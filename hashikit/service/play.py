@@ -139,7 +139,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
         return HintReport(status="stuck", sentence=f"No step up to level '{max_level}' applies here: "
                                                    + _verdict_of(result))
     placed = Solution.from_counts(puzzle, _raised(state, logic.hint_bridges(state, step)))
-    return HintReport(status="hint", **step_model(puzzle, step).model_dump(),
+    return HintReport(status="hint", **step_model(puzzle, step).dump(),
                       bridges=placed.to_list(), marks=mark_list(puzzle, logic.hint_marks(state, step)))
 
 

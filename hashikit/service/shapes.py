@@ -1,12 +1,17 @@
-"""The typed JSON shapes of every answer (pydantic models) and the plain list shapes of
-bridges, links, cells and marks.  ``--format json`` prints ``as_json()`` of these and the web
-API declares them, so the OpenAPI description is generated from the classes that make the
-answers."""
+"""The typed JSON shapes of every answer and the plain list shapes of bridges, links, cells and
+marks.  ``--format json`` prints ``as_json()`` of these and the web API declares them, so the
+OpenAPI description is generated from the classes that make the answers.
+
+They are standard-library dataclasses, not pydantic models: a command pays nothing at start-up
+for them (a plain ``hashikit solve`` never imports pydantic).  The web app hands the same classes
+to FastAPI, which reads their fields, types and field docstrings (``__pydantic_config__``)."""
 
 from __future__ import annotations
 
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
-from pydantic import BaseModel, ConfigDict, Field
+
+from ..model import DEFAULT_MAXBRIDGES
 
 
 #: rules a board still being played can already break (the others need a finished board)
@@ -30,44 +35,80 @@ Mark = list[int]
 a request may leave ``most`` out (``[r1, c1, r2, c2]``, a "no bridge" mark)."""
 
 
-#: the models' validators are built when first used, not at import: a command's time limit
-#: counts its start-up, and a command uses two or three of them
-DEFERRED = ConfigDict(defer_build=True)
+#: how pydantic (in the web app) reads these classes: a field's docstring is its description
+PYDANTIC_CONFIG = {"use_attribute_docstrings": True}
 
 
-class Answer(BaseModel):
+def plain(value: Any) -> Any:
+    """``value`` as JSON data: dataclasses as dicts of all their fields, tuples as lists."""
+    if hasattr(value, "__dataclass_fields__"):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def shape(cls):
+    """A JSON shape: a keyword-only dataclass that pydantic reads with :data:`PYDANTIC_CONFIG`; an
+    :class:`Answer` also remembers which fields its maker set."""
+    cls.__pydantic_config__ = PYDANTIC_CONFIG
+    cls = dataclass(kw_only=True)(cls)
+    if issubclass(cls, Answer):
+        init = cls.__init__
+
+        def __init__(self, **given):
+            init(self, **given)
+            object.__setattr__(self, "_given", set(given))
+
+        __init__.__wrapped__ = init
+        cls.__init__ = __init__
+    return cls
+
+
+class Answer:
     """Base of every answer: ``as_json()`` leaves out the optional fields the use-case did not
     set (so ``"unique": null`` means "asked, not known", and an absent ``"unique"`` "not asked");
     list fields are always there."""
 
-    model_config = DEFERRED
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        given = self.__dict__.get("_given")
+        if given is not None:
+            given.add(name)
 
     def as_json(self) -> dict[str, Any]:
-        full = self.model_dump(mode="json")
-        always = {name for name, f in type(self).model_fields.items()
-                  if f.is_required() or f.default_factory is not None}
-        return {k: v for k, v in full.items() if k in always or k in self.model_fields_set}
+        given = self.__dict__.get("_given", ())
+        return {f.name: plain(getattr(self, f.name)) for f in fields(self)
+                if f.name in given or f.default is MISSING}
+
+    def dump(self) -> dict[str, Any]:
+        """Every field, set or not, as JSON data."""
+        return plain(self)
 
 
-class PuzzleModel(BaseModel):
+@shape
+class PuzzleModel:
     """A puzzle as the JSON format writes it (0-based; ``ignore``: islands left out of play)."""
-
-    model_config = DEFERRED
 
     rows: int
     cols: int
-    maxbridges: int = 2
+    maxbridges: int = DEFAULT_MAXBRIDGES
     no_loops: bool = False
-    islands: list[list[int]] = Field(description="[row, col, number]")
-    ignore: list[list[int]] = Field(default_factory=list, description="[row, col] of islands left out")
+    islands: list[list[int]]
+    """[row, col, number]"""
+    ignore: list[list[int]] = field(default_factory=list)
+    """[row, col] of islands left out"""
     format: str | None = None
 
 
+@shape
 class SolveReport(Answer):
     """One solve: the first solution's bridges, and what was asked about the others."""
 
     status: Literal["solved", "infeasible", "unknown"]
-    bridges: list[Bridge] = Field(default_factory=list)
+    bridges: list[Bridge] = field(default_factory=list)
     engine: str | None = None
     stats: dict[str, Any] | None = None
     reason: str | None = None
@@ -83,23 +124,24 @@ class SolveReport(Answer):
     stopped: Literal["limit", "time limit", "engine"] | None = None
 
 
-class ViolationModel(BaseModel):
-    model_config = DEFERRED
-
+@shape
+class ViolationModel:
     rule: str
     message: str
-    cells: list[Cell] = Field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
 
 
+@shape
 class CheckReport(Answer):
     """``complete``: every rule holds.  ``valid``: no rule in ``violations`` is broken; for a
     board in play (``in_play``), ``violations`` holds only what such a board can break."""
 
     complete: bool
     valid: bool
-    violations: list[ViolationModel] = Field(default_factory=list)
+    violations: list[ViolationModel] = field(default_factory=list)
 
 
+@shape
 class StepModel(Answer):
     """One deduction: the rule, its level, a sentence, the islands and links it is about and
     ``changes`` as ``[r1, c1, r2, c2, lo, hi]`` (the link's new bridge-count interval)."""
@@ -107,11 +149,12 @@ class StepModel(Answer):
     rule: str
     level: str
     sentence: str
-    islands: list[Cell] = Field(default_factory=list)
-    links: list[LinkEnds] = Field(default_factory=list)
-    changes: list[list[int]] = Field(default_factory=list)
+    islands: list[Cell] = field(default_factory=list)
+    links: list[LinkEnds] = field(default_factory=list)
+    changes: list[list[int]] = field(default_factory=list)
 
 
+@shape
 class HintReport(Answer):
     """``hint`` (a step), ``conflict`` (``problems``), ``complete``, ``stuck``, ``infeasible`` (the
     puzzle has no solution) or ``unknown`` (time limit)."""
@@ -120,16 +163,17 @@ class HintReport(Answer):
     sentence: str
     rule: str | None = None
     level: str | None = None
-    islands: list[Cell] = Field(default_factory=list)
-    links: list[LinkEnds] = Field(default_factory=list)
-    changes: list[list[int]] = Field(default_factory=list)
+    islands: list[Cell] = field(default_factory=list)
+    links: list[LinkEnds] = field(default_factory=list)
+    changes: list[list[int]] = field(default_factory=list)
     #: what the hint puts on the board: bridges ``[r1, c1, r2, c2, count]`` and marks
     #: ``[r1, c1, r2, c2, most]`` (0: "no bridge here"), which later hints receive back
-    bridges: list[Bridge] = Field(default_factory=list)
-    marks: list[Mark] = Field(default_factory=list)
-    problems: list[str] = Field(default_factory=list)
+    bridges: list[Bridge] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
 
 
+@shape
 class GradeReport(Answer):
     """``grade`` is None (ungraded) when the rules get stuck; ``verdict`` then says why."""
 
@@ -140,6 +184,7 @@ class GradeReport(Answer):
     verdict: str | None = None
 
 
+@shape
 class ExplainReport(Answer):
     solved: bool
     steps: list[StepModel]
@@ -147,6 +192,7 @@ class ExplainReport(Answer):
     verdict: str | None = None
 
 
+@shape
 class AnalyzeReport(Answer):
     """For a puzzle being built: how many solutions, its grade when unique, where two differ."""
 
@@ -154,17 +200,20 @@ class AnalyzeReport(Answer):
     reason: str | None = None
     grade: str | None = None
     score: int | None = None
-    differ: list[LinkEnds] = Field(default_factory=list)
-    solutions: list[list[Bridge]] = Field(default_factory=list)
+    differ: list[LinkEnds] = field(default_factory=list)
+    solutions: list[list[Bridge]] = field(default_factory=list)
 
 
+@shape
 class ParseReport(Answer):
     puzzle: PuzzleModel
     bridges: list[Bridge] | None = None
     links: list[LinkEnds]
-    crossings: list[list[int]] = Field(description="pairs of indices into links that cross")
+    crossings: list[list[int]]
+    """pairs of indices into links that cross"""
 
 
+@shape
 class ConvertReport(Answer):
     """A puzzle (and its bridges) as text in a named format."""
 
@@ -172,6 +221,7 @@ class ConvertReport(Answer):
     text: str
 
 
+@shape
 class GenerateReport(Answer):
     puzzle: PuzzleModel
     grade: str | None = None
