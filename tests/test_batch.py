@@ -52,6 +52,77 @@ def test_killed_and_exiting_workers_give_error_rows_and_the_rest_finish():
     assert not res["sigkill"].ok and res["sigkill"].error == "worker process died (killed by SIGKILL)"
 
 
+def test_a_submit_racing_the_pools_breaking_gets_a_new_pool(monkeypatch):
+    """A worker dies while the runner submits: the pool's manager thread marks the pool broken and
+    closes its pipes, and a submit in that window fails with EBADF (seen in 2 of 22 runs of
+    tests/batch_storm.py) instead of BrokenProcessPool.  The runner takes it for the broken pool
+    it is: a new pool, every job's row right."""
+    import errno
+    from concurrent.futures import ProcessPoolExecutor
+
+    real, calls = ProcessPoolExecutor.submit, []
+
+    def submit(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            self._broken = "a child process terminated abruptly"  # what the manager thread sets first
+            raise OSError(errno.EBADF, "Bad file descriptor")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+    rows = by_key(run_batch([Job(f"sq{i}", square, (i,)) for i in range(8)], workers=2, progress=False))
+    assert len(calls) > 8  # the failed submit was made again on a new pool
+    assert {k: (r.ok, r.value) for k, r in rows.items()} == {f"sq{i}": (True, i * i) for i in range(8)}
+
+
+def test_the_fork_server_gone_after_a_cut_request_is_started_again(monkeypatch):
+    """After an EBADF at submit the fork server, sent a request cut short, exits; the next start
+    can find its socket refused before it is started again."""
+    import errno
+    from concurrent.futures import ProcessPoolExecutor
+
+    real, calls = ProcessPoolExecutor.submit, []
+
+    def submit(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) in (2, 3):
+            raise ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+    rows = by_key(run_batch([Job(f"sq{i}", square, (i,)) for i in range(4)], workers=2, progress=False))
+    assert {k: (r.ok, r.value) for k, r in rows.items()} == {f"sq{i}": (True, i * i) for i in range(4)}
+
+
+def test_an_os_error_at_every_submit_is_raised_after_a_few_new_pools(monkeypatch):
+    import errno
+    from concurrent.futures import ProcessPoolExecutor
+
+    from hashikit.run import batch
+
+    calls = []
+
+    def submit(self, *args, **kwargs):
+        calls.append(1)
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+    with pytest.raises(OSError, match="Too many open files"):
+        list(run_batch([Job("sq1", square, (1,))], workers=1, progress=False))
+    assert len(calls) == batch.SUBMIT_RETRIES + 1
+
+
+@pytest.mark.slow
+def test_a_storm_of_crashes_never_breaks_the_runner_or_its_exit():
+    """Crashing jobs among good ones, 10 batches a process, 8 processes: every row right, and each
+    process exits (an exit that hung on a worker started by a submit racing the pool's breaking, and
+    the EBADF at submit, were both found this way)."""
+    for _ in range(8):
+        proc = subprocess.run([sys.executable, str(ROOT / "tests" / "batch_storm.py"), "10"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=180)
+        assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
+
+
 @pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(), reason="no fork server here")
 def test_the_exit_code_survives_a_slow_reader_in_the_runners_thread(monkeypatch):
     """Regression (the test-order flake after tests/test_workers.py): a fork server hands a worker's

@@ -70,6 +70,8 @@ DEFAULT_GRACE = 5.0
 POLL = 1.0
 #: times a job the executor itself cancelled (a cluster that lost its scheduler) is put back
 REQUEUES = 3
+#: OSErrors in a row at submit to the own pool that are taken for its breaking (a new pool each)
+SUBMIT_RETRIES = 3
 
 
 class BatchError(Exception):
@@ -562,6 +564,7 @@ class _Pool:
         self.window = max(1, max_in_flight or 2 * self.workers)
         self.procs: list = []
         self.requeued: dict[str, int] = {}
+        self.submit_errors = 0  # OSErrors at submit in a row (own pool)
 
     # -- the executor's life --
     def _start(self) -> Executor:
@@ -591,13 +594,15 @@ class _Pool:
         for p in procs:
             if p.is_alive():
                 p.terminate()
-        ex.shutdown(wait=False, cancel_futures=True)
         deadline = time.monotonic() + 1.0
         for p in procs:
             p.join(max(0.0, deadline - time.monotonic()))
             if p.is_alive():
                 p.kill()
                 p.join(1.0)
+        # the pipes close once the workers are gone (closed before, a worker waiting for its next
+        # job would print an EOFError traceback on the way out)
+        ex.shutdown(wait=False, cancel_futures=True)
 
     def _restartable(self) -> bool:
         return self.owned or self.factory is not None
@@ -673,12 +678,22 @@ class _Pool:
             batch, limit = queue, self._window()
         while batch and len(flying) < limit:
             i, job = batch.popleft()
+            ex = None
             try:
                 with _sigint_deferred():  # a worker half-started at Ctrl-C would outlive the batch
                     ex = self._start()
                     fut = ex.submit(_call, job.fn, job.args, job.kwargs)
-            except BrokenExecutor:
+            except (BrokenExecutor, OSError) as exc:
                 batch.appendleft((i, job))
+                if isinstance(exc, OSError):
+                    # a submit that races the own pool's breaking can hand a new worker the pipes the
+                    # breaking pool is closing (EBADF); the fork server, sent a request cut short,
+                    # then exits, and the next start finds it gone (refused) before it is started
+                    # again: a new pool, after a pause, a few times before the error counts
+                    self.submit_errors += 1
+                    if not self.owned or self.submit_errors > SUBMIT_RETRIES:
+                        raise
+                    time.sleep(0.1 * self.submit_errors)
                 if not self._restartable():
                     raise BatchError("the executor broke and cannot be restarted "
                                      "(pass a function that makes one to allow restarts)") from None
@@ -689,6 +704,7 @@ class _Pool:
                     self._end_workers()
                 self.executor = None
                 continue
+            self.submit_errors = 0
             flying.add(fut, i, job)
         self._note_procs()
 
