@@ -235,3 +235,23 @@ def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
     assert not any((r + 1, c) in cells or (r, c + 1) in cells for r, c in cells)
     again = generate_unique(20, 20, "hard", seed=5)
     assert again[0] == puzzle and again[1] == solution
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_small_boards_give_a_puzzle_or_a_plain_no_never_a_broken_board(level):
+    """A first island with no room for a bridge once made a 0 island (PuzzleError from the model);
+    now it is drawn again, and a board too small for the level is a plain "none found"."""
+    made = 0
+    for rows, cols in ((2, 2), (2, 3), (3, 3), (3, 4), (4, 4)):
+        for seed in range(3):
+            try:
+                puzzle, solution, grade = generate_unique(rows, cols, level, seed=seed, time_limit=10)
+            except ValueError as exc:  # nothing fits: no bridge between two islands that are not neighbours
+                assert (rows, cols) == (2, 2) and "no bridge fits" in str(exc)
+                continue
+            except RuntimeError as exc:
+                assert f"no {level} {rows}x{cols} puzzle found" in str(exc)
+                continue
+            assert check(puzzle, solution).ok and grade.level == level
+            made += 1
+    assert level != "easy" or made > 0

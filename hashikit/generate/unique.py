@@ -110,6 +110,10 @@ def _check(deadline: float | None) -> None:
         raise _OutOfTime
 
 
+#: drawings of a layout that found no room for a single bridge before random_solution gives up
+_REDRAWS = 100
+
+
 def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0.25,
                     cycles: float = 0.25, doubles: float = 0.35, maxbridges: int = DEFAULT_MAXBRIDGES,
                     max_len: int | None = None, allow_adjacent: bool = False,
@@ -133,8 +137,13 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
         max_len = max(3, max(rows, cols) // 2)
         if max_len > 8:
             max_len = 5
-    board = _Board(rows, cols)
-    _grow(board, rng, target, 2, max_len, allow_adjacent, deadline)
+    for _ in range(_REDRAWS):  # a first island with no room for a bridge (small boards) is drawn again
+        board = _Board(rows, cols)
+        _grow(board, rng, target, 2, max_len, allow_adjacent, deadline)
+        if board.edges:
+            break
+    else:
+        raise ValueError(f"no bridge fits on a {rows}x{cols} board in {_REDRAWS} drawings")
     _add_cycles(board, rng, round(cycles * len(board.islands)), deadline)
     if maxbridges >= 2:
         for key in board.edges:
