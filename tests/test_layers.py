@@ -21,7 +21,7 @@ ENGINES = {"hashikit.checker", "hashikit.formats", "hashikit.render", "hashikit.
 MAY_IMPORT = {
     "hashikit.errors": set(),
     "hashikit.limits": {"hashikit.errors"},
-    "hashikit.run": {"hashikit.errors"},
+    "hashikit.run": BOTTOM,
     "hashikit.model": BOTTOM,
     "hashikit.checker": MODEL,
     "hashikit.formats": MODEL,

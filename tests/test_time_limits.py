@@ -226,3 +226,24 @@ def test_a_solve_inside_a_killed_worker_runs_in_that_worker():
     assert inside.solved and inside.stats["process"] == "caller (killed at the deadline)"
     assert not process._killed_at_deadline
     assert solve(SMALL, time_limit=30).stats["process"] == "child"
+
+
+@pytest.mark.parametrize("bad", [-1, 0, float("nan"), float("inf"), "1", True])
+def test_a_bad_time_limit_from_the_library_is_refused_where_it_is_given(bad):
+    """Every library entry that takes a time limit refuses a bad one at once, with the same check
+    (``limits.check_seconds``), rather than 'no puzzle within -1 s' or a job that never stops."""
+    from hashikit.errors import BadArgument
+    from hashikit.generate import generate_unique
+    from hashikit.run.batch import Job
+    from hashikit.service import within
+    from hashikit.solvers import solve
+    from hashikit.model import Puzzle
+
+    puzzle = Puzzle.from_grid([[1, 0, 1]])
+    for call in (lambda: generate_unique(7, 7, "easy", seed=1, time_limit=bad),
+                 lambda: Job("k", print, time_limit=bad),
+                 lambda: within(bad, print),
+                 lambda: solve(puzzle, time_limit=bad)):
+        with pytest.raises(ValueError, match="time_limit"):
+            call()
+    assert issubclass(BadArgument, ValueError)

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..limits import check_seconds
 from ..model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
 
 if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
@@ -614,6 +615,8 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
                          "finds; choose easy or hard, or the no-loops variant")
     if rows < 2 or cols < 2:
         raise ValueError(f"a board needs at least 2 rows and 2 columns (got {rows}x{cols})")
+    if time_limit is not None:
+        time_limit = check_seconds(time_limit)
     tatham = islands_percent is not None or expansion is not None
     if tatham:
         islands_percent = 30 if islands_percent is None else islands_percent

@@ -2,5 +2,5 @@
 pooled worker), :mod:`.batch` (many jobs, resumable, crashes become rows) and :mod:`.cluster`
 (the batch runner's executor on a Dask cluster).
 
-May import: hashikit.errors only; it sits beside the model at the bottom, so the engines can use it.
+May import: hashikit.errors and hashikit.limits only; it sits beside the model at the bottom, so the engines can use it.
 """

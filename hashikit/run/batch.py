@@ -60,6 +60,8 @@ from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, CancelledError, 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from ..limits import check_seconds
+
 __all__ = ["Job", "Result", "BatchError", "JsonLinesSink", "CsvSink", "run_batch", "jobs_from_records",
            "job_seed", "base_seed", "DEFAULT_GRACE"]
 
@@ -94,6 +96,10 @@ class Job:
     args: tuple = ()
     kwargs: Mapping[str, Any] = field(default_factory=dict)
     time_limit: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None:  # a bad limit is refused where the job is made
+            object.__setattr__(self, "time_limit", check_seconds(self.time_limit))
 
 
 @dataclass
