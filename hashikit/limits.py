@@ -40,6 +40,16 @@ CLI = Limits(max_side=10_000, max_cells=4_000_000, max_islands=1_000_000, max_ma
 WEB = Limits(max_side=60, max_cells=3_600, max_islands=3_600, max_maxbridges=8,
              max_input_bytes=1_000_000, max_time_limit=10.0, default_time_limit=10.0)
 
+#: what a request for a generated puzzle may ask, wherever it comes from (the command line's
+#: options, the web API's schema and ``generate_unique`` all read these): the smallest side,
+#: MAXBRIDGES (lowest, highest), islands per cell of the default layout (the most, the default),
+#: and Tatham's layout's islands percent and expansion (lowest, highest)
+GENERATE_MIN_SIDE = 2
+GENERATE_MAXBRIDGES = (1, 4)
+GENERATE_MAX_DENSITY, GENERATE_DENSITY = 0.5, 0.25
+GENERATE_ISLANDS_PERCENT = (1, 30)
+GENERATE_EXPANSION = (0, 100)
+
 #: web: the largest generated board side, the generate time limit, and concurrent generations
 WEB_GENERATE_MAX_SIDE = 25
 WEB_GENERATE_TIME_LIMIT = 20.0

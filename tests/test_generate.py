@@ -255,3 +255,44 @@ def test_small_boards_give_a_puzzle_or_a_plain_no_never_a_broken_board(level):
             assert check(puzzle, solution).ok and grade.level == level
             made += 1
     assert level != "easy" or made > 0
+
+
+def test_the_command_line_the_web_and_the_library_take_the_same_generation_ranges():
+    """One statement of what a generation request may ask (``limits.GENERATE_*``): the smallest side
+    (once 2 on the command line and 3 on the web), MAXBRIDGES and islands per cell."""
+    import subprocess
+    import sys
+
+    from fastapi.testclient import TestClient
+
+    from hashikit import limits
+    from hashikit.web.app import create_app
+
+    low = limits.GENERATE_MIN_SIDE
+    with pytest.raises(ValueError, match=f"at least {low} rows"):
+        generate_unique(low - 1, 5, "easy", seed=1)
+    with pytest.raises(ValueError, match="maxbridges must be from 1 to 4"):
+        generate_unique(5, 5, "easy", seed=1, maxbridges=limits.GENERATE_MAXBRIDGES[1] + 1)
+    with pytest.raises(ValueError, match="density"):
+        generate_unique(5, 5, "easy", seed=1, density=limits.GENERATE_MAX_DENSITY + 0.01)
+    puzzle, solution, _ = generate_unique(low, 3, "easy", seed=1)
+    assert check(puzzle, solution).ok
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "hashikit", "generate", *args], capture_output=True, text=True,
+                              timeout=120)
+
+    assert cli("--size", f"{low - 1}x5", "--difficulty", "easy").returncode == 2
+    made = cli("--size", f"{low}x3", "--difficulty", "easy", "--seed", "1")
+    assert made.returncode == 0, made.stderr
+    assert cli("--size", "5x5", "--difficulty", "easy", "--maxbridges", "5").returncode == 2
+    assert cli("--size", "5x5", "--difficulty", "easy", "--density", "0.51").returncode == 2
+
+    with TestClient(create_app()) as client:
+        gen = client.get("/api/limits").json()["generate"]
+        assert gen["min_side"] == low and gen["maxbridges"] == list(limits.GENERATE_MAXBRIDGES)
+        assert gen["max_density"] == limits.GENERATE_MAX_DENSITY
+        assert client.post("/api/generate", json={"rows": low - 1, "cols": 5, "seed": 1}).status_code == 400
+        ok = client.post("/api/generate", json={"rows": low, "cols": 3, "difficulty": "easy", "seed": 1})
+        assert ok.status_code == 200, ok.json()
+        assert client.post("/api/generate", json={"rows": 5, "maxbridges": 5, "seed": 1}).status_code == 400

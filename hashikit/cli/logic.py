@@ -19,7 +19,9 @@ from ..errors import PuzzleError
 from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .catalog import add_run_options
 from .common import EXIT_BAD, EXIT_NO, EXIT_OK, add_show, levels, load_shown, print_json, refuse, say
-from ..limits import Deadline
+from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
+                      GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, CLI, Deadline)
+from ..model import DEFAULT_MAXBRIDGES
 from ..service import BadInput, OutOfTime
 
 __all__ = ["add_parsers", "EXIT_BAD"]
@@ -146,8 +148,6 @@ def cmd_hint(args) -> int:
 def _size(text: str) -> tuple[int, int]:
     """``ROWSxCOLS`` (as every other command, and the README's board notation) or a single number
     for a square board."""
-    from ..limits import CLI
-
     try:
         if "x" in text.lower():
             r, c = text.lower().split("x", 1)
@@ -158,16 +158,16 @@ def _size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"not a board size: {text!r} (use ROWSxCOLS, e.g. 10x15 for 10 rows "
                                          "of 15 columns)") from None
     top = min(1000, CLI.max_side)
-    if not (2 <= cols <= top and 2 <= rows <= top):
-        raise argparse.ArgumentTypeError(f"board sides run from 2 to {top}")
+    if not (GENERATE_MIN_SIDE <= cols <= top and GENERATE_MIN_SIDE <= rows <= top):
+        raise argparse.ArgumentTypeError(f"board sides run from {GENERATE_MIN_SIDE} to {top}")
     return rows, cols
 
 
 def _density(text: str) -> float:
-    """Islands per cell of the default layout: above 0, at most 0.5."""
+    """Islands per cell of the default layout: above 0, at most ``limits.GENERATE_MAX_DENSITY``."""
     v = argtypes.positive_float(text)
-    if v > 0.5:
-        raise argparse.ArgumentTypeError("islands per cell: above 0 and at most 0.5")
+    if v > GENERATE_MAX_DENSITY:
+        raise argparse.ArgumentTypeError(f"islands per cell: above 0 and at most {GENERATE_MAX_DENSITY}")
     return v
 
 
@@ -201,8 +201,8 @@ def cmd_generate(args) -> int:
            (args.allow_adjacent and (args.islands_percent is not None or args.expansion is not None),
             "Tatham's layout (--islands-percent, --expansion) never puts islands side by side: "
             "--allow-adjacent does not apply"),
-           (args.difficulty is not None and not 1 <= args.max_bridges <= 4,
-            "--maxbridges runs from 1 to 4 with --difficulty"),
+           (args.difficulty is not None and not GENERATE_MAXBRIDGES[0] <= args.max_bridges <= GENERATE_MAXBRIDGES[1],
+            f"--maxbridges runs from {GENERATE_MAXBRIDGES[0]} to {GENERATE_MAXBRIDGES[1]} with --difficulty"),
            (many and args.output is not None, "--count writes several files: give --out-dir, not -o"),
            (not many and (args.out_dir is not None or args.ext is not None or args.jobs is not None
                           or args.cluster is not None),
@@ -495,18 +495,23 @@ def add_parsers(sub) -> None:
                    help="paper's cycles parameter, percent (default 50; --islands only)")
     n.add_argument("--beta", type=argtypes.percent, default=None,
                    help="paper's double-bridge parameter, percent (default 5; --islands only)")
-    n.add_argument("--maxbridges", "--max-bridges", dest="max_bridges", type=argtypes.positive_int, default=2,
-                   metavar="M", help="MAXBRIDGES (default 2; 1 to 4 with --difficulty)")
+    n.add_argument("--maxbridges", "--max-bridges", dest="max_bridges", type=argtypes.positive_int,
+                   default=DEFAULT_MAXBRIDGES, metavar="M",
+                   help=f"MAXBRIDGES (default {DEFAULT_MAXBRIDGES}; {GENERATE_MAXBRIDGES[0]} to {GENERATE_MAXBRIDGES[1]} "
+                        "with --difficulty)")
     n.add_argument("--no-loops", action="store_true",
                    help="with --difficulty: the variant whose bridges may form no cycle")
     n.add_argument("--allow-adjacent", action="store_true",
                    help="with --difficulty: islands may sit in neighbouring cells (published puzzles rarely do)")
     n.add_argument("--density", type=_density, metavar="D",
-                   help="with --difficulty: islands per cell of the default layout (default 0.25, at most 0.5)")
-    n.add_argument("--islands-percent", type=argtypes.between(1, 30, whole=True), metavar="P",
-                   help="with --difficulty: Tatham's layout, islands on P%% of the cells (1-30; default 30)")
-    n.add_argument("--expansion", type=argtypes.between(0, 100, whole=True), metavar="E",
-                   help="with --difficulty: Tatham's layout, his expansion factor in percent (0-100; default 10)")
+                   help=f"with --difficulty: islands per cell of the default layout (default {GENERATE_DENSITY}, "
+                        f"at most {GENERATE_MAX_DENSITY})")
+    n.add_argument("--islands-percent", type=argtypes.between(*GENERATE_ISLANDS_PERCENT, whole=True), metavar="P",
+                   help="with --difficulty: Tatham's layout, islands on P%% of the cells "
+                        f"({GENERATE_ISLANDS_PERCENT[0]}-{GENERATE_ISLANDS_PERCENT[1]}; default 30)")
+    n.add_argument("--expansion", type=argtypes.between(*GENERATE_EXPANSION, whole=True), metavar="E",
+                   help="with --difficulty: Tatham's layout, his expansion factor in percent "
+                        f"({GENERATE_EXPANSION[0]}-{GENERATE_EXPANSION[1]}; default 10)")
     n.add_argument("--seed", type=int, help="random seed (same seed, same puzzle)")
     n.add_argument("--count", type=argtypes.positive_int, default=1, metavar="K", help="make K puzzles (into --out-dir, with index.csv/json)")
     n.add_argument("--jobs", type=argtypes.positive_int, metavar="N", help="worker processes for --count (default: cores)")

@@ -82,8 +82,7 @@ def check_maxbridges(value: int, limits: Limits, source: str, line: int | None =
     if value < 1:
         raise FormatError(f"MAXBRIDGES must be at least 1, got {value}", source, line, column)
     if value > limits.max_maxbridges:
-        raise FormatError(f"MAXBRIDGES {value} is above {limits.max_maxbridges}, the largest hashikit "
-                          f"reads", source, line, column)
+        raise FormatError(f"MAXBRIDGES {value} is above {limits.max_maxbridges}, the limit", source, line, column)
     return value
 
 

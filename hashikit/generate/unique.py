@@ -21,7 +21,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..limits import check_seconds
+from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
+                      GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, check_seconds)
 from ..model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
 
 if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
@@ -560,7 +561,7 @@ _TRIES = 4
 
 
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
-                    density: float = 0.25, maxbridges: int = DEFAULT_MAXBRIDGES, allow_adjacent: bool = False,
+                    density: float = GENERATE_DENSITY, maxbridges: int = DEFAULT_MAXBRIDGES, allow_adjacent: bool = False,
                     no_loops: bool = False, islands_percent: int | None = None, expansion: int | None = None,
                     fill_frame: bool = True, max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | None = None,
                     verify: bool = True, stats: GenerateStats | None = None
@@ -607,28 +608,32 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
 
     if difficulty not in LEVELS:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
-    if not (isinstance(maxbridges, int) and 1 <= maxbridges <= 4):
-        raise ValueError(f"maxbridges must be 1, 2, 3 or 4 (got {maxbridges!r})")
+    low, high = GENERATE_MAXBRIDGES
+    if not (isinstance(maxbridges, int) and low <= maxbridges <= high):
+        raise ValueError(f"maxbridges must be from {low} to {high} (got {maxbridges!r})")
     if maxbridges == 1 and difficulty == "medium" and not no_loops:
         raise ValueError("with maxbridges 1 no puzzle is medium: Tatham's medium rule (a first bridge where "
                          "the other links cannot carry the number) then finds only what his easy rule "
                          "finds; choose easy or hard, or the no-loops variant")
-    if rows < 2 or cols < 2:
-        raise ValueError(f"a board needs at least 2 rows and 2 columns (got {rows}x{cols})")
+    if rows < GENERATE_MIN_SIDE or cols < GENERATE_MIN_SIDE:
+        raise ValueError(f"a board needs at least {GENERATE_MIN_SIDE} rows and {GENERATE_MIN_SIDE} columns "
+                         f"(got {rows}x{cols})")
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     tatham = islands_percent is not None or expansion is not None
     if tatham:
         islands_percent = 30 if islands_percent is None else islands_percent
         expansion = 10 if expansion is None else expansion
-        if not 1 <= islands_percent <= 30:
-            raise ValueError(f"islands_percent must be from 1 to 30, as Tatham's (got {islands_percent})")
-        if not 0 <= expansion <= 100:
-            raise ValueError(f"expansion must be from 0 to 100 (got {expansion})")
+        if not GENERATE_ISLANDS_PERCENT[0] <= islands_percent <= GENERATE_ISLANDS_PERCENT[1]:
+            raise ValueError(f"islands_percent must be from {GENERATE_ISLANDS_PERCENT[0]} to "
+                             f"{GENERATE_ISLANDS_PERCENT[1]}, as Tatham's (got {islands_percent})")
+        if not GENERATE_EXPANSION[0] <= expansion <= GENERATE_EXPANSION[1]:
+            raise ValueError(f"expansion must be from {GENERATE_EXPANSION[0]} to {GENERATE_EXPANSION[1]} "
+                             f"(got {expansion})")
         if allow_adjacent:
             raise ValueError("Tatham's layout never has neighbouring islands: allow_adjacent does not apply")
-    elif not 0 < density <= 0.5:
-        raise ValueError(f"density must be above 0 and at most 0.5 (got {density})")
+    elif not 0 < density <= GENERATE_MAX_DENSITY:
+        raise ValueError(f"density must be above 0 and at most {GENERATE_MAX_DENSITY} (got {density})")
     rng = random.Random(seed)
     stats = stats if stats is not None else GenerateStats()
     start = time.perf_counter()

@@ -38,7 +38,8 @@ from .. import __version__, service
 from ..errors import FormatError, HashikitError, PuzzleError
 from ..logic import LEVELS
 from ..model import DEFAULT_MAXBRIDGES
-from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
+from ..limits import (GENERATE_DENSITY, GENERATE_MAX_DENSITY, GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, TIME_MARGIN, WEB,
+                      WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING)
 from ..service import (AnalyzeReport, BadInput, CheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
                        ParseReport, SolveReport)
 from ..run.workers import Cancelled
@@ -137,24 +138,18 @@ def _convert_request():
 ConvertRequest = _convert_request()
 
 
-#: the smallest side /api/generate makes
-MIN_GENERATE_SIDE = 3
-#: MAXBRIDGES the generator makes (lowest, highest)
-GENERATE_MAXBRIDGES = (1, 4)
-#: islands per cell of a generated layout: the most a request may ask for, and the default
-MAX_DENSITY, DEFAULT_DENSITY = 0.5, 0.25
 
 
 class GenerateRequest(Strict):
-    rows: StrictInt = Field(7, ge=MIN_GENERATE_SIDE, le=WEB_GENERATE_MAX_SIDE)
-    cols: StrictInt | None = Field(None, ge=MIN_GENERATE_SIDE, le=WEB_GENERATE_MAX_SIDE, description="default: rows")
+    rows: StrictInt = Field(7, ge=GENERATE_MIN_SIDE, le=WEB_GENERATE_MAX_SIDE)
+    cols: StrictInt | None = Field(None, ge=GENERATE_MIN_SIDE, le=WEB_GENERATE_MAX_SIDE, description="default: rows")
     difficulty: Literal[LEVELS] = "medium"
     seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1)
     maxbridges: StrictInt = Field(DEFAULT_MAXBRIDGES, ge=GENERATE_MAXBRIDGES[0], le=GENERATE_MAXBRIDGES[1],
                                   description="MAXBRIDGES: the most bridges on one link")
     no_loops: StrictBool = Field(False, description="the variant whose bridges may form no cycle")
-    density: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_DENSITY,
-                                                    description=f"islands per cell (default {DEFAULT_DENSITY})")
+    density: StrictFloat | StrictInt | None = Field(None, gt=0, le=GENERATE_MAX_DENSITY,
+                                                    description=f"islands per cell (default {GENERATE_DENSITY})")
 
 
 class ErrorAnswer(BaseModel):
@@ -235,10 +230,10 @@ def limits_report(solve_time_limit: float, generate_time_limit: float, max_body:
         version=__version__, max_side=WEB.max_side, max_cells=WEB.max_cells, max_islands=WEB.max_islands,
         max_maxbridges=WEB.max_maxbridges, max_input_bytes=max_body, time_limit=solve_time_limit,
         time_margin=TIME_MARGIN,
-        generate=GenerateLimits(min_side=MIN_GENERATE_SIDE, max_side=MAX_GENERATE_SIDE, time_limit=generate_time_limit,
+        generate=GenerateLimits(min_side=GENERATE_MIN_SIDE, max_side=MAX_GENERATE_SIDE, time_limit=generate_time_limit,
                                 at_once=MAX_GENERATING, levels=list(LEVELS), maxbridges=list(GENERATE_MAXBRIDGES),
-                                default_maxbridges=DEFAULT_MAXBRIDGES, max_density=MAX_DENSITY,
-                                default_density=DEFAULT_DENSITY, no_loops=True),
+                                default_maxbridges=DEFAULT_MAXBRIDGES, max_density=GENERATE_MAX_DENSITY,
+                                default_density=GENERATE_DENSITY, no_loops=True),
         formats=list(format_infos()))
 
 
@@ -253,7 +248,7 @@ def puzzle_from_request(obj: PuzzleIn):
     from ..formats.jsonfmt import puzzle_from_obj
 
     try:
-        puzzle = puzzle_from_obj(data, SOURCE, '"puzzle"')
+        puzzle = puzzle_from_obj(data, SOURCE, '"puzzle"', WEB)
     except FormatError as exc:
         raise BadInput(exc.message) from None
     except (PuzzleError, TypeError, ValueError) as exc:
