@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 from .. import limits as limits_mod
 from ..limits import Deadline
-from ..model import Puzzle, Solution
+from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
 from .admit import BadInput, OutOfTime, puzzle_model, time_limit_for
 from .shapes import GenerateReport
 from .solving import _assert_checked
 
 
-def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = 2,
+def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = DEFAULT_MAXBRIDGES,
                     time_limit: float | Deadline | None = None, density: float | None = None,
                     allow_adjacent: bool = False, no_loops: bool = False,
                     islands_percent: int | None = None, expansion: int | None = None
@@ -29,7 +29,7 @@ def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbrid
     return puzzle, report
 
 
-def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = 2,
+def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = DEFAULT_MAXBRIDGES,
                      time_limit: float | None = None, density: float | None = None, allow_adjacent: bool = False,
                      no_loops: bool = False, islands_percent: int | None = None,
                      expansion: int | None = None) -> tuple[Puzzle, Solution, GenerateReport]:
@@ -54,7 +54,7 @@ def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbri
 
 
 def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float, seed: int | None,
-                   maxbridges: int = 2) -> Puzzle:
+                   maxbridges: int = DEFAULT_MAXBRIDGES) -> Puzzle:
     """The generator of Coelho et al. (2019); BadInput when the board cannot hold it."""
     from ..generate import coelho
 
@@ -67,7 +67,7 @@ def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float
 
 
 def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = None, *,
-                    islands: int | None = None, alpha: float = 50.0, beta: float = 5.0, maxbridges: int = 2,
+                    islands: int | None = None, alpha: float = 50.0, beta: float = 5.0, maxbridges: int = DEFAULT_MAXBRIDGES,
                     time_limit: float | Deadline | None = None, **layout) -> dict[str, Any]:
     """One generated puzzle as JSON data, for a batch (``generate --count``, ``generate-suite``,
     a catalogue or a cluster): a module-level function of plain arguments answering plain data,

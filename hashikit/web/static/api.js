@@ -30,7 +30,7 @@ export async function api(path, body, signal = undefined) {
 export const caps = {
   read: false,
   levels: ["easy", "medium", "hard", "expert"],
-  generate: { rows: [3, 25], maxbridges: [1, 4], density: [0, 0.5], no_loops: true, atOnce: 2 },
+  generate: { rows: [2, 25], maxbridges: [1, 4], density: [0, 0.5], no_loops: true, atOnce: 2 },
   generateSeconds: 20, solveSeconds: 10, maxSide: 60, maxMaxbridges: 8,
   formats: [],        // [{name, title, needs_solution, no_loops, maxbridges: [...]}]
 };
