@@ -10,7 +10,7 @@ from ..limits import Deadline
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
 from .admit import BadInput, OutOfTime, puzzle_model, time_limit_for
 from .shapes import GenerateReport
-from .solving import _assert_checked
+from .solving import assert_checked
 
 
 def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = DEFAULT_MAXBRIDGES,
@@ -49,7 +49,7 @@ def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbri
     except RuntimeError as exc:
         raise OutOfTime(f"no {difficulty} {rows}x{cols} puzzle found"
                         + (f" within {deadline.seconds:g} s" if deadline else "") + f" ({exc})") from None
-    _assert_checked(puzzle, [solution])
+    assert_checked(puzzle, [solution])
     return puzzle, solution, GenerateReport(puzzle=puzzle_model(puzzle), grade=g.level, score=g.score, seed=seed)
 
 

@@ -9,7 +9,7 @@ from ..model import Puzzle
 from .admit import admit, time_limit_for
 from .play import step_model
 from .shapes import AnalyzeReport, ExplainReport, GradeReport
-from .solving import _assert_checked, verdict
+from .solving import assert_checked, verdict
 
 
 def explain(puzzle: Puzzle, max_level: str = "expert", time_limit: float | Deadline | None = None,
@@ -52,7 +52,7 @@ def analyze(puzzle: Puzzle, time_limit: float | Deadline | None = None,
     deadline = time_limit_for(time_limit, lim)
     admit(puzzle, lim)
     result = engine_solve(puzzle, max_solutions=2, time_limit=deadline)
-    _assert_checked(puzzle, result.solutions)
+    assert_checked(puzzle, result.solutions)
     sols = [s.to_list() for s in result.solutions[:2]]
     if result.status.value == "infeasible":
         return AnalyzeReport(status="infeasible", reason=result.reason or "no solution exists")

@@ -9,7 +9,7 @@ from ..limits import Deadline, Limits
 from ..model import Puzzle, Solution, describe_cell
 from .admit import BadInput, admit, board_marks, bridges_on_board, mark_list, time_limit_for
 from .shapes import CheckReport, HintReport, IN_PLAY_RULES, LinkEnds, Mark, StepModel, ViolationModel
-from .solving import _assert_checked, _verdict_of
+from .solving import assert_checked, verdict_of
 
 
 def check(puzzle: Puzzle, solution: Solution, *, in_play: bool = False,
@@ -79,7 +79,7 @@ def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[tuple
         result = engine_solve(puzzle, max_solutions=2, time_limit=time_limit)
     if result.unique is not True:
         return []
-    _assert_checked(puzzle, result.solutions)
+    assert_checked(puzzle, result.solutions)
     truth = result.solution.bridges
     out = []
     for (p, q), k in (partial.bridges.items() if partial is not None else ()):
@@ -124,7 +124,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
         raise BadInput(f"bridges: {exc.message}") from None
     result = engine_solve(puzzle, max_solutions=2, time_limit=deadline)
     if result.status.value == "infeasible":
-        return HintReport(status="infeasible", sentence=_verdict_of(result))
+        return HintReport(status="infeasible", sentence=verdict_of(result))
     problems = logic.contradictions(state)
     if not problems and (partial is not None and partial.bridges or marked) and check_solution:
         problems = player_mistakes(puzzle, partial, marked, result=result)
@@ -137,7 +137,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
     step = logic.hint(state, max_level)
     if step is None:
         return HintReport(status="stuck", sentence=f"No step up to level '{max_level}' applies here: "
-                                                   + _verdict_of(result))
+                                                   + verdict_of(result))
     placed = Solution.from_counts(puzzle, _raised(state, logic.hint_bridges(state, step)))
     return HintReport(status="hint", **step_model(puzzle, step).dump(),
                       bridges=placed.to_list(), marks=mark_list(puzzle, logic.hint_marks(state, step)))

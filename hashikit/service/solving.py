@@ -25,7 +25,7 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | Dead
     admit(puzzle, lim)
     want = max(limit if enumerate_all else 1, 2 if unique else 1)
     result = engine_solve(puzzle, engine=engine or DEFAULT_ENGINE, time_limit=deadline, max_solutions=want)
-    _assert_checked(puzzle, result.solutions)
+    assert_checked(puzzle, result.solutions)
     report = SolveReport(status=result.status.value,
                          bridges=result.solution.to_list() if result.solution is not None else [],
                          engine=result.engine)
@@ -48,7 +48,7 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | Dead
     return report
 
 
-def _assert_checked(puzzle: Puzzle, solutions) -> None:
+def assert_checked(puzzle: Puzzle, solutions) -> None:
     """Every solution a use-case hands out passes the independent rule checker."""
     from ..checker import check
 
@@ -69,10 +69,11 @@ def verdict(puzzle: Puzzle, time_limit: float | Deadline | None = None) -> str:
     """Why the rules got stuck, from the exact solver: no solution, several, or a guess needed."""
     from ..solvers import solve as engine_solve
 
-    return _verdict_of(engine_solve(puzzle, max_solutions=2, time_limit=time_limit))
+    return verdict_of(engine_solve(puzzle, max_solutions=2, time_limit=time_limit))
 
 
-def _verdict_of(result) -> str:
+def verdict_of(result) -> str:
+    """Why the rules got stuck, in words, from an exact solve asked for two solutions."""
     if result.status.value == "infeasible":
         return "the puzzle has no solution" + (f": {result.reason}" if result.reason else "")
     if result.unique is False:
