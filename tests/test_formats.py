@@ -515,12 +515,17 @@ def test_readme_formats_table_is_the_registry():
 
 
 def test_help_table_lists_every_format_once():
+    import subprocess
+    import sys
+
     from hashikit.formats import formats, help_table
 
     text = help_table()
     names = [line.split()[0] for line in text.splitlines()[1:]]
-    assert names == list(formats())
+    assert names == sorted(formats())
     assert "(write only)" in text and "prob" in text
+    assert text in subprocess.run([sys.executable, "-m", "hashikit", "convert", "--help"], capture_output=True,
+                                  text=True, timeout=60).stdout  # the table the command shows
 
 
 def test_readme_limits_table_is_limits_py():

@@ -35,19 +35,10 @@ def refuse(*pairs: tuple[bool, str]) -> None:
 
 
 def formats_help() -> str:
-    """The formats table for ``--help``, built from the formats registry (one place)."""
-    from ..formats import formats
+    """The formats table for ``--help``, from the formats registry (one place)."""
+    from ..formats import help_table
 
-    lines = ["formats (chosen by file extension, by content for .txt and stdin, or named with --from/--to):"]
-    table = sorted(formats().items())
-    wide = max(len(f.extensions[0]) if f.extensions else 0 for _, f in table) + 1
-    for name, fmt in table:
-        ext = fmt.extensions[0] if fmt.extensions else ""
-        mode = "" if fmt.read and fmt.write else "write only" if fmt.write else "read only"
-        if mode and mode in fmt.description:
-            mode = ""
-        lines.append(f"  {name:15s}{ext:{wide}s}{fmt.description}" + (f" ({mode})" if mode else ""))
-    return "\n".join(lines) + "\n"
+    return help_table()
 
 
 def engines_help() -> str:

@@ -285,16 +285,18 @@ def write_text(puzzle: Puzzle, fmt: str, solution: Solution | None = None) -> st
 
 
 def help_table() -> str:
-    """The formats as the CLI's help lists them (name, extensions, reads/writes, one line each)."""
+    """The formats table of the command's ``--help`` (name, main extension, one line each, by name)."""
     _load_all()
-    rows = []
-    for f in FORMATS.values():
-        mode = "" if f.read and f.write else " (read only)" if f.read else " (write only)"
-        rows.append((f.name, " ".join(f.extensions), f.description + mode))
-    wn = max(len(r[0]) for r in rows)
-    we = max(len(r[1]) for r in rows)
-    head = "formats (chosen by file extension, by content for .txt and stdin, or named with --from/--to):"
-    return head + "\n" + "\n".join(f"  {n:<{wn}}  {e:<{we}}  {d}" for n, e, d in rows) + "\n"
+    lines = ["formats (chosen by file extension, by content for .txt and stdin, or named with --from/--to):"]
+    table = sorted(FORMATS.items())
+    wide = max(len(f.extensions[0]) if f.extensions else 0 for _, f in table) + 1
+    for name, fmt in table:
+        ext = fmt.extensions[0] if fmt.extensions else ""
+        mode = "" if fmt.read and fmt.write else "write only" if fmt.write else "read only"
+        if mode and mode in fmt.description:
+            mode = ""
+        lines.append(f"  {name:15s}{ext:{wide}s}{fmt.description}" + (f" ({mode})" if mode else ""))
+    return "\n".join(lines) + "\n"
 
 
 def readme_table() -> str:
