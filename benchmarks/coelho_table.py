@@ -9,7 +9,7 @@
 
 The data are read in place from ../shared/benchmarks/coelho2019 (beside the
 project folder; --data to change); nothing is copied.  Every run goes through
-the ``hashikit bench`` machinery (hashikit.cli.bench): worker processes, the engine's
+the ``hashikit bench`` machinery (hashikit.bench): worker processes, the engine's
 in-process solve time, every solution checked by the rule checker.
 """
 
@@ -26,7 +26,8 @@ from _runinfo import git_state as _git  # noqa: E402  (this folder is on sys.pat
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hashikit.cli import bench  # noqa: E402
+from hashikit import bench  # noqa: E402
+from hashikit.cli.bench import exit_code  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "benchmarks" / "coelho2019"
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -90,7 +91,7 @@ def run_one(name: str, engine: str, options: dict, files: list[str], args, what:
     sys.stdout.write(bench.render_text(res))
     print(f"wrote {csv_path.relative_to(ROOT)} and {md_path.relative_to(ROOT)} (wall {res.wall:.1f} s)",
           file=sys.stderr)
-    return res.exit_code()
+    return exit_code(res)
 
 
 def main() -> int:

@@ -11,7 +11,9 @@ import re
 
 import pytest
 
+from hashikit import bench as lib
 from hashikit.cli import bench
+from hashikit.bench import running
 from hashikit.formats import write_text
 from hashikit.model import Puzzle, Solution
 
@@ -59,7 +61,7 @@ def hs_folder(tmp_path, betas=(0, 5), alphas=(25, 75), count=2):
 
 
 def test_find_puzzles_recurses_by_extension(folder):
-    found = sorted(p.replace(str(folder) + "/", "") for p in bench.find_puzzles([str(folder)]))
+    found = sorted(p.replace(str(folder) + "/", "") for p in lib.find_puzzles([str(folder)]))
     assert found == ["a.txt", "b.has", "bad.txt", "sub/c.json"]
 
 
@@ -68,8 +70,8 @@ def test_bench_folder_csv_statuses_and_valid(folder, tmp_path, capsys):
     md = tmp_path / "out.md"
     code = bench.run(args([folder], csv=str(out), md=str(md)))
     assert code == 0  # an infeasible puzzle is an answer, not a failure
-    rows = bench.read_csv(str(out))
-    assert list(rows[0]) == bench.CSV_FIELDS
+    rows = lib.read_csv(str(out))
+    assert list(rows[0]) == lib.CSV_FIELDS
     by = {r["file"].rsplit("/", 1)[1]: r for r in rows}
     assert set(by) == {"a.txt", "b.has", "bad.txt", "c.json"}
     for name in ("a.txt", "b.has", "c.json"):
@@ -92,7 +94,7 @@ def test_two_engines_and_per_engine_option(folder, tmp_path):
     out = tmp_path / "two.csv"
     code = bench.run(args([folder], engine="sat,cpsat", csv=str(out), engine_option=["cpsat.num_workers=1"]))
     assert code == 0
-    rows = bench.read_csv(str(out))
+    rows = lib.read_csv(str(out))
     assert len(rows) == 8
     for r in rows:
         assert r["status"] == ("infeasible" if r["file"].endswith("bad.txt") else "solved")
@@ -105,7 +107,7 @@ def test_hs_names_give_the_table1_layout(tmp_path, capsys):
     md = tmp_path / "t.md"
     out = tmp_path / "t.csv"
     assert bench.run(args([d], csv=str(out), md=str(md))) == 0
-    rows = bench.read_csv(str(out))
+    rows = lib.read_csv(str(out))
     assert len(rows) == 8
     assert {(r["n"], r["alpha"], r["beta"]) for r in rows} == {(100, a, b) for a in (25, 75) for b in (0, 5)}
     assert all(r["group"] in ("100_25_00", "100_25_05", "100_75_00", "100_75_05") for r in rows)
@@ -123,12 +125,12 @@ def test_hs_names_give_the_table1_layout(tmp_path, capsys):
 
 def test_sample_takes_k_per_group(tmp_path):
     d = hs_folder(tmp_path, count=3)
-    files = bench.find_puzzles([str(d)])
+    files = lib.find_puzzles([str(d)])
     assert len(files) == 12
-    picked = bench.sample_files(files, 1, seed=7)
+    picked = lib.sample_files(files, 1, seed=7)
     assert len(picked) == 4
-    assert len({bench.hs_group(f) for f in picked}) == 4
-    assert picked == bench.sample_files(files, 1, seed=7)
+    assert len({lib.hs_group(f) for f in picked}) == 4
+    assert picked == lib.sample_files(files, 1, seed=7)
 
 
 def test_wrong_answer_is_reported_and_exits_1(folder, tmp_path, monkeypatch):
@@ -142,14 +144,14 @@ def test_wrong_answer_is_reported_and_exits_1(folder, tmp_path, monkeypatch):
     out = tmp_path / "w.csv"
     code = bench.run(args([folder / "a.txt"], jobs=1, csv=str(out)))
     assert code == 1
-    (row,) = bench.read_csv(str(out))
+    (row,) = lib.read_csv(str(out))
     assert row["valid"] is False and row["message"].startswith("WRONG ANSWER")
 
 
 def test_infeasible_contradicting_a_checked_solution_is_wrong():
     rows = [dict(file="x", engine="sat", status="solved", valid=True, message=""),
             dict(file="x", engine="milp", status="infeasible", valid="", message="")]
-    bench._cross_check(rows)
+    running._cross_check(rows)
     assert rows[1]["valid"] is False
 
 
@@ -166,7 +168,7 @@ def _fake_capabilities(monkeypatch):
 
 def test_engine_options_are_read_as_the_declared_types(monkeypatch):
     _fake_capabilities(monkeypatch)
-    opts = bench.parse_engine_options(["milp.weak=False", "milp.fractional=no", 'milp.params={"a": 1}',
+    opts = lib.parse_engine_options(["milp.weak=False", "milp.fractional=no", 'milp.params={"a": 1}',
                                        "sat.solver=cadical", "cpsat.num_workers=2"], ["milp", "sat", "cpsat"])
     assert opts == {"milp": {"weak": False, "fractional": False, "params": {"a": 1}},
                     "sat": {"solver": "cadical"}, "cpsat": {"num_workers": 2}}
@@ -179,15 +181,15 @@ def test_engine_options_are_read_as_the_declared_types(monkeypatch):
                                   ("cpsat.num_workers=1", ["sat"], "not benchmarked"),
                                   ("novalue", every, "expected key=value"),
                                   ("time_limit=3", every, "set by bench itself")]:
-        with pytest.raises(bench.BenchError, match=re.escape(message)):
-            bench.parse_engine_options([bad], engines)
+        with pytest.raises(lib.BenchError, match=re.escape(message)):
+            lib.parse_engine_options([bad], engines)
 
 
 def test_engine_options_without_a_registry_are_guessed(monkeypatch):
     import hashikit.solvers as solvers
 
     monkeypatch.delattr(solvers, "capabilities", raising=False)
-    opts = bench.parse_engine_options(["weak=False", "milp.fractional=no", "x=1.5", "s=abc"], ["milp", "sat"])
+    opts = lib.parse_engine_options(["weak=False", "milp.fractional=no", "x=1.5", "s=abc"], ["milp", "sat"])
     assert opts["milp"] == {"weak": False, "fractional": False, "x": 1.5, "s": "abc"}
     assert opts["sat"] == {"weak": False, "x": 1.5, "s": "abc"}
 
@@ -205,9 +207,9 @@ def test_an_undeclared_engine_option_is_bad_input(folder, capsys, monkeypatch):
 def test_generate_index_and_bench_tables_are_not_puzzles(folder):
     (folder / "index.csv").write_text("file,grade,score,islands,rows,cols,seed\na.txt,easy,3,4,6,6,1\n")
     (folder / "index.json").write_text('[{"file": "a.txt", "grade": "easy", "seed": 1}]')
-    (folder / "sub" / "old-run.csv").write_text(",".join(bench.CSV_FIELDS) + "\n")
+    (folder / "sub" / "old-run.csv").write_text(",".join(lib.CSV_FIELDS) + "\n")
     write(folder / "grid.csv", random_puzzle(5, 5, seed=9)[0], "csv")  # a real puzzle in csv format stays
-    found = sorted(p.replace(str(folder) + "/", "") for p in bench.find_puzzles([str(folder)]))
+    found = sorted(p.replace(str(folder) + "/", "") for p in lib.find_puzzles([str(folder)]))
     assert found == ["a.txt", "b.has", "bad.txt", "grid.csv", "sub/c.json"]
 
 
@@ -225,11 +227,11 @@ def test_resume_runs_only_the_missing_pairs(folder, tmp_path, monkeypatch):
     out = tmp_path / "r.csv"
     assert bench.run(args([folder / "a.txt", folder / "b.has"], jobs=1, csv=str(out))) == 0
     assert len(solved) == 2
-    first = {r["file"]: r for r in bench.read_csv(str(out))}
+    first = {r["file"]: r for r in lib.read_csv(str(out))}
     code = bench.run(args([folder / "a.txt", folder / "b.has", folder / "bad.txt"], jobs=1, csv=str(out),
                           resume=True))
     assert code == 0 and len(solved) == 3  # only bad.txt ran again
-    rows = bench.read_csv(str(out))
+    rows = lib.read_csv(str(out))
     assert [r["file"].rsplit("/", 1)[1] for r in rows] == ["a.txt", "b.has", "bad.txt"]
     assert {r["file"]: r for r in rows}[str(folder / "a.txt")] == first[str(folder / "a.txt")]
 
@@ -242,10 +244,10 @@ def test_resume_needs_a_csv(folder, capsys):
 def test_a_failed_worker_is_an_error_row():
     from hashikit.run.batch import Result
 
-    job = bench.bench_jobs(["x/Hs_16_100_25_05_001.has"], ["sat"], 5.0, {})[0]
-    row = bench.row_of(Result(job.key, 0, False, error="worker process died (killed by SIGKILL)", job=job))
+    job = running.bench_jobs(["x/Hs_16_100_25_05_001.has"], ["sat"], 5.0, {})[0]
+    row = running.row_of(Result(job.key, 0, False, error="worker process died (killed by SIGKILL)", job=job))
     assert row["status"] == "error" and "SIGKILL" in row["message"] and row["group"] == "100_25_05"
-    assert bench.BenchResult([row], ["sat"]).exit_code() == 1
+    assert bench.exit_code(lib.BenchResult([row], ["sat"])) == 1
 
 
 def test_bad_input_exit_2(tmp_path, capsys, monkeypatch):
@@ -268,7 +270,7 @@ def test_bad_input_exit_2(tmp_path, capsys, monkeypatch):
     (tmp_path / "broken.has").write_text("3 3 x\n")
     out = tmp_path / "b.csv"
     assert bench.run(args([p, tmp_path / "broken.has"], jobs=1, csv=str(out))) == 2
-    rows = {r["file"].rsplit("/", 1)[1]: r for r in bench.read_csv(str(out))}
+    rows = {r["file"].rsplit("/", 1)[1]: r for r in lib.read_csv(str(out))}
     assert rows["p.txt"]["status"] == "solved" and rows["broken.has"]["status"] == "unreadable"
 
 
@@ -276,12 +278,12 @@ def test_plot_without_matplotlib_says_so(folder, tmp_path, capsys):
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        res = bench.BenchResult([], ["sat"])
-        assert bench.plot(res, str(tmp_path / "p.png")) is False
+        res = lib.BenchResult([], ["sat"])
+        assert lib.plot(res, str(tmp_path / "p.png")) is False
         assert "install matplotlib to plot" in capsys.readouterr().err
     else:
-        res = bench.run_bench(bench.find_puzzles([str(folder)]), ["sat"], jobs=1, progress=False)
-        assert bench.plot(res, str(tmp_path / "p.png")) is True
+        res = lib.run_bench(lib.find_puzzles([str(folder)]), ["sat"], jobs=1, progress=False)
+        assert lib.plot(res, str(tmp_path / "p.png")) is True
         assert (tmp_path / "p.png").stat().st_size > 0
 
 
@@ -300,7 +302,7 @@ def test_cli_bench(folder, tmp_path, capsys):
 
     out = tmp_path / "cli.csv"
     assert main(["bench", str(folder), "--jobs", "2", "--csv", str(out), "-q"]) == 0
-    assert len(bench.read_csv(str(out))) == 4
+    assert len(lib.read_csv(str(out))) == 4
     assert main(["bench", str(folder), "--engine", "nosuch"]) == 2
     empty = tmp_path / "none"
     empty.mkdir()

@@ -419,15 +419,22 @@ class _Pool:
         for p in procs:
             if p.is_alive():
                 p.terminate()
+        # the pool drops its pending work items now: its manager thread, seeing the workers end,
+        # sets an exception on each item it still holds, and one already cancelled (Ctrl-C) would
+        # raise InvalidStateError in that thread, a traceback on the user's screen
+        ex.shutdown(wait=False, cancel_futures=True)
         deadline = time.monotonic() + 1.0
         for p in procs:
             p.join(max(0.0, deadline - time.monotonic()))
             if p.is_alive():
                 p.kill()
                 p.join(1.0)
-        # the pipes close once the workers are gone (closed before, a worker waiting for its next
-        # job would print an EOFError traceback on the way out)
-        ex.shutdown(wait=False, cancel_futures=True)
+        # the pool's manager thread closes the pool's pipes on its way out; at the interpreter's
+        # exit a wake-up written to them without the pool's lock, while it closes them, is an EBADF
+        # traceback: it ends now, not then (a private attribute, only read)
+        manager = getattr(ex, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(2.0)
 
     def _restartable(self) -> bool:
         return self.owned or self.factory is not None
@@ -482,10 +489,14 @@ class _Pool:
                     yield from self._after_crash(broken, flying, alone)
                 yield from self._overdue(flying, queue)
         except BaseException:  # Ctrl-C, or the caller stopped early: nothing may outlive the batch
-            for fut in flying.jobs:
-                fut.cancel()
             if self.owned:
+                # the own pool's futures are left to the pool (it cancels what it has not started):
+                # one cancelled here, still in the pool's books when its manager thread sees the
+                # workers end, makes that thread raise InvalidStateError (a traceback on the screen)
                 self._end_workers()
+            else:
+                for fut in flying.jobs:
+                    fut.cancel()
             raise
         finally:
             if restore is not None:
