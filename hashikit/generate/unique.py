@@ -257,60 +257,77 @@ def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int
     one island or does not touch all four edges.
     """
     target = max(islands_percent * rows * cols // 100, 3)
+    below = _below(rng)
+    # the board in one flat list with a border of _OUT cells: cell (r, c) at (r + 1) * w + c + 1
+    w = cols + 2
+    steps = (1, w, -1, -w)  # as _DIRS
+    blank = bytearray([_OUT]) * w + (bytearray([_OUT]) + bytearray(cols) + bytearray([_OUT])) * rows \
+        + bytearray([_OUT]) * w
     while True:
         _check(deadline)
-        board = _Board(rows, cols)
-        board.add_island((rng.randrange(rows), rng.randrange(cols)))
+        grid = bytearray(blank)
+        start = (below(rows) + 1) * w + below(cols) + 1
+        grid[start] = _ISLAND
+        islands = [start]
+        edges: dict[tuple[int, int], int] = {}
+
+        def add_edge(p: int, q: int, count: int, s: int) -> None:
+            key = (p, q) if p < q else (q, p)
+            edges[key] = edges.get(key, 0) + count
+            for x in range(p + s, q, s):
+                grid[x] = _BRIDGE
+
         bad = 0
-        while len(board.islands) < target and bad <= 50:
-            src = rng.choice(board.islands)
-            d = rng.choice([d for d in _DIRS if board.inside(src[0] + d[0], src[1] + d[1])])
-            placed = _tatham_extend(board, rng, src, d, expansion, maxbridges, no_loops)
-            bad = 0 if placed else bad + 1
-        if len(board.islands) > 1 and _fills_frame(rows, cols, board.islands):
-            return board.result(maxbridges)
+        while len(islands) < target and bad <= 50:
+            src = islands[below(len(islands))]
+            dirs = [s for s in steps if grid[src + s] != _OUT]
+            s = dirs[below(len(dirs))]
+            # one step of Tatham's drawing: an island added or two joined, else a refusal
+            bad += 1
+            first = src + s
+            if grid[first] == _BRIDGE:
+                continue  # a bridge already leaves the island this way
+            x = first
+            while not grid[x]:
+                x += s
+            count = below(maxbridges) + 1
+            if grid[x] == _ISLAND:
+                if not no_loops and below(100) < expansion:
+                    add_edge(src, x, count, s)
+                    bad = 0
+                    continue
+                far = x - 2 * s
+            else:
+                far = x - s
+            near = src + 2 * s
+            span = (far - near) // s
+            if span < 0:
+                continue
+            new = far if below(100) < expansion else near + below(span + 1) * s
+            side = 1 if s == w or s == -w else w
+            if grid[new + side] == _ISLAND or grid[new - side] == _ISLAND:
+                continue
+            grid[new] = _ISLAND
+            islands.append(new)
+            add_edge(src, new, count, s)
+            bad = 0
+        if len(islands) > 1:
+            pos = [(x // w - 1, x % w - 1) for x in islands]
+            if _fills_frame(rows, cols, pos):
+                board = _Board(rows, cols)
+                board.islands = pos
+                board.edges = {((p // w - 1, p % w - 1), (q // w - 1, q % w - 1)): k for (p, q), k in edges.items()}
+                return board.result(maxbridges)
 
 
-def _tatham_extend(board: _Board, rng: random.Random, src: Pos, d: tuple[int, int], expansion: int,
-                   maxbridges: int, no_loops: bool) -> bool:
-    """One step of :func:`tatham_layout`: True when an island was added or two were joined."""
-    first = (src[0] + d[0], src[1] + d[1])
-    if board.cell.get(first) in ("H", "V"):
-        return False  # a bridge already leaves the island this way
-    join = None
-    r, c = first
-    while True:
-        if not board.inside(r, c):
-            far = (r - d[0], c - d[1])
-            break
-        what = board.cell.get((r, c))
-        if what == "I":
-            join = (r, c)
-            far = (r - 2 * d[0], c - 2 * d[1])
-            break
-        if what is not None:
-            far = (r - d[0], c - d[1])
-            break
-        r, c = r + d[0], c + d[1]
-    count = rng.randrange(maxbridges) + 1
-    if not no_loops and join is not None and rng.randrange(100) < expansion:
-        board.add_edge(src, join, count)
-        return True
-    near = (src[0] + 2 * d[0], src[1] + 2 * d[1])
-    span = (far[0] - near[0]) * d[0] + (far[1] - near[1]) * d[1]
-    if span < 0:
-        return False
-    if rng.randrange(100) < expansion:
-        new = far
-    else:
-        t = rng.randrange(span + 1)
-        new = (near[0] + t * d[0], near[1] + t * d[1])
-    for side in ((d[1], d[0]), (-d[1], -d[0])):
-        if board.cell.get((new[0] + side[0], new[1] + side[1])) == "I":
-            return False
-    board.add_island(new)
-    board.add_edge(src, new, count)
-    return True
+#: the cells of :func:`tatham_layout`'s flat board
+_EMPTY, _ISLAND, _BRIDGE, _OUT = 0, 1, 2, 3
+
+
+def _below(rng: random.Random):
+    """``rng.randrange(n)`` for ``n >= 1``: the very same draw (``randrange`` and ``choice`` call
+    ``_randbelow``), without ``randrange``'s handling of its arguments."""
+    return getattr(rng, "_randbelow", None) or rng.randrange
 
 
 @dataclass(frozen=True)
