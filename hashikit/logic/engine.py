@@ -541,7 +541,25 @@ class Deducer:
             taken += 1
             if steps is not None:
                 steps.append(step)
-        return bool(self.open) or self.bad or self.contradiction() is not None
+        return bool(self.open) or self.bad or not self._solved()
+
+    def _solved(self) -> bool:
+        """With every link decided and no interval empty: True when :meth:`contradiction` sees
+        nothing (read from the kept degrees and groups instead of worked out afresh, in words).
+
+        With ``lo == hi`` everywhere the degrees' lower and upper sums are both ``dlo``, and
+        the links that could still be used are the built ones, so the possible groups are the
+        certain groups: left are the numbers, the crossings, one group, and (no-loops) no cycle."""
+        st = self.st
+        geo, lo = st.geo, st.lo
+        if self.dlo != geo.num:
+            return False
+        for h, v in geo.crossings:
+            if lo[h] and lo[v]:
+                return False
+        if geo.n > 1 and len(self.members[self.find(0)]) != geo.n:
+            return False
+        return not st.puzzle.no_loops or self.contradiction() is None
 
 
 def _changed_islands(engine: Deducer, parent: Deducer, island_map: list[int], link_map: list[int]) -> list[int]:
