@@ -693,9 +693,23 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: float | None) -> None:
     if puzzle.no_loops:
         return
     left = None if deadline is None else max(0.5, deadline - time.perf_counter())
-    result = solve(puzzle, max_solutions=2, time_limit=left)
+    if left is not None and len(puzzle.links) <= _VERIFY_IN_PROCESS:
+        # the deadline checked between the SAT solver's calls, each of them short here
+        from ..solvers.sat import solve as sat_solve
+
+        result = sat_solve(puzzle, max_solutions=2, deadline=time.monotonic() + left)
+    else:
+        result = solve(puzzle, max_solutions=2, time_limit=left)
     if result.unique is False:
         raise AssertionError("the SAT engine found a second solution of a logically finished puzzle")
+
+
+#: links up to which the SAT proof of a finished puzzle runs in this process under a time limit
+#: (elsewhere in a worker ended at the deadline, as ``solvers.solve`` runs it: CaDiCaL cannot be
+#: stopped).  The deductions have finished the puzzle, so the proof is a few short solver calls:
+#: 1-2 ms at 15x15 (about 60 links), 30-45 ms at 40x40 (720), 55-85 ms at 60x60 (1,700), where the
+#: worker's round trip alone costs about 13 ms a puzzle
+_VERIFY_IN_PROCESS = 2_000
 
 
 def _block(p: Pos) -> tuple[int, int]:
