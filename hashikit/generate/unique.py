@@ -534,7 +534,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
             slo[k], shi[k] = 0, cap[k]
     st.lo, st.hi = slo, shi
     # only the links of ``near`` start afresh (and far numbers did not change)
-    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False)
+    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words)
 
 
 #: a carried deducer starts afresh on the links of the changed islands and of this many rings of
@@ -842,12 +842,12 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     puzzle, solution = drawn
 
     def from_scratch(puzzle):
-        engine = Deducer(State(puzzle), suppose=False)
+        engine = Deducer(State(puzzle), suppose=False, words=False)
         steps: list = []
         stuck = engine.run(difficulty, steps=steps, deadline=deadline)
         return engine, steps, stuck
 
-    engine = Deducer(State(puzzle), suppose=False)
+    engine = Deducer(State(puzzle), suppose=False, words=False)
     stuck = engine.run(difficulty, deadline=deadline)
     last_stuck = None  # (puzzle, solution, insertions not tried yet, engine, undo) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch

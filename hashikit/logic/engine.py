@@ -53,12 +53,16 @@ class Deducer:
     links and intervals are the parent's: what the parent's rules found nothing
     for stays asleep unless a change near it wakes it.
     ``suppose``: False leaves out the ``contradiction`` rule (used inside it).
+    ``words``: False leaves every step's sentence empty.
     """
 
     def __init__(self, state: State, parent: "Deducer | None" = None,
                  island_map: list[int] | None = None, link_map: list[int] | None = None,
-                 changed: list[int] | None = None, suppose: bool = True):
+                 changed: list[int] | None = None, suppose: bool = True, words: bool = True):
         self.st = st = state
+        #: False: the steps' sentences are left empty (a caller that reads only their levels and
+        #: changes, as the generator's repair runs; the steps are otherwise the same)
+        self.words = words
         geo = st.geo
         n, nl = geo.n, geo.nlinks
         lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
