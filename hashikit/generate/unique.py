@@ -847,15 +847,18 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         stuck = engine.run(difficulty, steps=steps, deadline=deadline)
         return engine, steps, stuck
 
-    engine = Deducer(State(puzzle), suppose=False, words=False)
-    stuck = engine.run(difficulty, deadline=deadline)
+    # ``fresh``: the steps of ``engine`` when it ran from scratch on ``puzzle`` (a finished run is
+    # then not run again: the engine is deterministic), else None
+    engine, fresh, stuck = from_scratch(puzzle)
     last_stuck = None  # (puzzle, solution, insertions not tried yet, engine, undo) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failures = retreats = 0
     for _trial in range(max_repairs + 1):
         _check(deadline)
         if not stuck:
-            engine, steps, stuck = from_scratch(puzzle)
+            if fresh is None:
+                engine, fresh, stuck = from_scratch(puzzle)
+            steps = fresh
             undo = []
             if not stuck and engine.hardest == target:
                 # built by the checking constructors (the repairs' own builds skip the checks)
@@ -868,13 +871,13 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if last_stuck[2]:
                 puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
                 stats.insertions += 1
-                engine, _steps, stuck = from_scratch(puzzle)
+                engine, fresh, stuck = from_scratch(puzzle)
                 continue
             if retreats >= _RETREATS:
                 return None
             retreats += 1  # no insertion left: another batch from the last stuck version
             puzzle, solution, _cells, engine, undo = last_stuck
-            stuck, failures = True, 0
+            stuck, failures, fresh = True, 0, None
         size = 1 if difficulty in _ONE_AT_A_TIME else max(1, engine.open // _OPEN_PER_SITE)
         batch, inserts = _batch(puzzle, solution, engine, rng, allow_adjacent, size, undo,
                                 0.5 if difficulty in _ONE_AT_A_TIME else 1.0)
@@ -883,7 +886,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             # the repairs to take back cover where it is stuck: take them back alone first
             new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
             engine = _carry(engine, puzzle, new_puzzle, where)
-            puzzle, solution, undo = new_puzzle, new_solution, []
+            puzzle, solution, undo, fresh = new_puzzle, new_solution, [], None
             stuck = engine.run(difficulty, deadline=deadline)
             continue
         if not batch:
@@ -901,7 +904,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
                 helped = [trial.open < engine.open]
         if any(helped) or failures + 1 >= _TRIES:
-            puzzle, solution, engine, stuck = new_puzzle, new_solution, trial, trial_stuck
+            puzzle, solution, engine, stuck, fresh = new_puzzle, new_solution, trial, trial_stuck, None
             undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
             failures = 0
         else:
