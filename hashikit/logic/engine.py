@@ -78,6 +78,9 @@ class Deducer:
         self.ranks = [LEVEL_RANK[r.level] for r in self.rules]
         #: the rules that read the certain groups (woken when a group changes)
         self._group_rules = [r for r, rule in enumerate(self.rules) if rule.groups]
+        #: the rules woken at every island of a group that merges into another (none outside
+        #: no-loops puzzles)
+        self._merge_rules = [r for r, rule in enumerate(self.rules) if rule.merge]
         self.cross_of = geo.cross_of()
         self.open = sum(map(ne, lo, hi))
         self.bad = any(map(gt, lo, hi))
@@ -97,13 +100,12 @@ class Deducer:
         self._risk: list[int] | None = None
         # certain groups: degrees, union-find, members and unfinished members per root
         self.dlo = dlo = [0] * n
-        for k, (a, b) in enumerate(geo.ends):
-            if lo[k]:
-                dlo[a] += lo[k]
-                dlo[b] += lo[k]
         self.uf = uf = list(range(n))
-        for k, (a, b) in enumerate(geo.ends):  # join along the built links (one pass, no lists)
-            if lo[k] >= 1:
+        for k, (a, b) in enumerate(geo.ends):  # degrees, and join along the built links (one pass, no lists)
+            c = lo[k]
+            if c >= 1:
+                dlo[a] += c
+                dlo[b] += c
                 while uf[a] != a:
                     uf[a] = a = uf[uf[a]]
                 while uf[b] != b:
@@ -352,8 +354,8 @@ class Deducer:
         """Two groups merged (``small`` joined the group of ``root``): wake the merge rules at
         both ends of every link between them."""
         geo, find = self.st.geo, self.find
-        for r, rule in enumerate(self.rules):
-            if not rule.merge or not self.cursor[r]:
+        for r in self._merge_rules:
+            if not self.cursor[r]:
                 continue
             for z in small:
                 self._wake(r, z)
@@ -500,11 +502,14 @@ class Deducer:
                     if small is not None:
                         self.epoch[1] += 1  # two groups joined
                         changed_groups.add(a)
-                        self._wake_merge(small, find(a))
-            find = self.find
-            for root in {find(e) for e in changed_groups}:
-                self._wake_group(root)
-        self._cache.clear()
+                        if self._merge_rules:
+                            self._wake_merge(small, find(a))
+            cursor = self.cursor
+            for r in self._group_rules:
+                if cursor[r]:  # a group rule has started: wake it near the changed groups
+                    for root in {find(e) for e in changed_groups}:
+                        self._wake_group(root)
+                    break
         if self._risk is not None:
             # a changed link changes its ends' supplies; a raised one also their neighbours'
             # (what the ends still miss caps the neighbours' links)
