@@ -38,6 +38,28 @@ RISK_RADIUS = 2
 _GROUP_WAKE = 8
 
 
+#: (suppose, no_loops) -> (RULES, then what :func:`_rule_table` returns)
+_TABLES: dict = {}
+
+
+def _rule_table(suppose: bool, no_loops: bool) -> tuple:
+    """The rules a deducer uses and what it keeps about them (see :class:`Deducer`)."""
+    # ``contradiction`` unless ``suppose`` is False; the no-loops rules only in no-loops puzzles
+    # (elsewhere they never fire: leaving them out takes the same steps)
+    rules: list[Rule] = [r for r in RULES if (suppose or r.name != "contradiction") and (no_loops or not r.no_loops)]
+    # the element rules and what a changed link wakes in each: its crossing pairs, its ends,
+    # the links near its ends, or (None) its ends noted for a wider wake (see :meth:`Deducer._flush`)
+    readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing) else (rule.scope, rule.open_only))
+               for r, rule in enumerate(rules) if rule.scope != BOARD]
+    ranks = [LEVEL_RANK[r.level] for r in rules]
+    # the rules that read the certain groups (woken when a group changes)
+    group_rules = [r for r, rule in enumerate(rules) if rule.groups]
+    # the rules woken at every island of a group that merges into another (none outside no-loops puzzles)
+    merge_rules = [r for r, rule in enumerate(rules) if rule.merge]
+    names = {rule.name: r for r, rule in enumerate(rules)}
+    return rules, readers, ranks, group_rules, merge_rules, names
+
+
 def level_rank(max_level: str) -> int:
     if max_level not in LEVEL_RANK:
         raise ValueError(f"unknown level {max_level!r}; choose from {', '.join(LEVELS)}")
@@ -66,21 +88,11 @@ class Deducer:
         geo = st.geo
         n, nl = geo.n, geo.nlinks
         lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
-        #: the rules in use: ``contradiction`` unless ``suppose`` is False; the no-loops rules only
-        #: in no-loops puzzles (elsewhere they never fire: leaving them out takes the same steps)
-        self.rules: list[Rule] = [r for r in RULES if (suppose or r.name != "contradiction")
-                                  and (st.puzzle.no_loops or not r.no_loops)]
-        #: the element rules and what a changed link wakes in each: its crossing pairs, its ends,
-        #: the links near its ends, or (None) its ends noted for a wider wake (see :meth:`_flush`)
-        self._readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing)
-                          else (rule.scope, rule.open_only))
-                         for r, rule in enumerate(self.rules) if rule.scope != BOARD]
-        self.ranks = [LEVEL_RANK[r.level] for r in self.rules]
-        #: the rules that read the certain groups (woken when a group changes)
-        self._group_rules = [r for r, rule in enumerate(self.rules) if rule.groups]
-        #: the rules woken at every island of a group that merges into another (none outside
-        #: no-loops puzzles)
-        self._merge_rules = [r for r, rule in enumerate(self.rules) if rule.merge]
+        # the rules in use and what they read, worked out once per kind of deducer (shared, read only)
+        table = _TABLES.get((suppose, st.puzzle.no_loops))
+        if table is None or table[0] is not RULES:
+            table = _TABLES[(suppose, st.puzzle.no_loops)] = (RULES, *_rule_table(suppose, st.puzzle.no_loops))
+        _, self.rules, self._readers, self.ranks, self._group_rules, self._merge_rules, self._names = table
         self.cross_of = geo.cross_of()
         self.open = sum(map(ne, lo, hi))
         self.bad = any(map(gt, lo, hi))
@@ -128,7 +140,7 @@ class Deducer:
                 incomplete[r] += 1
         sizes = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
         inherit = parent is not None and not parent.bad
-        parent_index = {rule: r for r, rule in enumerate(parent.rules)} if inherit else {}
+        parent_index = parent._names if inherit else {}
         # per element rule: the elements still to look at are those from ``cursor`` on (the first
         # sweep, in index order) and those in ``heaps`` (woken again after the sweep passed them,
         # marked in ``flags``).  A rule whose cursor is 0 has everything waiting: waking it costs
@@ -142,8 +154,8 @@ class Deducer:
         self.pending: list[set[int]] = [set() for _ in self.rules]
         for r, rule in enumerate(self.rules):
             size = sizes[rule.scope]
-            asleep = (inherit and rule.scope != BOARD and rule in parent_index
-                      and parent.asleep(parent_index[rule]))
+            asleep = (inherit and rule.scope != BOARD and rule.name in parent_index
+                      and parent.asleep(parent_index[rule.name]))
             self.sizes.append(size)
             self.cursor.append(size if asleep else 0)
             self.heaps.append([])
