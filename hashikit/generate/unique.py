@@ -804,9 +804,9 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
 def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
     """Per repair, the open links of ``engine`` with an island within half a :data:`_SITE_GAP`
     of one of the repair's cells."""
-    half = _SITE_GAP // 2
+    half, gap = _SITE_GAP // 2, _SITE_GAP
     boxes = []
-    by_block: dict[tuple[int, int], list[int]] = {}
+    by_block: dict[tuple[int, int], set[int]] = {}  # the repairs whose box may reach into a block
     for s, r in enumerate(repairs):
         rows = [p[0] for p in r.where]
         cols = [p[1] for p in r.where]
@@ -815,16 +815,26 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
             br, bc = _block(p)
             for i in (-1, 0, 1):
                 for j in (-1, 0, 1):
-                    by_block.setdefault((br + i, bc + j), []).append(s)
+                    by_block.setdefault((br + i, bc + j), set()).add(s)
     out = [0] * len(repairs)
     isl, ends = puzzle.islands, engine.st.geo.ends
-    for k in engine.st.undecided():
-        a, b = ends[k]
-        pa, pb = isl[a].pos, isl[b].pos
-        sites = set(by_block.get(_block(pa), ())) | set(by_block.get(_block(pb), ()))
+    lo, hi = engine.st.lo, engine.st.hi
+    get = by_block.get
+    for k, (a, b) in enumerate(ends):
+        if lo[k] >= hi[k]:
+            continue  # decided
+        ra, ca, _n = isl[a]
+        rb, cb, _n = isl[b]
+        sa, sb = get((ra // gap, ca // gap)), get((rb // gap, cb // gap))
+        if sa is None:
+            if sb is None:
+                continue
+            sites = sb
+        else:
+            sites = sa if sb is None else sa | sb
         for s in sites:
             r0, r1, c0, c1 = boxes[s]
-            if r0 <= pa[0] <= r1 and c0 <= pa[1] <= c1 or r0 <= pb[0] <= r1 and c0 <= pb[1] <= c1:
+            if r0 <= ra <= r1 and c0 <= ca <= c1 or r0 <= rb <= r1 and c0 <= cb <= c1:
                 out[s] += 1
     return out
 
