@@ -383,8 +383,9 @@ class Deducer:
         ends = geo.ends
         cursor, pending, flags, heaps = self.cursor, self.pending, self.flags, self.heaps
         push = heapq.heappush
-        where = {}  # per kind of reader, the elements to wake (worked out once)
+        where = None  # per kind of reader but the ends' own, the elements to wake (worked out once)
         islands = None  # the ends of the links, each once
+        unfinished = None  # those of them that miss bridges
         for r, kind in self._readers:
             top = cursor[r]
             if not top:
@@ -394,27 +395,34 @@ class Deducer:
                 for k in links:
                     p.update(ends[k])
                 continue
-            found = where.get(kind)
-            if found is None:
-                scope, open_only = kind
-                if scope == CROSSING:
-                    cross_of = self.cross_of
-                    found = [c for k in links for c in cross_of[k]]
+            scope, open_only = kind
+            if scope == ISLAND:
+                if islands is None:
+                    islands = {i for k in links for i in ends[k]}
+                if open_only:
+                    if unfinished is None:
+                        num, dlo = geo.num, self.dlo
+                        unfinished = [i for i in islands if dlo[i] < num[i]]
+                    found = unfinished
                 else:
-                    if islands is None:
-                        islands = {i for k in links for i in ends[k]}
-                    if scope == ISLAND:
-                        found = islands
-                        if open_only:
-                            num, dlo = geo.num, self.dlo
-                            found = [i for i in found if dlo[i] < num[i]]
+                    found = islands
+            else:
+                if where is None:
+                    where = {}
+                found = where.get(kind)
+                if found is None:
+                    if scope == CROSSING:
+                        cross_of = self.cross_of
+                        found = [c for k in links for c in cross_of[k]]
                     else:
+                        if islands is None:
+                            islands = {i for k in links for i in ends[k]}
                         region = geo.region
                         found = {j for i in islands for j in region(i)}
                         if open_only:
                             lo, hi = self.st.lo, self.st.hi
                             found = [j for j in found if lo[j] < hi[j]]
-                where[kind] = found
+                    where[kind] = found
             flag, heap = flags[r], heaps[r]
             for x in found:
                 if x < top and not flag[x]:
