@@ -57,7 +57,9 @@ def _rule_table(suppose: bool, no_loops: bool) -> tuple:
     # the rules woken at every island of a group that merges into another (none outside no-loops puzzles)
     merge_rules = [r for r, rule in enumerate(rules) if rule.merge]
     names = {rule.name: r for r, rule in enumerate(rules)}
-    return rules, readers, ranks, group_rules, merge_rules, names
+    # what :meth:`Deducer.next_step` reads per rule, in table order
+    plan = [(r, ranks[r], rule.scope == BOARD, rule.test, rule) for r, rule in enumerate(rules)]
+    return rules, readers, ranks, group_rules, merge_rules, names, plan
 
 
 def level_rank(max_level: str) -> int:
@@ -92,7 +94,7 @@ class Deducer:
         table = _TABLES.get((suppose, st.puzzle.no_loops))
         if table is None or table[0] is not RULES:
             table = _TABLES[(suppose, st.puzzle.no_loops)] = (RULES, *_rule_table(suppose, st.puzzle.no_loops))
-        _, self.rules, self._readers, self.ranks, self._group_rules, self._merge_rules, self._names = table
+        _, self.rules, self._readers, self.ranks, self._group_rules, self._merge_rules, self._names, self._plan = table
         self.cross_of = geo.cross_of()
         self.open = sum(map(ne, lo, hi))
         self.bad = any(map(gt, lo, hi))
@@ -436,31 +438,35 @@ class Deducer:
     def next_step(self, top: int) -> Step | None:
         """The engine's next step using rules up to level index ``top`` (None when stuck)."""
         pop = heapq.heappop
-        for r, rule in enumerate(self.rules):
-            if self.ranks[r] > top:
+        heaps, cursor, sizes, pending = self.heaps, self.cursor, self.sizes, self.pending
+        for r, rank, board, test, rule in self._plan:
+            if rank > top:
                 break
-            if rule.scope == BOARD:
-                for step in rule.test(self):
+            if board:
+                for step in test(self):
                     return step
                 continue
-            heap, flag, test = self.heaps[r], self.flags[r], rule.test
-            if self.pending[r]:
+            heap = heaps[r]
+            if pending[r]:
                 self._flush(r, rule)
-            while heap:  # woken elements: all before the cursor
-                x = heap[0]
-                step = test(self, x)
-                if step is not None:
-                    return step
-                pop(heap)
-                flag[x] = 0
-            x, size = self.cursor[r], self.sizes[r]
-            while x < size:
-                step = test(self, x)
-                if step is not None:
-                    self.cursor[r] = x
-                    return step
-                x += 1
-            self.cursor[r] = size
+            if heap:
+                flag = self.flags[r]
+                while heap:  # woken elements: all before the cursor
+                    x = heap[0]
+                    step = test(self, x)
+                    if step is not None:
+                        return step
+                    pop(heap)
+                    flag[x] = 0
+            x, size = cursor[r], sizes[r]
+            if x < size:
+                while x < size:
+                    step = test(self, x)
+                    if step is not None:
+                        cursor[r] = x
+                        return step
+                    x += 1
+                cursor[r] = size
         return None
 
     def all_steps(self, level: str) -> Iterator[Step]:
