@@ -393,7 +393,7 @@ def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_R
             where += [p, q]
     built = Solution()
     built.bridges = {key: c for key, c in bridges.items() if c}  # keys as the construction's: (p, q), p < q
-    islands = [i for i in puzzle.islands if i.pos not in numbers]
+    islands = [i for i in puzzle.islands if (i[0], i[1]) not in numbers]
     islands += [Island(r, c, n) for (r, c), n in numbers.items() if n]
     return puzzle.with_islands(islands), built, where
 
@@ -731,7 +731,7 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
     ``more``: the chance that a count change adds a bridge where it could also take one away.
     """
-    pos = [i.pos for i in puzzle.islands]
+    pos = [(r, c) for r, c, _n in puzzle.islands]
     built = solution.bridges
     counts = [built.get((pos[a], pos[b]), 0) for a, b in engine.st.geo.ends]  # the construction per link
     cells = _repair_cells(puzzle, solution, engine.st, rng, counts, allow_adjacent)
@@ -765,7 +765,7 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
 
     def count_change(k: int) -> _Repair | None:
         ln = puzzle.links[k]
-        r = _Repair((isl[ln.a].pos, isl[ln.b].pos))
+        r = _Repair((pos[ln.a], pos[ln.b]))
         if not free(r):
             return None
         moves = _count_moves(puzzle, k, counts, added)
