@@ -9,7 +9,8 @@ The engine is incremental: each element rule sweeps its elements once in index
 order, and an element whose rule found nothing is dropped until a change it can
 read (the rule's ``reach``, ``crossing``, ``groups`` and ``merge`` entries in the
 table) wakes it again (into a heap, so the lowest index still comes first); a rule
-marked ``open_only`` is not woken at finished islands or decided links, and the
+marked ``open_only`` is not woken at finished islands or decided links (one marked
+``full_only`` only at finished islands), and the
 ``risk`` rule (Tatham's stage-3 trials) beyond a changed island's neighbours only
 where an island it could starve is in reach (:meth:`Deducer.risk`).  Board rules
 run whenever every rule before them is stuck.  None of this changes which step is
@@ -49,7 +50,8 @@ def _rule_table(suppose: bool, no_loops: bool) -> tuple:
     rules: list[Rule] = [r for r in RULES if (suppose or r.name != "contradiction") and (no_loops or not r.no_loops)]
     # the element rules and what a changed link wakes in each: its crossing pairs, its ends,
     # the links near its ends, or (None) its ends noted for a wider wake (see :meth:`Deducer._flush`)
-    readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing) else (rule.scope, rule.open_only))
+    readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing)
+                else (rule.scope, rule.open_only, rule.full_only and rule.scope == ISLAND))
                for r, rule in enumerate(rules) if rule.scope != BOARD]
     ranks = [LEVEL_RANK[r.level] for r in rules]
     # the rules that read the certain groups (woken when a group changes)
@@ -387,7 +389,7 @@ class Deducer:
         push = heapq.heappush
         where = None  # per kind of reader but the ends' own, the elements to wake (worked out once)
         islands = None  # the ends of the links, each once
-        unfinished = None  # those of them that miss bridges
+        unfinished = finished = None  # those of them that miss bridges, and those that do not
         for r, kind in self._readers:
             top = cursor[r]
             if not top:
@@ -397,11 +399,16 @@ class Deducer:
                 for k in links:
                     p.update(ends[k])
                 continue
-            scope, open_only = kind
+            scope, open_only, full_only = kind
             if scope == ISLAND:
                 if islands is None:
                     islands = {i for k in links for i in ends[k]}
-                if open_only:
+                if full_only:
+                    if finished is None:
+                        num, dlo = geo.num, self.dlo
+                        finished = [i for i in islands if dlo[i] == num[i]]
+                    found = finished
+                elif open_only:
                     if unfinished is None:
                         num, dlo = geo.num, self.dlo
                         unfinished = [i for i in islands if dlo[i] < num[i]]
