@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,25 @@ def test_generate_unique_reproducible():
     a = generate_unique(7, 7, "medium", seed=11)
     b = generate_unique(7, 7, "medium", seed=11)
     assert a[0] == b[0] and a[1] == b[1]
+
+
+def test_verify_under_a_time_limit_runs_in_this_process_and_still_refuses_a_second_solution(monkeypatch):
+    """Under a time limit the SAT proof of a small finished puzzle runs here (not in a worker): the
+    same puzzle as without a limit, and a puzzle with two solutions is still refused."""
+    from hashikit.generate import unique as G
+    from hashikit.solvers import process
+
+    def no_worker(*_a, **_k):
+        raise AssertionError("the proof went to a worker")
+
+    monkeypatch.setattr(process, "solve_limited", no_worker)
+    a = generate_unique(9, 9, "hard", seed=4, islands_percent=30, expansion=10, time_limit=60)
+    b = generate_unique(9, 9, "hard", seed=4, islands_percent=30, expansion=10)
+    assert a[0] == b[0] and a[1] == b[1]
+    two = Puzzle(3, 3, [(0, 0, 3), (0, 2, 3), (2, 0, 3), (2, 2, 3)])  # a square of 3s: doubles across or down
+    construction = solve(two).solution
+    with pytest.raises(AssertionError, match="second solution"):
+        G._verify(two, construction, time.perf_counter() + 60)
 
 
 def _empty_border(puzzle) -> bool:

@@ -268,60 +268,77 @@ def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int
     one island or does not touch all four edges.
     """
     target = max(islands_percent * rows * cols // 100, 3)
+    below = _below(rng)
+    # the board in one flat list with a border of _OUT cells: cell (r, c) at (r + 1) * w + c + 1
+    w = cols + 2
+    steps = (1, w, -1, -w)  # as _DIRS
+    blank = bytearray([_OUT]) * w + (bytearray([_OUT]) + bytearray(cols) + bytearray([_OUT])) * rows \
+        + bytearray([_OUT]) * w
     while True:
         _check(deadline)
-        board = _Board(rows, cols)
-        board.add_island((rng.randrange(rows), rng.randrange(cols)))
+        grid = bytearray(blank)
+        start = (below(rows) + 1) * w + below(cols) + 1
+        grid[start] = _ISLAND
+        islands = [start]
+        edges: dict[tuple[int, int], int] = {}
+
+        def add_edge(p: int, q: int, count: int, s: int) -> None:
+            key = (p, q) if p < q else (q, p)
+            edges[key] = edges.get(key, 0) + count
+            for x in range(p + s, q, s):
+                grid[x] = _BRIDGE
+
         bad = 0
-        while len(board.islands) < target and bad <= 50:
-            src = rng.choice(board.islands)
-            d = rng.choice([d for d in _DIRS if board.inside(src[0] + d[0], src[1] + d[1])])
-            placed = _tatham_extend(board, rng, src, d, expansion, maxbridges, no_loops)
-            bad = 0 if placed else bad + 1
-        if len(board.islands) > 1 and _fills_frame(rows, cols, board.islands):
-            return board.result(maxbridges)
+        while len(islands) < target and bad <= 50:
+            src = islands[below(len(islands))]
+            dirs = [s for s in steps if grid[src + s] != _OUT]
+            s = dirs[below(len(dirs))]
+            # one step of Tatham's drawing: an island added or two joined, else a refusal
+            bad += 1
+            first = src + s
+            if grid[first] == _BRIDGE:
+                continue  # a bridge already leaves the island this way
+            x = first
+            while not grid[x]:
+                x += s
+            count = below(maxbridges) + 1
+            if grid[x] == _ISLAND:
+                if not no_loops and below(100) < expansion:
+                    add_edge(src, x, count, s)
+                    bad = 0
+                    continue
+                far = x - 2 * s
+            else:
+                far = x - s
+            near = src + 2 * s
+            span = (far - near) // s
+            if span < 0:
+                continue
+            new = far if below(100) < expansion else near + below(span + 1) * s
+            side = 1 if s == w or s == -w else w
+            if grid[new + side] == _ISLAND or grid[new - side] == _ISLAND:
+                continue
+            grid[new] = _ISLAND
+            islands.append(new)
+            add_edge(src, new, count, s)
+            bad = 0
+        if len(islands) > 1:
+            pos = [(x // w - 1, x % w - 1) for x in islands]
+            if _fills_frame(rows, cols, pos):
+                board = _Board(rows, cols)
+                board.islands = pos
+                board.edges = {((p // w - 1, p % w - 1), (q // w - 1, q % w - 1)): k for (p, q), k in edges.items()}
+                return board.result(maxbridges)
 
 
-def _tatham_extend(board: _Board, rng: random.Random, src: Pos, d: tuple[int, int], expansion: int,
-                   maxbridges: int, no_loops: bool) -> bool:
-    """One step of :func:`tatham_layout`: True when an island was added or two were joined."""
-    first = (src[0] + d[0], src[1] + d[1])
-    if board.cell.get(first) in ("H", "V"):
-        return False  # a bridge already leaves the island this way
-    join = None
-    r, c = first
-    while True:
-        if not board.inside(r, c):
-            far = (r - d[0], c - d[1])
-            break
-        what = board.cell.get((r, c))
-        if what == "I":
-            join = (r, c)
-            far = (r - 2 * d[0], c - 2 * d[1])
-            break
-        if what is not None:
-            far = (r - d[0], c - d[1])
-            break
-        r, c = r + d[0], c + d[1]
-    count = rng.randrange(maxbridges) + 1
-    if not no_loops and join is not None and rng.randrange(100) < expansion:
-        board.add_edge(src, join, count)
-        return True
-    near = (src[0] + 2 * d[0], src[1] + 2 * d[1])
-    span = (far[0] - near[0]) * d[0] + (far[1] - near[1]) * d[1]
-    if span < 0:
-        return False
-    if rng.randrange(100) < expansion:
-        new = far
-    else:
-        t = rng.randrange(span + 1)
-        new = (near[0] + t * d[0], near[1] + t * d[1])
-    for side in ((d[1], d[0]), (-d[1], -d[0])):
-        if board.cell.get((new[0] + side[0], new[1] + side[1])) == "I":
-            return False
-    board.add_island(new)
-    board.add_edge(src, new, count)
-    return True
+#: the cells of :func:`tatham_layout`'s flat board
+_EMPTY, _ISLAND, _BRIDGE, _OUT = 0, 1, 2, 3
+
+
+def _below(rng: random.Random):
+    """``rng.randrange(n)`` for ``n >= 1``: the very same draw (``randrange`` and ``choice`` call
+    ``_randbelow``), without ``randrange``'s handling of its arguments."""
+    return getattr(rng, "_randbelow", None) or rng.randrange
 
 
 @dataclass(frozen=True)
@@ -387,7 +404,7 @@ def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_R
             where += [p, q]
     built = Solution()
     built.bridges = {key: c for key, c in bridges.items() if c}  # keys as the construction's: (p, q), p < q
-    islands = [i for i in puzzle.islands if i.pos not in numbers]
+    islands = [i for i in puzzle.islands if (i[0], i[1]) not in numbers]
     islands += [Island(r, c, n) for (r, c), n in numbers.items() if n]
     return puzzle.with_islands(islands), built, where
 
@@ -528,7 +545,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
             slo[k], shi[k] = 0, cap[k]
     st.lo, st.hi = slo, shi
     # only the links of ``near`` start afresh (and far numbers did not change)
-    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False)
+    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words)
 
 
 #: a carried deducer starts afresh on the links of the changed islands and of this many rings of
@@ -693,9 +710,23 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: float | None) -> None:
     if puzzle.no_loops:
         return
     left = None if deadline is None else max(0.5, deadline - time.perf_counter())
-    result = solve(puzzle, max_solutions=2, time_limit=left)
+    if left is not None and len(puzzle.links) <= _VERIFY_IN_PROCESS:
+        # the deadline checked between the SAT solver's calls, each of them short here
+        from ..solvers.sat import solve as sat_solve
+
+        result = sat_solve(puzzle, max_solutions=2, deadline=time.monotonic() + left)
+    else:
+        result = solve(puzzle, max_solutions=2, time_limit=left)
     if result.unique is False:
         raise AssertionError("the SAT engine found a second solution of a logically finished puzzle")
+
+
+#: links up to which the SAT proof of a finished puzzle runs in this process under a time limit
+#: (elsewhere in a worker ended at the deadline, as ``solvers.solve`` runs it: CaDiCaL cannot be
+#: stopped).  The deductions have finished the puzzle, so the proof is a few short solver calls:
+#: 1-2 ms at 15x15 (about 60 links), 30-45 ms at 40x40 (720), 55-85 ms at 60x60 (1,700), where the
+#: worker's round trip alone costs about 13 ms a puzzle
+_VERIFY_IN_PROCESS = 2_000
 
 
 def _block(p: Pos) -> tuple[int, int]:
@@ -717,7 +748,7 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
     ``more``: the chance that a count change adds a bridge where it could also take one away.
     """
-    pos = [i.pos for i in puzzle.islands]
+    pos = [(r, c) for r, c, _n in puzzle.islands]
     built = solution.bridges
     counts = [built.get((pos[a], pos[b]), 0) for a, b in engine.st.geo.ends]  # the construction per link
     cells = _repair_cells(puzzle, solution, engine.st, rng, counts, allow_adjacent)
@@ -751,7 +782,7 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
 
     def count_change(k: int) -> _Repair | None:
         ln = puzzle.links[k]
-        r = _Repair((isl[ln.a].pos, isl[ln.b].pos))
+        r = _Repair((pos[ln.a], pos[ln.b]))
         if not free(r):
             return None
         moves = _count_moves(puzzle, k, counts, added)
@@ -790,9 +821,9 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
 def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
     """Per repair, the open links of ``engine`` with an island within half a :data:`_SITE_GAP`
     of one of the repair's cells."""
-    half = _SITE_GAP // 2
+    half, gap = _SITE_GAP // 2, _SITE_GAP
     boxes = []
-    by_block: dict[tuple[int, int], list[int]] = {}
+    by_block: dict[tuple[int, int], set[int]] = {}  # the repairs whose box may reach into a block
     for s, r in enumerate(repairs):
         rows = [p[0] for p in r.where]
         cols = [p[1] for p in r.where]
@@ -801,16 +832,26 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
             br, bc = _block(p)
             for i in (-1, 0, 1):
                 for j in (-1, 0, 1):
-                    by_block.setdefault((br + i, bc + j), []).append(s)
+                    by_block.setdefault((br + i, bc + j), set()).add(s)
     out = [0] * len(repairs)
     isl, ends = puzzle.islands, engine.st.geo.ends
-    for k in engine.st.undecided():
-        a, b = ends[k]
-        pa, pb = isl[a].pos, isl[b].pos
-        sites = set(by_block.get(_block(pa), ())) | set(by_block.get(_block(pb), ()))
+    lo, hi = engine.st.lo, engine.st.hi
+    get = by_block.get
+    for k, (a, b) in enumerate(ends):
+        if lo[k] >= hi[k]:
+            continue  # decided
+        ra, ca, _n = isl[a]
+        rb, cb, _n = isl[b]
+        sa, sb = get((ra // gap, ca // gap)), get((rb // gap, cb // gap))
+        if sa is None:
+            if sb is None:
+                continue
+            sites = sb
+        else:
+            sites = sa if sb is None else sa | sb
         for s in sites:
             r0, r1, c0, c1 = boxes[s]
-            if r0 <= pa[0] <= r1 and c0 <= pa[1] <= c1 or r0 <= pb[0] <= r1 and c0 <= pb[1] <= c1:
+            if r0 <= ra <= r1 and c0 <= ca <= c1 or r0 <= rb <= r1 and c0 <= cb <= c1:
                 out[s] += 1
     return out
 
@@ -828,20 +869,23 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     puzzle, solution = drawn
 
     def from_scratch(puzzle):
-        engine = Deducer(State(puzzle), suppose=False)
+        engine = Deducer(State(puzzle), suppose=False, words=False)
         steps: list = []
         stuck = engine.run(difficulty, steps=steps, deadline=deadline)
         return engine, steps, stuck
 
-    engine = Deducer(State(puzzle), suppose=False)
-    stuck = engine.run(difficulty, deadline=deadline)
+    # ``fresh``: the steps of ``engine`` when it ran from scratch on ``puzzle`` (a finished run is
+    # then not run again: the engine is deterministic), else None
+    engine, fresh, stuck = from_scratch(puzzle)
     last_stuck = None  # (puzzle, solution, insertions not tried yet, engine, undo) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failures = retreats = 0
     for _trial in range(max_repairs + 1):
         _check(deadline)
         if not stuck:
-            engine, steps, stuck = from_scratch(puzzle)
+            if fresh is None:
+                engine, fresh, stuck = from_scratch(puzzle)
+            steps = fresh
             undo = []
             if not stuck and engine.hardest == target:
                 # built by the checking constructors (the repairs' own builds skip the checks)
@@ -854,13 +898,13 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if last_stuck[2]:
                 puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
                 stats.insertions += 1
-                engine, _steps, stuck = from_scratch(puzzle)
+                engine, fresh, stuck = from_scratch(puzzle)
                 continue
             if retreats >= _RETREATS:
                 return None
             retreats += 1  # no insertion left: another batch from the last stuck version
             puzzle, solution, _cells, engine, undo = last_stuck
-            stuck, failures = True, 0
+            stuck, failures, fresh = True, 0, None
         size = 1 if difficulty in _ONE_AT_A_TIME else max(1, engine.open // _OPEN_PER_SITE)
         batch, inserts = _batch(puzzle, solution, engine, rng, allow_adjacent, size, undo,
                                 0.5 if difficulty in _ONE_AT_A_TIME else 1.0)
@@ -869,7 +913,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             # the repairs to take back cover where it is stuck: take them back alone first
             new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
             engine = _carry(engine, puzzle, new_puzzle, where)
-            puzzle, solution, undo = new_puzzle, new_solution, []
+            puzzle, solution, undo, fresh = new_puzzle, new_solution, [], None
             stuck = engine.run(difficulty, deadline=deadline)
             continue
         if not batch:
@@ -887,7 +931,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
                 helped = [trial.open < engine.open]
         if any(helped) or failures + 1 >= _TRIES:
-            puzzle, solution, engine, stuck = new_puzzle, new_solution, trial, trial_stuck
+            puzzle, solution, engine, stuck, fresh = new_puzzle, new_solution, trial, trial_stuck, None
             undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
             failures = 0
         else:

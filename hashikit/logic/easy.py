@@ -58,6 +58,8 @@ def finished(d, i: int) -> Step | None:
     open_links = [k for k in geo.inc[i] if hi[k] > lo[k]]
     if not open_links:
         return None
+    if not d.words:
+        return Step("finished", "easy", (i,), tuple(open_links), tuple((k, lo[k], lo[k]) for k in open_links), "")
     num = geo.num[i]
     others = " or ".join(st.island_name(other(geo, k, i)) for k in open_links)
     has = "its bridge" if num == 1 else f"all {word(num)} of its bridges"
@@ -74,7 +76,7 @@ def blocked(d, c: int) -> Step | None:
         if lo[built] >= 1 and hi[other_link] > 0 and lo[other_link] == 0:
             a, b = st.geo.ends[other_link]
             return Step("blocked", "easy", (a, b), (other_link, built), ((other_link, 0, 0),),
-                        f"A bridge between {st.link_name(other_link)} would cross {st.bridge_name(built)}, "
+                        "" if not d.words else f"A bridge between {st.link_name(other_link)} would cross {st.bridge_name(built)}, "
                         f"so they cannot be joined.")
     return None
 
@@ -85,10 +87,18 @@ def fill(d, i: int) -> Step | None:
     need = geo.num[i] - d.dlo[i]
     if need <= 0:
         return None
-    room = [(k, min(hi[k] - lo[k], need)) for k in geo.inc[i] if hi[k] > lo[k]]
-    if not room or sum(r for _k, r in room) != need:
+    inc = geo.inc[i]
+    total = 0
+    for k in inc:  # the room first, without lists: most islands have more room than they miss
+        r = hi[k] - lo[k]
+        if r > 0:
+            total += r if r < need else need
+    if total != need:
         return None
+    room = [(k, min(hi[k] - lo[k], need)) for k in inc if hi[k] > lo[k]]
     changes = tuple((k, lo[k] + r, hi[k]) for k, r in room)
+    if not d.words:
+        return Step("fill", "easy", (i,), tuple(k for k, _r in room), changes, "")
     reachable = [k for k in geo.inc[i] if hi[k] > 0]
     name = cap(st.island_name(i))
     if all(lo[k] == 0 and hi[k] == r for k, r in room) and len(room) == len(reachable) \
@@ -119,6 +129,8 @@ def one_each(d, i: int) -> Step | None:
     empty = [k for k in usable if lo[k] == 0]
     if not empty:
         return None
+    if not d.words:
+        return Step("one-each", "easy", (i,), tuple(empty), tuple((k, 1, hi[k]) for k in empty), "")
     n = len(usable)
     names = join([st.island_name(other(geo, k, i)) for k in empty])
     sentence = (f"{cap(st.island_name(i))} can use {word(n)} direction{'s' if n != 1 else ''}, "

@@ -9,7 +9,8 @@ The engine is incremental: each element rule sweeps its elements once in index
 order, and an element whose rule found nothing is dropped until a change it can
 read (the rule's ``reach``, ``crossing``, ``groups`` and ``merge`` entries in the
 table) wakes it again (into a heap, so the lowest index still comes first); a rule
-marked ``open_only`` is not woken at finished islands or decided links, and the
+marked ``open_only`` is not woken at finished islands or decided links (one marked
+``full_only`` only at finished islands), and the
 ``risk`` rule (Tatham's stage-3 trials) beyond a changed island's neighbours only
 where an island it could starve is in reach (:meth:`Deducer.risk`).  Board rules
 run whenever every rule before them is stuck.  None of this changes which step is
@@ -38,6 +39,31 @@ RISK_RADIUS = 2
 _GROUP_WAKE = 8
 
 
+#: (suppose, no_loops) -> (RULES, then what :func:`_rule_table` returns)
+_TABLES: dict = {}
+
+
+def _rule_table(suppose: bool, no_loops: bool) -> tuple:
+    """The rules a deducer uses and what it keeps about them (see :class:`Deducer`)."""
+    # ``contradiction`` unless ``suppose`` is False; the no-loops rules only in no-loops puzzles
+    # (elsewhere they never fire: leaving them out takes the same steps)
+    rules: list[Rule] = [r for r in RULES if (suppose or r.name != "contradiction") and (no_loops or not r.no_loops)]
+    # the element rules and what a changed link wakes in each: its crossing pairs, its ends,
+    # the links near its ends, or (None) its ends noted for a wider wake (see :meth:`Deducer._flush`)
+    readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing)
+                else (rule.scope, rule.open_only, rule.full_only and rule.scope == ISLAND))
+               for r, rule in enumerate(rules) if rule.scope != BOARD]
+    ranks = [LEVEL_RANK[r.level] for r in rules]
+    # the rules that read the certain groups (woken when a group changes)
+    group_rules = [r for r, rule in enumerate(rules) if rule.groups]
+    # the rules woken at every island of a group that merges into another (none outside no-loops puzzles)
+    merge_rules = [r for r, rule in enumerate(rules) if rule.merge]
+    names = {rule.name: r for r, rule in enumerate(rules)}
+    # what :meth:`Deducer.next_step` reads per rule, in table order
+    plan = [(r, ranks[r], rule.scope == BOARD, rule.test, rule) for r, rule in enumerate(rules)]
+    return rules, readers, ranks, group_rules, merge_rules, names, plan
+
+
 def level_rank(max_level: str) -> int:
     if max_level not in LEVEL_RANK:
         raise ValueError(f"unknown level {max_level!r}; choose from {', '.join(LEVELS)}")
@@ -53,27 +79,24 @@ class Deducer:
     links and intervals are the parent's: what the parent's rules found nothing
     for stays asleep unless a change near it wakes it.
     ``suppose``: False leaves out the ``contradiction`` rule (used inside it).
+    ``words``: False leaves every step's sentence empty.
     """
 
     def __init__(self, state: State, parent: "Deducer | None" = None,
                  island_map: list[int] | None = None, link_map: list[int] | None = None,
-                 changed: list[int] | None = None, suppose: bool = True):
+                 changed: list[int] | None = None, suppose: bool = True, words: bool = True):
         self.st = st = state
+        #: False: the steps' sentences are left empty (a caller that reads only their levels and
+        #: changes, as the generator's repair runs; the steps are otherwise the same)
+        self.words = words
         geo = st.geo
         n, nl = geo.n, geo.nlinks
         lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
-        #: the rules in use: ``contradiction`` unless ``suppose`` is False; the no-loops rules only
-        #: in no-loops puzzles (elsewhere they never fire: leaving them out takes the same steps)
-        self.rules: list[Rule] = [r for r in RULES if (suppose or r.name != "contradiction")
-                                  and (st.puzzle.no_loops or not r.no_loops)]
-        #: the element rules and what a changed link wakes in each: its crossing pairs, its ends,
-        #: the links near its ends, or (None) its ends noted for a wider wake (see :meth:`_flush`)
-        self._readers = [(r, None if rule.scope == ISLAND and (rule.reach or rule.crossing)
-                          else (rule.scope, rule.open_only))
-                         for r, rule in enumerate(self.rules) if rule.scope != BOARD]
-        self.ranks = [LEVEL_RANK[r.level] for r in self.rules]
-        #: the rules that read the certain groups (woken when a group changes)
-        self._group_rules = [r for r, rule in enumerate(self.rules) if rule.groups]
+        # the rules in use and what they read, worked out once per kind of deducer (shared, read only)
+        table = _TABLES.get((suppose, st.puzzle.no_loops))
+        if table is None or table[0] is not RULES:
+            table = _TABLES[(suppose, st.puzzle.no_loops)] = (RULES, *_rule_table(suppose, st.puzzle.no_loops))
+        _, self.rules, self._readers, self.ranks, self._group_rules, self._merge_rules, self._names, self._plan = table
         self.cross_of = geo.cross_of()
         self.open = sum(map(ne, lo, hi))
         self.bad = any(map(gt, lo, hi))
@@ -93,13 +116,12 @@ class Deducer:
         self._risk: list[int] | None = None
         # certain groups: degrees, union-find, members and unfinished members per root
         self.dlo = dlo = [0] * n
-        for k, (a, b) in enumerate(geo.ends):
-            if lo[k]:
-                dlo[a] += lo[k]
-                dlo[b] += lo[k]
         self.uf = uf = list(range(n))
-        for k, (a, b) in enumerate(geo.ends):  # join along the built links (one pass, no lists)
-            if lo[k] >= 1:
+        for k, (a, b) in enumerate(geo.ends):  # degrees, and join along the built links (one pass, no lists)
+            c = lo[k]
+            if c >= 1:
+                dlo[a] += c
+                dlo[b] += c
                 while uf[a] != a:
                     uf[a] = a = uf[uf[a]]
                 while uf[b] != b:
@@ -122,7 +144,7 @@ class Deducer:
                 incomplete[r] += 1
         sizes = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
         inherit = parent is not None and not parent.bad
-        parent_index = {rule: r for r, rule in enumerate(parent.rules)} if inherit else {}
+        parent_index = parent._names if inherit else {}
         # per element rule: the elements still to look at are those from ``cursor`` on (the first
         # sweep, in index order) and those in ``heaps`` (woken again after the sweep passed them,
         # marked in ``flags``).  A rule whose cursor is 0 has everything waiting: waking it costs
@@ -136,8 +158,8 @@ class Deducer:
         self.pending: list[set[int]] = [set() for _ in self.rules]
         for r, rule in enumerate(self.rules):
             size = sizes[rule.scope]
-            asleep = (inherit and rule.scope != BOARD and rule in parent_index
-                      and parent.asleep(parent_index[rule]))
+            asleep = (inherit and rule.scope != BOARD and rule.name in parent_index
+                      and parent.asleep(parent_index[rule.name]))
             self.sizes.append(size)
             self.cursor.append(size if asleep else 0)
             self.heaps.append([])
@@ -348,8 +370,8 @@ class Deducer:
         """Two groups merged (``small`` joined the group of ``root``): wake the merge rules at
         both ends of every link between them."""
         geo, find = self.st.geo, self.find
-        for r, rule in enumerate(self.rules):
-            if not rule.merge or not self.cursor[r]:
+        for r in self._merge_rules:
+            if not self.cursor[r]:
                 continue
             for z in small:
                 self._wake(r, z)
@@ -365,8 +387,9 @@ class Deducer:
         ends = geo.ends
         cursor, pending, flags, heaps = self.cursor, self.pending, self.flags, self.heaps
         push = heapq.heappush
-        where = {}  # per kind of reader, the elements to wake (worked out once)
+        where = None  # per kind of reader but the ends' own, the elements to wake (worked out once)
         islands = None  # the ends of the links, each once
+        unfinished = finished = None  # those of them that miss bridges, and those that do not
         for r, kind in self._readers:
             top = cursor[r]
             if not top:
@@ -376,27 +399,39 @@ class Deducer:
                 for k in links:
                     p.update(ends[k])
                 continue
-            found = where.get(kind)
-            if found is None:
-                scope, open_only = kind
-                if scope == CROSSING:
-                    cross_of = self.cross_of
-                    found = [c for k in links for c in cross_of[k]]
+            scope, open_only, full_only = kind
+            if scope == ISLAND:
+                if islands is None:
+                    islands = {i for k in links for i in ends[k]}
+                if full_only:
+                    if finished is None:
+                        num, dlo = geo.num, self.dlo
+                        finished = [i for i in islands if dlo[i] == num[i]]
+                    found = finished
+                elif open_only:
+                    if unfinished is None:
+                        num, dlo = geo.num, self.dlo
+                        unfinished = [i for i in islands if dlo[i] < num[i]]
+                    found = unfinished
                 else:
-                    if islands is None:
-                        islands = {i for k in links for i in ends[k]}
-                    if scope == ISLAND:
-                        found = islands
-                        if open_only:
-                            num, dlo = geo.num, self.dlo
-                            found = [i for i in found if dlo[i] < num[i]]
+                    found = islands
+            else:
+                if where is None:
+                    where = {}
+                found = where.get(kind)
+                if found is None:
+                    if scope == CROSSING:
+                        cross_of = self.cross_of
+                        found = [c for k in links for c in cross_of[k]]
                     else:
+                        if islands is None:
+                            islands = {i for k in links for i in ends[k]}
                         region = geo.region
                         found = {j for i in islands for j in region(i)}
                         if open_only:
                             lo, hi = self.st.lo, self.st.hi
                             found = [j for j in found if lo[j] < hi[j]]
-                where[kind] = found
+                    where[kind] = found
             flag, heap = flags[r], heaps[r]
             for x in found:
                 if x < top and not flag[x]:
@@ -410,31 +445,35 @@ class Deducer:
     def next_step(self, top: int) -> Step | None:
         """The engine's next step using rules up to level index ``top`` (None when stuck)."""
         pop = heapq.heappop
-        for r, rule in enumerate(self.rules):
-            if self.ranks[r] > top:
+        heaps, cursor, sizes, pending = self.heaps, self.cursor, self.sizes, self.pending
+        for r, rank, board, test, rule in self._plan:
+            if rank > top:
                 break
-            if rule.scope == BOARD:
-                for step in rule.test(self):
+            if board:
+                for step in test(self):
                     return step
                 continue
-            heap, flag, test = self.heaps[r], self.flags[r], rule.test
-            if self.pending[r]:
+            heap = heaps[r]
+            if pending[r]:
                 self._flush(r, rule)
-            while heap:  # woken elements: all before the cursor
-                x = heap[0]
-                step = test(self, x)
-                if step is not None:
-                    return step
-                pop(heap)
-                flag[x] = 0
-            x, size = self.cursor[r], self.sizes[r]
-            while x < size:
-                step = test(self, x)
-                if step is not None:
-                    self.cursor[r] = x
-                    return step
-                x += 1
-            self.cursor[r] = size
+            if heap:
+                flag = self.flags[r]
+                while heap:  # woken elements: all before the cursor
+                    x = heap[0]
+                    step = test(self, x)
+                    if step is not None:
+                        return step
+                    pop(heap)
+                    flag[x] = 0
+            x, size = cursor[r], sizes[r]
+            if x < size:
+                while x < size:
+                    step = test(self, x)
+                    if step is not None:
+                        cursor[r] = x
+                        return step
+                    x += 1
+                cursor[r] = size
         return None
 
     def all_steps(self, level: str) -> Iterator[Step]:
@@ -496,11 +535,14 @@ class Deducer:
                     if small is not None:
                         self.epoch[1] += 1  # two groups joined
                         changed_groups.add(a)
-                        self._wake_merge(small, find(a))
-            find = self.find
-            for root in {find(e) for e in changed_groups}:
-                self._wake_group(root)
-        self._cache.clear()
+                        if self._merge_rules:
+                            self._wake_merge(small, find(a))
+            cursor = self.cursor
+            for r in self._group_rules:
+                if cursor[r]:  # a group rule has started: wake it near the changed groups
+                    for root in {find(e) for e in changed_groups}:
+                        self._wake_group(root)
+                    break
         if self._risk is not None:
             # a changed link changes its ends' supplies; a raised one also their neighbours'
             # (what the ends still miss caps the neighbours' links)
@@ -541,7 +583,25 @@ class Deducer:
             taken += 1
             if steps is not None:
                 steps.append(step)
-        return bool(self.open) or self.bad or self.contradiction() is not None
+        return bool(self.open) or self.bad or not self._solved()
+
+    def _solved(self) -> bool:
+        """With every link decided and no interval empty: True when :meth:`contradiction` sees
+        nothing (read from the kept degrees and groups instead of worked out afresh, in words).
+
+        With ``lo == hi`` everywhere the degrees' lower and upper sums are both ``dlo``, and
+        the links that could still be used are the built ones, so the possible groups are the
+        certain groups: left are the numbers, the crossings, one group, and (no-loops) no cycle."""
+        st = self.st
+        geo, lo = st.geo, st.lo
+        if self.dlo != geo.num:
+            return False
+        for h, v in geo.crossings:
+            if lo[h] and lo[v]:
+                return False
+        if geo.n > 1 and len(self.members[self.find(0)]) != geo.n:
+            return False
+        return not st.puzzle.no_loops or self.contradiction() is None
 
 
 def _changed_islands(engine: Deducer, parent: Deducer, island_map: list[int], link_map: list[int]) -> list[int]:

@@ -41,7 +41,7 @@ def what_if(d, x: int) -> Step | None:
             if hi[k] > lo[k]:
                 found = _first_room_or_isolation(d, x, k, missing)
                 if found is not None:
-                    return _what_if_step(st, x, k, *found)
+                    return _what_if_step(st, x, k, *found, words=d.words)
         return None
     for k in geo.inc[x]:
         if hi[k] <= lo[k]:
@@ -49,7 +49,7 @@ def what_if(d, x: int) -> Step | None:
         for n in range(lo[k] + 1, lo[k] + min(hi[k] - lo[k], missing) + 1):
             found = _trial(d, x, k, n)
             if found is not None:
-                return _what_if_step(st, x, k, n, *found)
+                return _what_if_step(st, x, k, n, *found, words=d.words)
     return None
 
 
@@ -201,9 +201,11 @@ def _trial_reference(d, x: int, k: int, n: int) -> tuple[str, int] | None:
     return None
 
 
-def _what_if_step(st, x: int, k: int, n: int, name: str, y: int) -> Step:
+def _what_if_step(st, x: int, k: int, n: int, name: str, y: int, words: bool = True) -> Step:
     lo = st.lo[k]
     o = other(st.geo, k, x)
+    if not words:
+        return Step(name, "hard", (x, o), (k,), ((k, lo, n - 1),), "")
     between = f"{bridges(n)} between {st.link_name(k)}" if lo == 0 else \
         f"{bridges(n)} (one more than drawn) between {st.link_name(k)}"
     if name == "room":
@@ -247,6 +249,8 @@ def must_exit(d, x: int) -> Step | None:
         size = sum(len(d.members[r]) for r in roots)
         if size >= geo.n:
             continue
+        if not d.words:
+            return Step("must-exit", "hard", (x,), (k,), ((k, 1, hi[k]),), "")
         names = join([st.island_name(o) for o in ends])
         return Step("must-exit", "hard", (x,), (k,), ((k, 1, hi[k]),),
                     f"If {st.island_name(x)} sent all the bridges it can to {names}, they would all be "

@@ -26,6 +26,8 @@ def no_loop(d, i: int) -> Step | None:
     closing = [k for k in geo.inc[i] if lo[k] == 0 and hi[k] > 0 and find(other(geo, k, i)) == root]
     if not closing:
         return None
+    if not d.words:
+        return Step("no-loop", "medium", (i,), tuple(closing), tuple((k, 0, 0) for k in closing), "")
     names = join([st.island_name(other(geo, k, i)) for k in closing])
     return Step("no-loop", "medium", (i,), tuple(closing), tuple((k, 0, 0) for k in closing),
                 f"{cap(st.island_name(i))} is already joined to {names} by other bridges, so a bridge "
@@ -42,6 +44,8 @@ def at_least_one(d, i: int) -> Step | None:
     forced = [k for k in geo.inc[i] if lo[k] == 0 and hi[k] > 0 and avail - hi[k] < num]
     if not forced:
         return None
+    if not d.words:
+        return Step("at-least-one", "medium", (i,), tuple(forced), tuple((j, 1, hi[j]) for j in forced), "")
     name = st.island_name(i)
     clauses = [f"without {st.island_name(other(geo, j, i))}, {name} could get at most "
                f"{bridges(avail - hi[j])} from its other links, fewer than its {num}" for j in forced]

@@ -18,6 +18,7 @@ and yields steps.  Its entry says what it reads, so that the engine
               unfinished islands;
 ``merge``     it must look at every island of the smaller group when two groups merge;
 ``open_only`` it never fires at an island that has all its bridges or on a decided link;
+``full_only`` (island rules) it fires only at an island that has all its bridges;
 ``risk``      beyond its island's neighbours it reads only islands *at risk* (see
               :meth:`hashikit.logic.engine.Deducer.risk`): a change farther away wakes it
               only where such an island is within its reach.
@@ -55,11 +56,15 @@ class Rule:
     #: it never fires at a finished island (island rules) or a decided link (link rules): a change
     #: does not wake it there (both stay so)
     open_only: bool = False
+    #: it fires only at an island with all its bridges: a change does not wake it at an island that
+    #: misses some (when that island is finished later, a change of its own links wakes it)
+    full_only: bool = False
 
 
 RULES: tuple[Rule, ...] = (
     # easy: Tatham's stage 1
-    Rule("finished", "easy", ISLAND, easy.finished, "An island with all its bridges takes no more."),
+    Rule("finished", "easy", ISLAND, easy.finished, "An island with all its bridges takes no more.",
+         full_only=True),
     Rule("blocked", "easy", CROSSING, easy.blocked, "A link crossed by a built bridge cannot be used."),
     Rule("fill", "easy", ISLAND, easy.fill,
          "An island that misses exactly as many bridges as its links still have room for fills them.",
