@@ -45,6 +45,8 @@ WEB = Limits(max_side=60, max_cells=3_600, max_islands=3_600, max_maxbridges=8,
 #: MAXBRIDGES (lowest, highest), islands per cell of the default layout (the most, the default),
 #: and Tatham's layout's islands percent and expansion (lowest, highest)
 GENERATE_MIN_SIDE = 2
+#: the largest side the command line generates (the web's is WEB_GENERATE_MAX_SIDE)
+GENERATE_MAX_SIDE = 1000
 GENERATE_MAXBRIDGES = (1, 4)
 GENERATE_MAX_DENSITY, GENERATE_DENSITY = 0.5, 0.25
 GENERATE_ISLANDS_PERCENT = (1, 30)
@@ -173,7 +175,12 @@ def readme_table() -> str:
            "|---|---|---|"]
     for f in fields(Limits):
         out.append(f"| {_WHAT[f.name]} | {_number(getattr(CLI, f.name))} | {_number(getattr(WEB, f.name))} |")
-    out.append(f"| generated board side | | {WEB_GENERATE_MAX_SIDE} |")
+    out.append(f"| generated board side | {GENERATE_MIN_SIDE} to {_number(min(GENERATE_MAX_SIDE, CLI.max_side))} | "
+               f"{GENERATE_MIN_SIDE} to {WEB_GENERATE_MAX_SIDE} |")
+    mb = f"{GENERATE_MAXBRIDGES[0]} to {GENERATE_MAXBRIDGES[1]}"
+    out.append(f"| generated MAXBRIDGES | {mb} | {mb} |")
+    density = f"above 0, at most {GENERATE_MAX_DENSITY} (default {GENERATE_DENSITY})"
+    out.append(f"| islands per cell of a generated layout | {density} | {density} |")
     out.append(f"| generate time limit | | {_number(WEB_GENERATE_TIME_LIMIT)} |")
     out.append(f"| generations at once | | {WEB_MAX_GENERATING} |")
     out.append(f"| margin allowed past a time limit | {_number(TIME_MARGIN)} | {_number(TIME_MARGIN)} |")

@@ -20,7 +20,7 @@ from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .catalog import add_run_options
 from .common import EXIT_BAD, EXIT_NO, EXIT_OK, add_show, levels, load_shown, print_json, refuse, say
 from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
-                      GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, CLI, Deadline)
+                      GENERATE_MAX_SIDE, GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, CLI, Deadline)
 from ..model import DEFAULT_MAXBRIDGES
 from ..service import BadInput, OutOfTime
 
@@ -157,7 +157,7 @@ def _size(text: str) -> tuple[int, int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a board size: {text!r} (use ROWSxCOLS, e.g. 10x15 for 10 rows "
                                          "of 15 columns)") from None
-    top = min(1000, CLI.max_side)
+    top = min(GENERATE_MAX_SIDE, CLI.max_side)
     if not (GENERATE_MIN_SIDE <= cols <= top and GENERATE_MIN_SIDE <= rows <= top):
         raise argparse.ArgumentTypeError(f"board sides run from {GENERATE_MIN_SIDE} to {top}")
     return rows, cols
