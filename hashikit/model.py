@@ -18,6 +18,9 @@ from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 from .errors import PuzzleError
 
 DEFAULT_MAXBRIDGES = 2
+#: the difficulty levels, easiest first: Tatham's solver stages (easy, medium, hard) and expert,
+#: the one list every layer reads (the deduction rules, grades, the catalogue, the CLI, the web)
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 #: Largest board side hashikit accepts (keeps memory use sane for hostile input).
 MAX_SIDE = 10_000
 

@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 import pdfplumber
 import pytest
 
+from hashikit.model import LEVELS
 from hashikit.publish import book
 from hashikit.publish.book import BookError, BookPuzzle, Options, layout, make_book, order, verify
 from hashikit.publish.catalog import Catalog
@@ -43,7 +44,7 @@ def catalogue(tmp_path_factory):
     return path
 
 
-def mixed(n15: int, n40: int, seed: int = 1, small: int = 15, levels=book.LEVEL_ORDER) -> list[BookPuzzle]:
+def mixed(n15: int, n40: int, seed: int = 1, small: int = 15, levels=LEVELS) -> list[BookPuzzle]:
     """Puzzles of the four levels on 15x15 (``small``) and 40x40 boards, solved: the paper's generator
     (fast; its puzzles need not be unique, which the layout does not care about), levels in turn."""
     from hashikit.service import generate_paper

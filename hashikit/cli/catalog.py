@@ -14,7 +14,8 @@ import os
 import sys
 
 from .argtypes import between, positive_int
-from ..publish.catalog import LEVEL_ORDER, Catalog, CatalogError, parse_size
+from ..model import LEVELS
+from ..publish.catalog import Catalog, CatalogError, parse_size
 from .common import EXIT_OK
 
 
@@ -38,7 +39,7 @@ def add_filter_options(p: argparse.ArgumentParser) -> None:
     """The filters that select puzzles from a catalogue."""
     g = p.add_argument_group("filters")
     g.add_argument("--size", type=_size, metavar="ROWSxCOLS", help="board size, rows x columns (10x15: 10 rows of 15 columns), as generate --size")
-    g.add_argument("--level", choices=LEVEL_ORDER, help="difficulty grade")
+    g.add_argument("--level", choices=LEVELS, help="difficulty grade")
     g.add_argument("--min-score", type=_score, metavar="N", help="lowest score")
     g.add_argument("--max-score", type=_score, metavar="N", help="highest score")
     g.add_argument("--maxbridges", type=positive_int, metavar="M", help="MAXBRIDGES")

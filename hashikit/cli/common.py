@@ -49,10 +49,10 @@ def engines_help() -> str:
 
 
 def levels() -> tuple[str, ...]:
-    """The deduction levels, from ``logic.LEVELS``."""
-    from ..logic import LEVELS
+    """The difficulty levels, from ``model.LEVELS`` (the deduction rules need not load for a parser)."""
+    from ..model import LEVELS
 
-    return tuple(LEVELS)
+    return LEVELS
 
 
 def limits_help() -> str:

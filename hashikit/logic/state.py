@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import PuzzleError
-from ..model import Puzzle, Solution, describe_cell
+from ..model import LEVELS, Puzzle, Solution, describe_cell
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 LEVEL_RANK = {name: i for i, name in enumerate(LEVELS)}
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")

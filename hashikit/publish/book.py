@@ -42,9 +42,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple
 from xml.sax.saxutils import escape
 
-from .catalog import LEVEL_ORDER
 from ..errors import HashikitError
-from ..model import Puzzle, Solution
+from ..model import LEVELS, Puzzle, Solution
 
 #: paper sizes, width x height in millimetres
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -199,10 +198,10 @@ def verify(items: Iterable[BookPuzzle], workers: int | None = None) -> list[Book
 def order(items: list[BookPuzzle]) -> list[BookPuzzle]:
     """Easiest level first, then by board size, then by score; numbered from 1 and labelled
     within their level (E001 ...)."""
-    ranked = sorted(items, key=lambda i: (LEVEL_ORDER.index(i.level), i.puzzle.rows * i.puzzle.cols,
+    ranked = sorted(items, key=lambda i: (LEVELS.index(i.level), i.puzzle.rows * i.puzzle.cols,
                                           i.puzzle.rows, i.score or 0))
-    per_level = {lv: sum(1 for i in ranked if i.level == lv) for lv in LEVEL_ORDER}
-    seen = dict.fromkeys(LEVEL_ORDER, 0)
+    per_level = {lv: sum(1 for i in ranked if i.level == lv) for lv in LEVELS}
+    seen = dict.fromkeys(LEVELS, 0)
     for k, item in enumerate(ranked, 1):
         seen[item.level] += 1
         item.number = k
@@ -556,7 +555,7 @@ def _contents(pages: list[Page], opts: Options, entries: list[tuple[str, int]]) 
 
 
 def _counts(items: list[BookPuzzle]) -> str:
-    counts = {lv: sum(1 for i in items if i.level == lv) for lv in LEVEL_ORDER}
+    counts = {lv: sum(1 for i in items if i.level == lv) for lv in LEVELS}
     return f"{len(items)} puzzles: " + ", ".join(f"{n} {lv}" for lv, n in counts.items() if n)
 
 
@@ -936,7 +935,7 @@ def make_book(source: str | list[BookPuzzle], out: str, opts: Options | None = N
             write_pdf(book.answers, answers, opts)
     if pages_dir:
         write_pages(book.pages, pages_dir, pages_format, dpi, opts.font_dir, opts.style)
-    levels = {lv: sum(1 for i in items if i.level == lv) for lv in LEVEL_ORDER}
+    levels = {lv: sum(1 for i in items if i.level == lv) for lv in LEVELS}
     sols = next((p.number for p in (book.answers or book.pages) if p.kind == "solutions"), None)
     return BookReport(len(book.pages), len(items), {k: v for k, v in levels.items() if v}, sols,
                       answers if book.answers else None, len(book.answers), book.sections)

@@ -37,11 +37,8 @@ from typing import Iterable, Iterator
 
 from .. import __version__
 from ..errors import HashikitError
-from ..model import Puzzle, Solution
+from ..model import LEVELS, Puzzle, Solution
 
-#: the levels in order of difficulty (as hashikit.logic.LEVELS; repeated here so that
-#: reading a catalogue does not import the deduction engine)
-LEVEL_ORDER = ("easy", "medium", "hard", "expert")
 #: generator version stored with every puzzle unless the caller names another
 GENERATOR = f"hashikit {__version__}"
 #: how long a writer waits for the lock (ms), and how often a locked write is retried
@@ -211,8 +208,8 @@ def _index(folder: str) -> dict[str, dict]:
         if not isinstance(row, dict) or not row.get("file"):
             raise CatalogError(f"{path}:{k}: an index row without a file name")
         grade = row.get("grade") or None
-        if grade is not None and grade not in LEVEL_ORDER:
-            raise CatalogError(f"{path}:{k}: unknown grade {grade!r}; levels: {', '.join(LEVEL_ORDER)}")
+        if grade is not None and grade not in LEVELS:
+            raise CatalogError(f"{path}:{k}: unknown grade {grade!r}; levels: {', '.join(LEVELS)}")
         seed = row.get("seed")
         out[row["file"]] = {"level": grade, "seed": None if seed in (None, "") else str(seed)}
     return out
@@ -306,8 +303,8 @@ class Catalog:
             raise CatalogError(f"unknown catalogue field(s) {', '.join(sorted(unknown))}; "
                                f"known: {', '.join(META_KEYS)}")
         level = meta.get("level")
-        if level is not None and level not in LEVEL_ORDER:
-            raise CatalogError(f"unknown level {level!r}; levels: {', '.join(LEVEL_ORDER)}")
+        if level is not None and level not in LEVELS:
+            raise CatalogError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
         if solution is not None:
             from ..checker import check
 
@@ -381,8 +378,8 @@ class Catalog:
             where.append("rows = ? AND cols = ?")
             args += [rows, cols]
         if level is not None:
-            if level not in LEVEL_ORDER:
-                raise CatalogError(f"unknown level {level!r}; levels: {', '.join(LEVEL_ORDER)}")
+            if level not in LEVELS:
+                raise CatalogError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
             where.append("level = ?")
             args.append(level)
         if score is not None:
@@ -399,10 +396,10 @@ class Catalog:
         if no_loops is not None:
             where.append("no_loops = ?")
             args.append(int(no_loops))
-        order = " ".join(f"WHEN '{lv}' THEN {k}" for k, lv in enumerate(LEVEL_ORDER))
+        order = " ".join(f"WHEN '{lv}' THEN {k}" for k, lv in enumerate(LEVELS))
         sql = (f"SELECT id, {', '.join(c for c in _COLUMNS if c != 'added')} FROM puzzles"
                + (" WHERE " + " AND ".join(where) if where else "")
-               + f" ORDER BY CASE level {order} ELSE {len(LEVEL_ORDER)} END, score, id")
+               + f" ORDER BY CASE level {order} ELSE {len(LEVELS)} END, score, id")
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
@@ -483,7 +480,7 @@ def _formats() -> dict:
     return FORMATS
 
 
-__all__ = ["Catalog", "CatalogError", "Entry", "generate_row", "FolderFile", "puzzle_files", "read_folder", "LEVEL_ORDER", "META_KEYS", "GENERATOR",
+__all__ = ["Catalog", "CatalogError", "Entry", "generate_row", "FolderFile", "puzzle_files", "read_folder", "LEVELS", "META_KEYS", "GENERATOR",
            "canonical_form", "fingerprint", "parse_size"]
 
 

@@ -13,8 +13,7 @@ from .. import __version__, service
 from ..errors import HashikitError
 from ..limits import (GENERATE_DENSITY, GENERATE_MAX_DENSITY, GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, TIME_MARGIN, WEB,
                       WEB_GENERATE_MAX_SIDE, WEB_MAX_GENERATING)
-from ..logic import LEVELS
-from ..model import DEFAULT_MAXBRIDGES
+from ..model import DEFAULT_MAXBRIDGES, LEVELS
 
 
 # -- the requests ---------------------------------------------------------------------
