@@ -108,7 +108,7 @@ class _OutOfTime(TimeoutError):
 
 
 def _check(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+    if deadline is not None and time.monotonic() > deadline:
         raise _OutOfTime
 
 
@@ -130,7 +130,8 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
     17x17 and 5 on larger boards (longer ones box the growth in well below
     ``density``: about 0.18 islands per cell and bridges 4 cells long at 60x60,
     where published puzzles have 0.2-0.35 and 2.3-3.1).  ``deadline``: a
-    ``time.perf_counter()`` value past which the drawing stops (``_OutOfTime``).
+    ``time.monotonic()`` value (the clock of every deadline in hashikit) past which the drawing
+    stops (``_OutOfTime``).
     ``fill_frame``: the outermost rows and columns of islands are moved out to the board's edges
     (:func:`stretch_to_frame`), so the first and last row and column each hold an island.
     """
@@ -654,7 +655,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     rng = random.Random(seed)
     stats = stats if stats is not None else GenerateStats()
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     target = LEVELS.index(difficulty)
     if max_repairs is None:
         max_repairs = 160 + rows * cols
@@ -709,7 +710,7 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: float | None) -> None:
         raise AssertionError("the generator's construction breaks the rules")
     if puzzle.no_loops:
         return
-    left = None if deadline is None else max(0.5, deadline - time.perf_counter())
+    left = None if deadline is None else max(0.5, deadline - time.monotonic())
     if left is not None and len(puzzle.links) <= _VERIFY_IN_PROCESS:
         # the deadline checked between the SAT solver's calls, each of them short here
         from ..solvers.sat import solve as sat_solve

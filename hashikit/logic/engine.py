@@ -564,12 +564,12 @@ class Deducer:
             steps: list[Step] | None = None, deadline: float | None = None) -> bool:
         """Take steps until complete or stuck; True when stuck (see :func:`solve_logically`).
 
-        ``deadline``: a ``time.perf_counter()`` value; past it the run raises ``TimeoutError``.
+        ``deadline``: a ``time.monotonic()`` value; past it the run raises ``TimeoutError``.
         """
         top = level_rank(max_level)
         taken = 0
         while self.open:
-            if deadline is not None and taken % 32 == 0 and time.perf_counter() > deadline:
+            if deadline is not None and taken % 32 == 0 and time.monotonic() > deadline:
                 raise TimeoutError("the deduction run passed its deadline")
             if max_steps is not None and taken >= max_steps:
                 break
