@@ -1,7 +1,7 @@
 """The answers' JSON shapes (``service.shapes``): ``as_json`` tells "asked, not known" (null) from
 "not asked" (absent), keeps list fields always, and dumps nested shapes whole."""
 
-from hashikit.service import CheckReport, GenerateReport, PuzzleModel, SolveReport, ViolationModel
+from hashikit.service import BoardCheckReport, GenerateReport, PuzzleModel, SolveReport, ViolationModel
 
 
 def test_optional_fields_appear_only_when_set():
@@ -19,7 +19,7 @@ def test_a_field_set_after_the_answer_is_made_is_kept():
 
 
 def test_nested_shapes_are_dumped_whole():
-    check = CheckReport(complete=False, valid=False,
+    check = BoardCheckReport(complete=False, valid=False,
                         violations=[ViolationModel(rule="bad-count", message="island (1, 1) has 1 of 2")])
     assert check.as_json()["violations"] == [{"rule": "bad-count", "message": "island (1, 1) has 1 of 2", "cells": []}]
     made = GenerateReport(puzzle=PuzzleModel(rows=2, cols=2, islands=[[0, 0, 1], [0, 1, 1]]), seed=7)

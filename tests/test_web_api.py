@@ -218,7 +218,7 @@ def test_answer_shapes_reach_the_openapi_description_with_their_field_docs(clien
     from hashikit.service import shapes
 
     schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
-    for cls in (shapes.SolveReport, shapes.CheckReport, shapes.ParseReport, shapes.PuzzleModel):
+    for cls in (shapes.SolveReport, shapes.BoardCheckReport, shapes.ParseReport, shapes.PuzzleModel):
         assert set(schemas[cls.__name__]["properties"]) == {f.name for f in fields(cls)}, cls
     assert schemas["SolveReport"]["required"] == ["status"]
     assert schemas["SolveReport"]["properties"]["status"]["enum"] == ["solved", "infeasible", "unknown"]

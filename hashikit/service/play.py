@@ -8,12 +8,12 @@ from ..errors import PuzzleError
 from ..limits import Deadline, Limits
 from ..model import Puzzle, Solution, describe_cell
 from .admit import BadInput, admit, board_marks, bridges_on_board, mark_list, time_limit_for
-from .shapes import CheckReport, HintReport, IN_PLAY_RULES, LinkEnds, Mark, StepModel, ViolationModel
+from .shapes import BoardCheckReport, HintReport, IN_PLAY_RULES, LinkEnds, Mark, StepModel, ViolationModel
 from .solving import assert_checked, verdict_of
 
 
 def check(puzzle: Puzzle, solution: Solution, *, in_play: bool = False,
-          marks: list[LinkEnds] | None = None) -> CheckReport:
+          marks: list[LinkEnds] | None = None) -> BoardCheckReport:
     """Check ``solution`` by the rules.  ``in_play``: a board still being played, whose
     ``violations`` are only those such a board can break (and marks that hold a bridge)."""
     from ..checker import check as rule_check
@@ -31,14 +31,14 @@ def check(puzzle: Puzzle, solution: Solution, *, in_play: bool = False,
                 rule="marked", cells=[list(a.pos), list(b.pos)],
                 message=f"the link from {describe_cell(*a.pos)} to {describe_cell(*b.pos)} is marked "
                         f"{_mark_words(most)} but holds {solution.bridges[(a.pos, b.pos)]}"))
-    return CheckReport(complete=report.ok and not violations, valid=not violations, violations=violations)
+    return BoardCheckReport(complete=report.ok and not violations, valid=not violations, violations=violations)
 
 
 def _mark_words(most: int) -> str:
     return "'no bridge'" if most == 0 else f"'at most {most}'"
 
 
-def islands_differ(puzzle: Puzzle, other: Puzzle) -> CheckReport | None:
+def islands_differ(puzzle: Puzzle, other: Puzzle) -> BoardCheckReport | None:
     """The report for a solution whose own puzzle is another one (None when they agree)."""
     if other.islands == puzzle.islands:
         return None
@@ -47,7 +47,7 @@ def islands_differ(puzzle: Puzzle, other: Puzzle) -> CheckReport | None:
     (r, c), _ = sorted(set(mine.items()) ^ set(theirs.items()))[0]
     msg = (f"the solution's islands differ from the puzzle's (first at row {r + 1}, column {c + 1}: "
            f"puzzle {mine.get((r, c), 'empty')}, solution {theirs.get((r, c), 'empty')})")
-    return CheckReport(complete=False, valid=False,
+    return BoardCheckReport(complete=False, valid=False,
                        violations=[ViolationModel(rule="islands-differ", message=msg, cells=[[r, c]])])
 
 

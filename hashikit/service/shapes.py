@@ -132,7 +132,7 @@ class ViolationModel:
 
 
 @shape
-class CheckReport(Answer):
+class BoardCheckReport(Answer):
     """``complete``: every rule holds.  ``valid``: no rule in ``violations`` is broken; for a
     board in play (``in_play``), ``violations`` holds only what such a board can break."""
 

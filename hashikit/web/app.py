@@ -34,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 from .. import __version__, service
 from ..errors import FormatError, HashikitError, PuzzleError
 from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
-from ..service import (AnalyzeReport, BadInput, CheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
+from ..service import (AnalyzeReport, BadInput, BoardCheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
                        ParseReport, SolveReport)
 from ..run.workers import Cancelled
 from .shapes import (BoardRequest, CheckRequest, ConvertRequest, ErrorAnswer, GenerateRequest, LimitsReport, ParseRequest,
@@ -338,7 +338,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             report.message = f"no answer within the time limit of {solve_time_limit:g} s"
         return JSONResponse(report.as_json())
 
-    @app.post("/api/check", response_model=CheckReport, responses=ERRORS, summary="Check a board",
+    @app.post("/api/check", response_model=BoardCheckReport, responses=ERRORS, summary="Check a board",
               description="`complete`: every rule holds. `valid` and `violations`: only the rules a board "
                           "still being played can break (bridges not on a free straight line, too many bridges "
                           "on one pair, crossings, an island over its number, more bridges on a link than its mark in "
