@@ -8,8 +8,8 @@ Side by side in one run, as ratios (the machine is shared and noisy):
 1. overhead per job: N trivial jobs (x*x) on a plain ``ProcessPoolExecutor`` (all submitted at
    once, ``as_completed``) against ``run_batch`` on its own pool, without and with a JSON-lines
    sink (a row written and flushed per job);
-2. a crash: 40 jobs of 50 ms with and without one job that SIGKILLs its worker (the pool is
-   restarted and the jobs that shared it are run again one at a time);
+2. a crash: 40 jobs of 50 ms with and without one job that SIGKILLs its worker (that job gets
+   an error row and the pool starts a new worker in the dead one's place);
 3. stopping: a batch of 60-second jobs in a subprocess, SIGINT once both workers run: seconds
    until the process has exited (exit 130 expected) and whether any worker is left.
 

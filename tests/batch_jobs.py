@@ -46,3 +46,10 @@ def mark(folder, key):
 
 def seeded_draw(base, key):
     return random.Random(job_seed(base, key)).random()
+
+
+def nap_noted(folder, key, seconds):
+    """Leave a file named after the worker's process id, then nap (a test kills it from outside)."""
+    Path(folder, f"{key}.{os.getpid()}").touch()
+    time.sleep(seconds)
+    return key

@@ -27,7 +27,7 @@ class Job:
 
     ``time_limit`` (seconds, optional) is the job's own limit: pass it to ``fn`` in ``args`` or
     ``kwargs`` as ``fn`` expects (the runner does not know its name).  The runner enforces it as a
-    hard deadline only on its own process pool, ``grace`` seconds later, by ending the workers: a
+    hard deadline only on its own process pool, ``grace`` seconds later, by ending its worker: a
     backstop for a job that does not keep its limit, never the normal way a job stops.
     """
 

@@ -60,6 +60,8 @@ _MAX_WAIT = 3600.0
 _READY_WAIT = 120.0
 #: how often a waiting caller looks at its cancel event
 _CANCEL_POLL = 0.05
+#: longest wait for the exit code of a worker whose pipe ended without an answer
+_DIED_WAIT = 2.0
 #: how many workers a pool's job is handed to when each is found dead before it started the job
 _HAND_OVER_TRIES = 3
 #: first and longest pause before starting a worker again after a start failed
@@ -85,9 +87,13 @@ class WorkerDied(Exception):
 
 
 # -- the worker's side ----------------------------------------------------------------------------
-def _serve(conn, job=None, preload: Sequence[str] = ()) -> None:
+def _serve(conn, job=None, preload: Sequence[str] = (), owner: int | None = None,
+           setup: tuple[Callable[..., None], tuple] | None = None) -> None:
     """A worker's life: run ``job`` and end (one-off), or run the jobs sent on ``conn`` until it
-    closes (a pool's worker, after importing ``preload`` so its first job starts warm)."""
+    closes (a pool's worker, after importing ``preload`` and running ``setup``, a function and its
+    arguments, so that its first job starts warm).  A pool's worker also ends itself within about a
+    second once the process ``owner`` that made the pool is gone (killed outright: nobody else
+    would end a worker busy with a long job)."""
     global _active_lock
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a forked worker does not use its parent's pool (its own jobs start one-off workers), nor a
@@ -98,11 +104,15 @@ def _serve(conn, job=None, preload: Sequence[str] = ()) -> None:
         _run_job(conn, *job)
         conn.close()
         return
+    if owner is not None:
+        threading.Thread(target=_watch_owner, args=(owner,), name="hashikit-owner-watch", daemon=True).start()
     for name in preload:
         try:
             importlib.import_module(name)
         except ImportError:
             pass  # an optional engine; the job that needs it says so
+    if setup is not None:
+        setup[0](*setup[1])
     conn.send(("ready", os.getpid()))
     while True:
         try:
@@ -111,6 +121,27 @@ def _serve(conn, job=None, preload: Sequence[str] = ()) -> None:
             return
         conn.send(("started", None))  # the caller knows the job reached a live worker
         _run_job(conn, *job)
+
+
+def _process_gone(pid: int) -> bool:
+    """True once process ``pid`` has ended (a zombie, dead but not yet reaped, counts as ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            return fh.read().rsplit(")", 1)[-1].split()[0] == "Z"
+    except OSError:
+        return False
+
+
+def _watch_owner(pid: int, every: float = 1.0) -> None:  # pragma: no cover - in the workers
+    while not _process_gone(pid):
+        time.sleep(every)
+    os._exit(70)
 
 
 def _run_job(conn, fn: Callable, args: tuple, kwargs: dict, stream: bool) -> None:
@@ -225,6 +256,13 @@ class _Process:
         finally:
             self._lock.release()
 
+    def wait(self, timeout: float) -> int | None:
+        """Its exit code, waiting up to ``timeout`` seconds for it to end."""
+        with self._lock:
+            if self._poll() is None:
+                self.process.join(timeout)
+            return self._poll()
+
     def kill(self) -> None:
         with self._lock:
             if self._poll() is None:
@@ -316,7 +354,8 @@ class Pool:
     """``size`` warm workers (default: one per CPU) that run jobs with a deadline; more callers
     than workers wait their turn (the wait counts against their deadline).  ``preload`` names
     modules each worker imports before its first job; the pool is returned once every worker
-    has (``wait=False``: at once, each worker joining as soon as it is ready).  ``close()`` (or
+    has (``wait=False``: at once, each worker joining as soon as it is ready); ``initializer(*initargs)``
+    runs in each worker after those imports.  ``close()`` (or
     leaving a ``with`` block, or the interpreter's exit) kills every worker.
 
     Who holds a worker: the thread that starts it, until it is ready; then the pool (``_idle``,
@@ -325,10 +364,12 @@ class Pool:
     whoever, so that ``close`` can kill them all."""
 
     def __init__(self, size: int | None = None, *, preload: Sequence[str] = (), name: str = "hashikit-worker",
-                 wait: bool = True):
+                 wait: bool = True, initializer: Callable[..., None] | None = None, initargs: tuple = ()):
         self.size = max(1, size or os.cpu_count() or 2)
         self.name = name
         self._preload = tuple(preload)
+        self._setup = None if initializer is None else (initializer, tuple(initargs))
+        self._owner = os.getpid()
         self._ctx = _pool_context(self._preload)
         self._lock = threading.Condition()
         self._idle: collections.deque[_Worker] = collections.deque()
@@ -362,7 +403,7 @@ class Pool:
                 if self._closed:
                     raise WorkerDied(None)
                 self._started += 1
-                process = self._ctx.Process(target=_serve, args=(theirs, None, self._preload),
+                process = self._ctx.Process(target=_serve, args=(theirs, None, self._preload, self._owner, self._setup),
                                             name=f"{self.name}-{self._started}")
                 process.start()
                 worker = _Worker(_Process(process), mine)
@@ -502,6 +543,8 @@ class Pool:
         if kind in ("value", "error"):
             self._give_back(worker)
             return _outcome(kind, payload)
+        if kind == "died":  # its pipe ended: it has exited, or is exiting; its exit code says why
+            worker.process.wait(_DIED_WAIT)
         self._retire(worker)
         try:
             kind, payload = _late(worker.conn, on_message, kind, payload)
