@@ -65,6 +65,10 @@ GRACE = TIME_MARGIN / 4
 #: seconds past the deadline at which a command stops whatever it is doing (reading, building, a
 #: check) and answers "unknown"; the rest of the margin is for writing that answer and the exit
 HARD_STOP = TIME_MARGIN / 2
+#: seconds the generator's proof of uniqueness gets at least, however little of the limit the
+#: search left (a proof cut short throws the puzzle found away; a command's worker is still
+#: ended at its own deadline)
+PROOF_FLOOR = 0.5
 
 
 def check_seconds(value, name: str = "time_limit") -> float:
@@ -112,6 +116,12 @@ class Deadline:
         if seconds is None or self.at <= time.monotonic() + seconds:
             return self
         return Deadline.after(seconds)
+
+    def at_least(self, seconds: float) -> "Deadline":
+        """This deadline, or ``seconds`` from now if that comes later."""
+        if self.at >= time.monotonic() + seconds:
+            return self
+        return Deadline(time.monotonic() + seconds, self.seconds)
 
     def left(self) -> float:
         """Seconds until the deadline (0 once it has passed)."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
-                      GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, check_seconds)
+                      GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, PROOF_FLOOR, Deadline)
 from ..model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
 
 if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
@@ -107,8 +107,8 @@ class _OutOfTime(TimeoutError):
     """The generator's deadline passed (raised from deep inside a layout or a deduction run)."""
 
 
-def _check(deadline: float | None) -> None:
-    if deadline is not None and time.monotonic() > deadline:
+def _check(deadline: Deadline | None) -> None:
+    if deadline is not None and deadline.expired():
         raise _OutOfTime
 
 
@@ -119,7 +119,7 @@ _REDRAWS = 100
 def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0.25,
                     cycles: float = 0.25, doubles: float = 0.35, maxbridges: int = DEFAULT_MAXBRIDGES,
                     max_len: int | None = None, allow_adjacent: bool = False,
-                    deadline: float | None = None, fill_frame: bool = True) -> tuple[Puzzle, Solution]:
+                    deadline: Deadline | None = None, fill_frame: bool = True) -> tuple[Puzzle, Solution]:
     """A random connected construction looking like published puzzles.
 
     ``density``: share of cells that are islands; ``cycles``: extra links per
@@ -129,9 +129,8 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
     the longest new bridge of the growth, by default half the board's side up to
     17x17 and 5 on larger boards (longer ones box the growth in well below
     ``density``: about 0.18 islands per cell and bridges 4 cells long at 60x60,
-    where published puzzles have 0.2-0.35 and 2.3-3.1).  ``deadline``: a
-    ``time.monotonic()`` value (the clock of every deadline in hashikit) past which the drawing
-    stops (``_OutOfTime``).
+    where published puzzles have 0.2-0.35 and 2.3-3.1).  ``deadline``: the
+    :class:`~hashikit.limits.Deadline` past which the drawing stops (``_OutOfTime``).
     ``fill_frame``: the outermost rows and columns of islands are moved out to the board's edges
     (:func:`stretch_to_frame`), so the first and last row and column each hold an island.
     """
@@ -201,7 +200,7 @@ def _run(board: _Board, p: Pos, d: tuple[int, int], most: int) -> list[Pos]:
 
 
 def _grow(board: _Board, rng: random.Random, target: int, min_len: int, max_len: int,
-          allow_adjacent: bool, deadline: float | None) -> None:
+          allow_adjacent: bool, deadline: Deadline | None) -> None:
     """Add islands, each joined by one new bridge (``min_len``..``max_len`` cells away) to an
     island that still has room, until ``target`` islands or none has room (linear time)."""
     if not board.islands:
@@ -230,7 +229,7 @@ def _grow(board: _Board, rng: random.Random, target: int, min_len: int, max_len:
             growing.pop()
 
 
-def _add_cycles(board: _Board, rng: random.Random, count: int, deadline: float | None) -> int:
+def _add_cycles(board: _Board, rng: random.Random, count: int, deadline: Deadline | None) -> int:
     """Join up to ``count`` random pairs of islands that see each other over empty cells."""
     if count <= 0:
         return 0
@@ -255,7 +254,7 @@ def _add_cycles(board: _Board, rng: random.Random, count: int, deadline: float |
 
 def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int = 30, expansion: int = 10,
                   maxbridges: int = DEFAULT_MAXBRIDGES, no_loops: bool = False,
-                  deadline: float | None = None) -> tuple[Puzzle, Solution]:
+                  deadline: Deadline | None = None) -> tuple[Puzzle, Solution]:
     """A construction drawn the way Simon Tatham's *Bridges* draws one (facts of bridges.c).
 
     Islands are wanted on ``islands_percent`` of the cells (at least 3).  From a
@@ -581,7 +580,7 @@ _TRIES = 4
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
                     density: float = GENERATE_DENSITY, maxbridges: int = DEFAULT_MAXBRIDGES, allow_adjacent: bool = False,
                     no_loops: bool = False, islands_percent: int | None = None, expansion: int | None = None,
-                    fill_frame: bool = True, max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | None = None,
+                    fill_frame: bool = True, max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | Deadline | None = None,
                     verify: bool = True, stats: GenerateStats | None = None
                     ) -> tuple[Puzzle, Solution, "Grade"]:
     """A puzzle with one solution that the rules of ``difficulty`` finish and the lower levels do not.
@@ -618,7 +617,8 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
 
     Returns ``(puzzle, solution, grade)``; raises ``ValueError`` for a bad argument and
     ``RuntimeError`` when no puzzle was found within ``max_attempts`` layouts or
-    ``time_limit`` seconds (checked everywhere, the layout drawing included).
+    ``time_limit`` (seconds, or a :class:`~hashikit.limits.Deadline` already running; checked
+    everywhere, the layout drawing included).
     """
     from ..logic import LEVELS, WEIGHTS, Grade
     from ..logic.engine import Deducer
@@ -636,8 +636,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     if rows < GENERATE_MIN_SIDE or cols < GENERATE_MIN_SIDE:
         raise ValueError(f"a board needs at least {GENERATE_MIN_SIDE} rows and {GENERATE_MIN_SIDE} columns "
                          f"(got {rows}x{cols})")
-    if time_limit is not None:
-        time_limit = check_seconds(time_limit)
+    deadline = Deadline.of(time_limit)  # a bad number of seconds is refused here, before any work
     tatham = islands_percent is not None or expansion is not None
     if tatham:
         islands_percent = 30 if islands_percent is None else islands_percent
@@ -655,7 +654,6 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     rng = random.Random(seed)
     stats = stats if stats is not None else GenerateStats()
     start = time.perf_counter()
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     target = LEVELS.index(difficulty)
     if max_repairs is None:
         max_repairs = 160 + rows * cols
@@ -696,12 +694,12 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     except TimeoutError:
         stats.time = time.perf_counter() - start
         raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found within the time limit "
-                           f"of {time_limit:g} s ({stats.attempts} layouts)") from None
+                           f"of {deadline.seconds:g} s ({stats.attempts} layouts)") from None
     stats.time = time.perf_counter() - start
     raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found in {stats.attempts} layouts")
 
 
-def _verify(puzzle: Puzzle, solution: Solution, deadline: float | None) -> None:
+def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None) -> None:
     """The checker accepts the construction; the SAT engine finds no second solution."""
     from ..checker import check
     from ..solvers import solve
@@ -710,14 +708,14 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: float | None) -> None:
         raise AssertionError("the generator's construction breaks the rules")
     if puzzle.no_loops:
         return
-    left = None if deadline is None else max(0.5, deadline - time.monotonic())
-    if left is not None and len(puzzle.links) <= _VERIFY_IN_PROCESS:
+    proof = None if deadline is None else deadline.at_least(PROOF_FLOOR)
+    if proof is not None and len(puzzle.links) <= _VERIFY_IN_PROCESS:
         # the deadline checked between the SAT solver's calls, each of them short here
         from ..solvers.sat import solve as sat_solve
 
-        result = sat_solve(puzzle, max_solutions=2, deadline=time.monotonic() + left)
+        result = sat_solve(puzzle, max_solutions=2, deadline=proof.at)
     else:
-        result = solve(puzzle, max_solutions=2, time_limit=left)
+        result = solve(puzzle, max_solutions=2, time_limit=proof)
     if result.unique is False:
         raise AssertionError("the SAT engine found a second solution of a logically finished puzzle")
 
@@ -755,7 +753,6 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     cells = _repair_cells(puzzle, solution, engine.st, rng, counts, allow_adjacent)
     open_links = engine.st.undecided()
     rng.shuffle(open_links)
-    isl = puzzle.islands
     link_index, index = puzzle.link_index, puzzle.index
     taken_blocks: set[tuple[int, int]] = set()
     added: set[int] = set()  # links without a bridge in the construction that get one (batch or undo)
@@ -858,7 +855,7 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
 
 
 def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,
-                         allow_adjacent: bool, deadline: float | None, stats: GenerateStats, Deducer, State):
+                         allow_adjacent: bool, deadline: Deadline | None, stats: GenerateStats, Deducer, State):
     """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, steps) or None.
 
     Where the engine is stuck, a batch of repairs far apart (one per :data:`_OPEN_PER_SITE`

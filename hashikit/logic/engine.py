@@ -21,14 +21,16 @@ every element of every rule afresh.
 from __future__ import annotations
 
 import heapq
-import time
 from operator import gt, ne
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ..model import Puzzle
 from .groups import LookaheadGroups
 from .rules import BOARD, CROSSING, ISLAND, LINK, RULES, Rule
 from .state import LEVEL_RANK, LEVELS, State, Step, contradiction as state_contradiction, number_groups
+
+if TYPE_CHECKING:
+    from ..limits import Deadline
 
 #: a stage-3 trial at an island reads the islands up to this many links away (and the ends of
 #: links crossing links there): see :meth:`Deducer.risk`
@@ -561,15 +563,15 @@ class Deducer:
         return state_contradiction(self.st)
 
     def run(self, max_level: str = "expert", max_steps: int | None = None,
-            steps: list[Step] | None = None, deadline: float | None = None) -> bool:
+            steps: list[Step] | None = None, deadline: Deadline | None = None) -> bool:
         """Take steps until complete or stuck; True when stuck (see :func:`solve_logically`).
 
-        ``deadline``: a ``time.monotonic()`` value; past it the run raises ``TimeoutError``.
+        ``deadline``: a :class:`~hashikit.limits.Deadline`; past it the run raises ``TimeoutError``.
         """
         top = level_rank(max_level)
         taken = 0
         while self.open:
-            if deadline is not None and taken % 32 == 0 and time.monotonic() > deadline:
+            if deadline is not None and taken % 32 == 0 and deadline.expired():
                 raise TimeoutError("the deduction run passed its deadline")
             if max_steps is not None and taken >= max_steps:
                 break

@@ -43,7 +43,7 @@ def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbri
                   expansion=expansion, **({"density": density} if density is not None else {}))
     try:
         puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges,
-                                   time_limit=deadline and max(deadline.left(), 1e-9), **layout)
+                                   time_limit=deadline, **layout)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     except RuntimeError as exc:
