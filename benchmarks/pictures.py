@@ -111,9 +111,9 @@ class Web:
                                                args=["--no-sandbox", "--disable-gpu"])
 
     def shot(self, pz, br, mode):
-        from hashikit.formats.jsonfmt import puzzle_obj
+        from hashikit.formats.jsonfmt import puzzle_data
 
-        obj = puzzle_obj(pz)
+        obj = puzzle_data(pz)
         code = base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
         counts = br.counts(pz) if br.bridges else []
         frag = f"#j={code}" + (f"&b={''.join(map(str, counts))}" if any(counts) else "")

@@ -32,7 +32,7 @@ from pathlib import Path
 import httpx
 
 from hashikit.checker import check
-from hashikit.formats.jsonfmt import puzzle_obj
+from hashikit.formats.jsonfmt import puzzle_data
 from hashikit.generate import coelho
 from hashikit.model import Solution
 
@@ -75,7 +75,7 @@ async def burst(base: str, puzzles: list, n: int) -> tuple[list[float], list[str
             puzzle = puzzles[i % len(puzzles)]
             t0 = time.perf_counter()
             try:
-                r = await client.post("/api/solve", json={"puzzle": puzzle_obj(puzzle)})
+                r = await client.post("/api/solve", json={"puzzle": puzzle_data(puzzle)})
             except httpx.HTTPError as exc:
                 errors.append(f"request {i}: {type(exc).__name__}: {exc}")
                 return
@@ -112,7 +112,7 @@ def serve_and_burst(puzzles: list, n: int, tree: str | None = None) -> dict:
         else:
             raise RuntimeError(f"the server (tree {tree or 'installed'}) did not start")
         # one request to warm up imports (the solver, the checker) before timing
-        httpx.post(f"{base}/api/solve", json={"puzzle": puzzle_obj(puzzles[0])}, timeout=60)
+        httpx.post(f"{base}/api/solve", json={"puzzle": puzzle_data(puzzles[0])}, timeout=60)
         cpu_before = tree_cpu(proc.pid)
         latencies, errors, wall = asyncio.run(burst(base, puzzles, n))
         cpu_after = tree_cpu(proc.pid)

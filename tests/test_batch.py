@@ -7,7 +7,6 @@ progress tests run a small script in a subprocess, as a person's terminal would.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import random
 import signal

@@ -13,6 +13,7 @@ import pytest
 from hashikit import Solution, check, solve
 from hashikit.cli import main
 from hashikit.formats import read_file
+from hashikit.formats.jsonfmt import puzzle_from_data
 
 from conftest import ROOT
 from test_cli import run
@@ -182,12 +183,12 @@ def test_generate_record_is_plain_data_in_and_out():
 
     rec = service.generate_record(rows=6, cols=6, seed=3, difficulty="easy", no_loops=True)
     assert json.loads(json.dumps(rec)) == rec and rec["grade"] == "easy" and rec["seed"] == 3
-    puzzle = service.puzzle_of(rec["puzzle"])
+    puzzle = puzzle_from_data(rec["puzzle"], "<record>")
     assert puzzle.no_loops and rec["islands"] == len(puzzle.islands)
     paper = service.generate_record(rows=12, cols=12, seed=3, islands=40, alpha=25.0, beta=0.0)
     assert paper["grade"] is None and paper["islands"] == 40
-    r = solve(service.puzzle_of(paper["puzzle"]))
-    assert r.solved and check(service.puzzle_of(paper["puzzle"]), r.solution).ok
+    r = solve(puzzle_from_data(paper["puzzle"], "<record>"))
+    assert r.solved and check(puzzle_from_data(paper["puzzle"], "<record>"), r.solution).ok
     with pytest.raises(service.BadInput):
         service.generate_record(rows=6, cols=6, seed=1, difficulty="easy", islands=10)
     with pytest.raises(service.BadInput):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import random
 import signal
 import subprocess

@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # newer Starlette prefers httpx2 for its TestCl
     from starlette.testclient import TestClient  # noqa: E402
 
 from hashikit.checker import check  # noqa: E402
-from hashikit.formats.jsonfmt import puzzle_from_obj  # noqa: E402
+from hashikit.formats.jsonfmt import puzzle_from_data  # noqa: E402
 from hashikit.model import Solution  # noqa: E402
 from hashikit.web.app import MAX_BODY, create_app  # noqa: E402
 
@@ -43,7 +43,7 @@ def parse(client, text, **kw):
 
 
 def is_solution(puzzle_json, bridges) -> bool:
-    return check(puzzle_from_obj(puzzle_json, "test"), Solution.from_list(bridges)).ok
+    return check(puzzle_from_data(puzzle_json, "test"), Solution.from_list(bridges)).ok
 
 
 def assert_error(r, code):
@@ -135,7 +135,7 @@ def test_hint_statuses(client):
     # but 1 (row 2, column 2) to 4 beside it twice breaks the 1 outright
     bad = client.post("/api/hint", json={"puzzle": p, "bridges": [[1, 1, 1, 2, 2]]}).json()
     assert bad["status"] == "conflict" and bad["problems"] and bad["sentence"]
-    puzzle, have = puzzle_from_obj(p, "test"), {tuple(b[:4]) for b in sol}
+    puzzle, have = puzzle_from_data(p, "test"), {tuple(b[:4]) for b in sol}
     ends = [(*puzzle.islands[ln.a].pos, *puzzle.islands[ln.b].pos) for ln in puzzle.links]
     wrong = [[*next(e for e in ends if e not in have), 1]]  # a bridge on a link the solution leaves empty
     mistaken = client.post("/api/hint", json={"puzzle": p, "bridges": wrong}).json()
@@ -441,12 +441,12 @@ def test_concurrent_solves_run_on_the_pool_and_every_answer_is_checked(client):
     """Several requests at once, from threads as a server sends them: each answered, each checked."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from hashikit.formats.jsonfmt import puzzle_obj
+    from hashikit.formats.jsonfmt import puzzle_data
     from hashikit.generate import coelho
 
     pool = client.app.state.pool
     assert len(pool.pids()) >= 2
-    puzzles = [puzzle_obj(coelho(45, 15, 15, 50, 5, seed)) for seed in range(4)] + [parse(client, EXAMPLE)]
+    puzzles = [puzzle_data(coelho(45, 15, 15, 50, 5, seed)) for seed in range(4)] + [parse(client, EXAMPLE)]
     with ThreadPoolExecutor(6) as threads:
         answers = list(threads.map(lambda i: client.post("/api/solve", json={"puzzle": puzzles[i % 5]}), range(15)))
         hints = list(threads.map(lambda i: client.post("/api/hint", json={"puzzle": puzzles[i]}), range(5)))

@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from hashikit.checker import check
-from hashikit.formats.jsonfmt import puzzle_from_obj
+from hashikit.formats.jsonfmt import puzzle_from_data
 from hashikit.limits import TIME_MARGIN, WEB
 from hashikit.model import Solution
 from hashikit.web.app import create_app
@@ -48,7 +48,7 @@ def error(r, code=400) -> str:
 
 def test_parse_answers_the_models_links_and_crossings(client):
     out = parse(client, ".1.\n1.1\n.1.\n")
-    puzzle = puzzle_from_obj(out["puzzle"], "test")
+    puzzle = puzzle_from_data(out["puzzle"], "test")
     isl = puzzle.islands
     assert out["links"] == [[*isl[ln.a].pos, *isl[ln.b].pos] for ln in puzzle.links]
     assert out["crossings"] == [list(c) for c in puzzle.crossings] and len(out["crossings"]) == 1
@@ -61,14 +61,14 @@ def test_analyze_unique_several_infeasible(client):
     p = parse(client, EXAMPLE)["puzzle"]
     assert unique["status"] == "unique" and unique["grade"] in ("easy", "medium", "hard", "expert")
     assert unique["score"] > 0 and len(unique["solutions"]) == 1
-    assert check(puzzle_from_obj(p, "t"), Solution.from_list(unique["solutions"][0])).ok
+    assert check(puzzle_from_data(p, "t"), Solution.from_list(unique["solutions"][0])).ok
 
     two = parse(client, TWO)["puzzle"]
     assert count_solutions([[3, 0, 3], [0, 0, 0], [3, 0, 3]], 2)[0] == 2
     several = client.post("/api/analyze", json={"puzzle": two}).json()
     assert several["status"] == "several" and len(several["solutions"]) == 2
     a, b = (Solution.from_list(s) for s in several["solutions"])
-    assert a != b and check(puzzle_from_obj(two, "t"), a).ok and check(puzzle_from_obj(two, "t"), b).ok
+    assert a != b and check(puzzle_from_data(two, "t"), a).ok and check(puzzle_from_data(two, "t"), b).ok
     differ = {tuple(d) for d in several["differ"]}
     assert differ == {k[0] + k[1] for k in set(a.bridges) | set(b.bridges)
                       if a.bridges.get(k, 0) != b.bridges.get(k, 0)} and differ
@@ -157,7 +157,7 @@ def _follow_published(client, records):
              "islands": [[r, c, v] for r, row in enumerate(grid) for c, v in enumerate(row) if v]}
         last, _taken = follow_hints(client, p)
         assert last["status"] == "complete", (name, last)
-        assert check(puzzle_from_obj(p, name), Solution.from_list(last["board"])).ok, name
+        assert check(puzzle_from_data(p, name), Solution.from_list(last["board"])).ok, name
 
 
 def test_following_api_hints_solves_published_puzzles_up_to_40_islands(client):
@@ -192,7 +192,7 @@ def test_convert_writes_every_writable_format_and_reads_back(client):
     assert sorted(schema["enum"]) == sorted(n for n, f in formats().items() if f.write)
     p = parse(client, EXAMPLE)["puzzle"]
     truth = client.post("/api/solve", json={"puzzle": p}).json()["bridges"]
-    puzzle = puzzle_from_obj(p, "t")
+    puzzle = puzzle_from_data(p, "t")
     for name in ("tatham", "puzzlink", "json", "grid", "json-solution"):
         body = {"puzzle": p, "format": name, **({"bridges": truth} if formats()[name].needs_solution else {})}
         out = client.post("/api/convert", json=body).json()
@@ -235,13 +235,13 @@ def test_a_declared_huge_board_is_400_before_parsing(client, text):
 
 def test_a_hint_on_a_big_board_keeps_the_time_limit():
     from conftest import random_puzzle
-    from hashikit.formats.jsonfmt import puzzle_obj
+    from hashikit.formats.jsonfmt import puzzle_data
 
     p, _ = random_puzzle(60, 60, 3)
     with TestClient(create_app(solve_time_limit=1.0)) as c:
         for path in ("/api/hint", "/api/analyze"):
             start = time.perf_counter()
-            r = c.post(path, json={"puzzle": puzzle_obj(p)})
+            r = c.post(path, json={"puzzle": puzzle_data(p)})
             took = time.perf_counter() - start
             assert r.status_code == 200, r.text
             assert took < 1.0 + TIME_MARGIN + loaded(1.0), (path, took)  # + building the board and the request

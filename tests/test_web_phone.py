@@ -99,9 +99,9 @@ def test_load_and_new_blank_board_bring_the_board_into_view(browser, server):
 def big_puzzle(side=25):
     """A solvable side x side puzzle (conftest's random construction, not hashikit's generator)."""
     from conftest import random_puzzle
-    from hashikit.formats.jsonfmt import puzzle_obj
+    from hashikit.formats.jsonfmt import puzzle_data
 
-    return puzzle_obj(random_puzzle(side, side, 7)[0])
+    return puzzle_data(random_puzzle(side, side, 7)[0])
 
 
 def expected_400(errors):

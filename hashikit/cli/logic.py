@@ -16,6 +16,7 @@ from .. import service
 from . import argtypes, output
 from . import deadline as cli_deadline
 from ..errors import PuzzleError
+from ..formats.jsonfmt import puzzle_from_data
 from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .catalog import add_run_options
 from .common import EXIT_BAD, EXIT_NO, EXIT_OK, add_show, levels, load_shown, print_json, refuse, say
@@ -233,7 +234,7 @@ def cmd_generate(args) -> int:
         cli_deadline.commit()
         say(f"hashikit: unknown: no {args.difficulty} puzzle found: {exc}")
         return EXIT_NO
-    puzzle = service.puzzle_of(record["puzzle"])
+    puzzle = puzzle_from_data(record["puzzle"], "<record>")
     text = service.convert(puzzle, None, output.output_format(args.output, None, default="grid").name)
     cli_deadline.commit()
     output.write_output(text, args.output)
@@ -363,11 +364,11 @@ def _collect(args, results, out_dir: str, file_of, label: str, index: bool, cata
         path = os.path.join(out_dir, name)
         puzzle = None
         if not (result.resumed and os.path.exists(path)):
-            puzzle = service.puzzle_of(record["puzzle"])
+            puzzle = puzzle_from_data(record["puzzle"], "<record>")
             fmt = output.output_format(path, None)
             output.write_output(service.convert(puzzle, None, fmt.name), path)
         if catalog is not None:
-            puzzle = puzzle or service.puzzle_of(record["puzzle"])
+            puzzle = puzzle or puzzle_from_data(record["puzzle"], "<record>")
             added += catalog.add(puzzle, _catalog_solution(puzzle, record), **_catalog_meta(record))
         rows.append((result.index, {"file": name, "grade": record.get("grade") or "",
                                     "score": "" if record.get("score") is None else record["score"],

@@ -116,7 +116,7 @@ def _grid_rows(obj: dict, source: str, limits: Limits) -> list[list[int]]:
     return out
 
 
-def puzzle_from_obj(obj, source: str, where: str = "the puzzle", limits: Limits = CLI) -> Puzzle:
+def puzzle_from_data(obj, source: str, where: str = "the puzzle", limits: Limits = CLI) -> Puzzle:
     if not isinstance(obj, dict):
         raise FormatError(f"{where} must be a JSON object", source)
     tag = obj.get("format")
@@ -213,24 +213,24 @@ def _read(text: str, source: str, limits: Limits) -> Document:
     if tag == SOLUTION_TAG:
         if bridges_key is None:
             raise FormatError('a solution has no "bridges"', source)
-        puzzle = (puzzle_from_obj(obj["puzzle"], source, '"puzzle"', limits)
+        puzzle = (puzzle_from_data(obj["puzzle"], source, '"puzzle"', limits)
                   if obj.get("puzzle") is not None else None)
         return Document(puzzle, solution_from_list(obj[bridges_key], source, bridges_key))
     if not any(k in obj for k in ("islands", "grid", "grid_text", "rows", "cols")):
         if "puzzle" in obj:
-            puzzle = puzzle_from_obj(obj["puzzle"], source, '"puzzle"', limits)
+            puzzle = puzzle_from_data(obj["puzzle"], source, '"puzzle"', limits)
             solution = solution_from_list(obj[bridges_key], source, bridges_key) if bridges_key else None
             return Document(puzzle, solution)
         if bridges_key:
             return Document(None, solution_from_list(obj[bridges_key], source, bridges_key))
         raise FormatError('the JSON holds no puzzle: expected "islands" (with "rows" and "cols"), '
                           '"grid" or "grid_text"', source)
-    puzzle = puzzle_from_obj(obj, source, limits=limits)
+    puzzle = puzzle_from_data(obj, source, limits=limits)
     solution = solution_from_list(obj[bridges_key], source, bridges_key) if bridges_key else None
     return Document(puzzle, solution)
 
 
-def puzzle_obj(puzzle: Puzzle) -> dict:
+def puzzle_data(puzzle: Puzzle) -> dict:
     obj = {"format": PUZZLE_TAG, "rows": puzzle.rows, "cols": puzzle.cols,
            "maxbridges": puzzle.maxbridges,
            "islands": [list(i) for i in sorted(puzzle.islands + puzzle.ignored)]}
@@ -258,7 +258,7 @@ def _dump(obj: dict, indent: str = "") -> str:
 
 
 def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
-    obj = puzzle_obj(puzzle)
+    obj = puzzle_data(puzzle)
     if solution is not None:
         obj["bridges"] = solution.to_list()
     return _dump(obj) + "\n"
@@ -267,7 +267,7 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
 def write_solution(puzzle: Puzzle, solution: Solution | None = None) -> str:
     if solution is None:
         raise FormatError("the json-solution format holds a solution; there is none to write")
-    return _dump({"format": SOLUTION_TAG, "puzzle": puzzle_obj(puzzle),
+    return _dump({"format": SOLUTION_TAG, "puzzle": puzzle_data(puzzle),
                   "bridges": solution.to_list()}) + "\n"
 
 

@@ -4,7 +4,6 @@ the conversions between a puzzle and its JSON shapes.  :class:`BadInput` is exit
 
 from __future__ import annotations
 
-from typing import Any
 from .. import limits as limits_mod
 from ..errors import BadArgument, FormatError, HashikitError, PuzzleError
 from ..limits import Deadline, Limits
@@ -100,7 +99,7 @@ def parse(text: str, fmt: str | None = None, lim: Limits = limits_mod.WEB, sourc
     if doc.puzzle is None:
         raise BadInput("the text holds bridges but no puzzle")
     admit(doc.puzzle, lim, numbers=False)
-    report = ParseReport(puzzle=puzzle_model(doc.puzzle), links=link_ends(doc.puzzle),
+    report = ParseReport(puzzle=PuzzleModel.of(doc.puzzle), links=link_ends(doc.puzzle),
                          crossings=[list(pair) for pair in doc.puzzle.crossings])
     if doc.solution is not None:
         report.bridges = doc.solution.to_list()
@@ -112,19 +111,6 @@ def _where(exc: FormatError) -> str:
         where = f"line {exc.line}" + (f", column {exc.column}" if exc.column is not None else "")
         return f"{where}: {exc.message}"
     return exc.message
-
-
-def puzzle_of(obj: dict[str, Any], source: str = "<record>") -> Puzzle:
-    """The puzzle of a :class:`PuzzleModel`'s JSON data (e.g. a stored :func:`generate_record`)."""
-    from ..formats.jsonfmt import puzzle_from_obj
-
-    return puzzle_from_obj(obj, source)
-
-
-def puzzle_model(puzzle: Puzzle) -> PuzzleModel:
-    from ..formats.jsonfmt import puzzle_obj
-
-    return PuzzleModel(**{k: v for k, v in puzzle_obj(puzzle).items() if k in PuzzleModel.__dataclass_fields__})
 
 
 def link_ends(puzzle: Puzzle) -> list[LinkEnds]:

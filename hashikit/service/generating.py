@@ -8,8 +8,8 @@ from typing import Any
 from .. import limits as limits_mod
 from ..limits import Deadline
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
-from .admit import BadInput, OutOfTime, puzzle_model, time_limit_for
-from .shapes import GenerateReport
+from .admit import BadInput, OutOfTime, time_limit_for
+from .shapes import GenerateReport, PuzzleModel
 from .solving import assert_checked
 
 
@@ -50,7 +50,7 @@ def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbri
         raise OutOfTime(f"no {difficulty} {rows}x{cols} puzzle found"
                         + (f" within {deadline.seconds:g} s" if deadline else "") + f" ({exc})") from None
     assert_checked(puzzle, [solution])
-    return puzzle, solution, GenerateReport(puzzle=puzzle_model(puzzle), grade=g.level, score=g.score, seed=seed)
+    return puzzle, solution, GenerateReport(puzzle=PuzzleModel.of(puzzle), grade=g.level, score=g.score, seed=seed)
 
 
 def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float, seed: int | None,
@@ -87,7 +87,7 @@ def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = No
         if layout:
             raise BadInput(f"{', '.join(sorted(layout))}: not options of the paper's generator")
         puzzle = generate_paper(islands, rows, cols, alpha, beta, seed, maxbridges)
-        report = GenerateReport(puzzle=puzzle_model(puzzle), seed=seed)
+        report = GenerateReport(puzzle=PuzzleModel.of(puzzle), seed=seed)
     else:
         puzzle, solution, report = _generate_solved(rows, cols, difficulty, seed, maxbridges=maxbridges,
                                                     time_limit=time_limit, **layout)

@@ -11,7 +11,7 @@ from dataclasses import field
 
 from .. import limits as limits_mod
 from ..limits import Limits
-from .admit import BadInput, admit, link_ends, puzzle_model
+from .admit import BadInput, admit, link_ends
 from .shapes import Answer, Bridge, LinkEnds, PuzzleModel, shape
 
 __all__ = ["PictureReport", "read_picture_report", "decode_image"]
@@ -67,7 +67,7 @@ def read_picture_report(raw: bytes, lim: Limits = limits_mod.WEB, source: str = 
     admit(reading.puzzle, lim, numbers=False)
     width, height = shown(raw).size
     return PictureReport(
-        puzzle=puzzle_model(reading.puzzle), bridges=reading.bridges.to_list(), links=link_ends(reading.puzzle),
+        puzzle=PuzzleModel.of(reading.puzzle), bridges=reading.bridges.to_list(), links=link_ends(reading.puzzle),
         crossings=[list(p) for p in reading.puzzle.crossings],
         islands=[[i.row, i.col, i.number, i.sure, round(i.x, 1), round(i.y, 1)] for i in reading.islands],
         unsure=reading.unsure, summary=reading.summary(), width=width, height=height,

@@ -102,6 +102,13 @@ class PuzzleModel:
     """[row, col] of islands left out"""
     format: str | None = None
 
+    @classmethod
+    def of(cls, puzzle) -> "PuzzleModel":
+        """The shape of ``puzzle`` (a :class:`hashikit.model.Puzzle`), from the JSON format's own writer."""
+        from ..formats.jsonfmt import puzzle_data
+
+        return cls(**{k: v for k, v in puzzle_data(puzzle).items() if k in cls.__dataclass_fields__})
+
 
 @shape
 class SolveReport(Answer):

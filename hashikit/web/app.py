@@ -77,17 +77,17 @@ class ApiError(Exception):
 
 
 # -- request helpers ----------------------------------------------------------------
-def puzzle_from_request(obj: PuzzleIn):
+def request_puzzle(obj: PuzzleIn):
     """The request's puzzle, built after its size is checked, or 400."""
     data = obj.model_dump(exclude_none=True)
     if isinstance(data.get("rows"), int) and isinstance(data.get("cols"), int):
         service.check_dimensions(data["rows"], data["cols"], WEB)  # before building a huge board
     if "grid" in data:
         service.check_dimensions(len(data["grid"]), max((len(r) for r in data["grid"]), default=0), WEB)
-    from ..formats.jsonfmt import puzzle_from_obj
+    from ..formats.jsonfmt import puzzle_from_data
 
     try:
-        puzzle = puzzle_from_obj(data, SOURCE, '"puzzle"', WEB)
+        puzzle = puzzle_from_data(data, SOURCE, '"puzzle"', WEB)
     except FormatError as exc:
         raise BadInput(exc.message) from None
     except (PuzzleError, TypeError, ValueError) as exc:
@@ -332,7 +332,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
               description=f"Solves exactly and looks for a second solution (`unique`, `second`). Status "
                           f"`unknown` after {solve_time_limit:g} s.")
     async def solve(req: PuzzleRequest) -> Response:
-        puzzle = puzzle_from_request(req.puzzle)
+        puzzle = request_puzzle(req.puzzle)
         report = await work(service.solve, puzzle, unique=True, time_limit=solve_time_limit, lim=WEB, stats=False)
         if report.status == "unknown":
             report.message = f"no answer within the time limit of {solve_time_limit:g} s"
@@ -344,7 +344,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           "on one pair, crossings, an island over its number, more bridges on a link than its mark in "
                           "`marks`).")
     async def check(req: CheckRequest) -> Response:
-        puzzle = puzzle_from_request(req.puzzle)
+        puzzle = request_puzzle(req.puzzle)
         solution = bridges_from_request(req.bridges, puzzle)
         return JSONResponse((await work(service.check, puzzle, solution, in_play=True, marks=req.marks)).as_json())
 
@@ -357,7 +357,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           "the `marks` back with the next request: they narrow the deduction (a marked link "
                           "carries at most `most` bridges), so following the hints finishes the puzzle.")
     async def hint(req: BoardRequest) -> Response:
-        puzzle = puzzle_from_request(req.puzzle)
+        puzzle = request_puzzle(req.puzzle)
         partial = bridges_from_request(req.bridges, puzzle)
         service.board_marks(puzzle, req.marks)
         try:
@@ -372,7 +372,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           "`score`), `several` (`solutions`: two of them, `differ`: the links [r1, c1, r2, c2] "
                           "on which they differ) or `unknown` past the time limit.")
     async def analyze(req: PuzzleRequest) -> Response:
-        puzzle = puzzle_from_request(req.puzzle)
+        puzzle = request_puzzle(req.puzzle)
         try:
             report = await work(limited, service.analyze, puzzle, time_limit=solve_time_limit / 2, lim=WEB,
                                 seconds=solve_time_limit)
@@ -384,7 +384,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
               description="The puzzle (and `bridges`, for the formats that show a solution) as text in "
                           "`format`: a Tatham game ID, a puzz.link URL, JSON, grid text, ...")
     async def convert(req: ConvertRequest) -> Response:
-        puzzle = puzzle_from_request(req.puzzle)
+        puzzle = request_puzzle(req.puzzle)
         solution = bridges_from_request(req.bridges, puzzle) if req.bridges else None
         return JSONResponse((await work(service.convert_report, puzzle, solution, req.format)).as_json())
 
