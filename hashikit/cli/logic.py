@@ -4,6 +4,10 @@
 Same conventions as :mod:`hashikit.cli` (exit 0 success, 1 "no" or unknown, 2 bad input, 130
 Ctrl-C).  ``--time-limit`` work that cannot stop itself (the deduction engine, a generator's
 layout) runs in a child process ended at the limit (:func:`hashikit.service.within`).
+
+About 540 lines: five commands, each a parser and a printer; ``generate`` carries its batch
+(``--count``, ``--cluster``, resumable output) and ``generate-suite`` the paper's, both printers
+of the batch runner's rows.
 """
 
 from __future__ import annotations

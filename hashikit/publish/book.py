@@ -28,6 +28,10 @@ there are many: the SAT engine must prove it unique (``max_solutions=2``), the d
 must grade it at its stated level, and the solution printed is the engine's, passed by the
 independent rule checker (again in this process).  A puzzle that fails is refused by name.
 
+About 950 lines on purpose: the sources and checks, the layout, the board's shapes and the two
+back ends share one page model (millimetres, :class:`Page`, :class:`Board`, :class:`Label`); a
+change to how a board is placed and to how it is drawn is one change, read in one place.
+
 Fonts: DejaVu Sans, from the system (Debian ``fonts-dejavu-core``), from a folder named by
 ``HASHIKIT_FONT_DIR`` or ``font_dir``, or the copy shipped in matplotlib if that is installed.
 It is embedded (subset) in the PDF.
