@@ -89,9 +89,33 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-#: Tatham's C generator on this machine, median seconds per puzzle and islands (issue 10)
-TATHAM = {(15, "easy"): "0.001", (15, "medium"): "0.003", (15, "hard"): "0.006", (25, "hard"): "0.018",
-          (40, "hard"): "0.28", (60, "hard"): "9.5 (about 180 islands)"}
+#: Tatham's own generator (Debian's sgt-puzzles), run without a display
+SGT_BRIDGES = "/usr/games/sgt-bridges"
+#: his difficulty letters for our levels (his solver stages 1-3; he has no expert)
+TATHAM_LEVEL = {"easy": 0, "medium": 1, "hard": 2}
+#: puzzles per timed run of his generator, by board side (enough to dwarf his start-up)
+TATHAM_COUNT = {15: 200, 25: 50, 40: 10, 60: 2}
+
+
+def tatham_c(size: int, level: str, repeats: int = 3) -> float | None:
+    """Seconds per puzzle of Tatham's C generator at his preset (30% islands, 10% expansion,
+    MAXBRIDGES 2), timed here and now: runs of N puzzles and of 1, alternately, whole process;
+    (median N-run - median 1-run) / (N - 1), so his start-up is subtracted as ours is (ours is timed
+    inside one process).  A mean per puzzle: his command does not time each one.  None without
+    his generator or for a level he does not have."""
+    if level not in TATHAM_LEVEL or not os.path.exists(SGT_BRIDGES):
+        return None
+    n = TATHAM_COUNT.get(size, 10)
+    params = f"{size}x{size}i30e10m2d{TATHAM_LEVEL[level]}"
+    many, one = [], []
+    for _ in range(repeats):
+        for count, into in ((n, many), (1, one)):
+            t0 = time.perf_counter()
+            subprocess.run([SGT_BRIDGES, "--generate", str(count), params], check=True,
+                           stdout=subprocess.DEVNULL, timeout=600)
+            into.append(time.perf_counter() - t0)
+    return max(0.0, (statistics.median(many) - statistics.median(one)) / (n - 1))
+
 #: the targets of issue 10, median (p90) seconds
 TARGET = {(15, "easy"): "0.05", (15, "medium"): "0.05", (15, "hard"): "0.05", (25, "hard"): "0.1",
           (40, "hard"): "0.3", (60, "hard"): "1 (p90 3)", (15, "expert"): "0.5", (40, "expert"): "3"}
@@ -155,6 +179,15 @@ def _before_cell(src: Path, size: int, level: str, args) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _c(r: dict) -> str:
+    return "-" if r.get("tatham_c") is None else f"{r['tatham_c']:.4f}"
+
+
+def _ratio(r: dict) -> str:
+    c = r.get("tatham_c")
+    return "-" if not c else f"{r['median'] / c:.1f}x"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[7, 10, 15, 25, 40, 60])
@@ -192,6 +225,7 @@ def main(argv=None) -> int:
                 if options and level == "expert":
                     continue
                 r = run_cell(size, level, args.seeds, args.time_limit, args.budget, options)
+                r["tatham_c"] = tatham_c(size, level) if args.tatham else None
                 rows.append(r)
                 print(f"{size}x{size} {level} {r['layout']}: median {r['median']:.3f}s p90 {r['p90']:.3f}s "
                       f"{r['runs'] - r['fails']}/{r['runs']} made, {r['islands']:.0f} islands", flush=True)
@@ -214,15 +248,17 @@ def main(argv=None) -> int:
              "Bridge length: cells from island to island along each bridge of the solution. Doubles: share of "
              "the solution's bridges that are double. Loops: independent cycles of the solution's bridges per "
              "island (0 for a tree). Empty border: puzzles made whose first or last row or column has no "
-             "island.", "",
-             "| size | level | layout | puzzles | failed | median s | p90 s | target s | Tatham's C s | "
+             "island. Tatham's C: his generator at his preset, mean seconds per puzzle timed in this run right "
+             "after the row's own cell, his start-up subtracted (`--tatham`; the same C figure on both layouts' "
+             "rows); ours / his: our median over his mean.", "",
+             "| size | level | layout | puzzles | failed | median s | p90 s | target s | Tatham's C s | ours / his | "
              "islands | density | bridge length | doubles | loops | mean score | empty border |",
              "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-             "| ---: |"]
+             "| ---: | ---: |"]
     for r in rows:
         key = (r["size"], r["level"])
         lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {r['runs']} | {r['fails']} | "
-                     f"{r['median']:.3f} | {r['p90']:.3f} | {TARGET.get(key, '-')} | {TATHAM.get(key, '-')} | "
+                     f"{r['median']:.3f} | {r['p90']:.3f} | {TARGET.get(key, '-')} | {_c(r)} | {_ratio(r)} | "
                      f"{r['islands']:.0f} | {r['density']:.3f} | {r['length']:.2f} | {r['doubles']:.2f} | "
                      f"{r['loops']:.3f} | {r['score']:.0f} | {r['empty_border']} of {r['made']} |")
     if before:
