@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -210,6 +211,19 @@ def test_openapi_and_page(client):
     assert "default-src 'self'" in page.headers["content-security-policy"]
     for asset in ("app.js", "style.css"):
         assert client.get(f"/static/{asset}").status_code == 200
+
+
+def test_every_module_the_page_imports_is_served(client):
+    seen, todo = set(), ["app.js"]          # the page's modules, followed from app.js through their imports
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and "javascript" in r.headers["content-type"], name
+        todo += re.findall(r'^import [^;]*? from "\./([\w-]+\.js)";', r.text, re.M)
+    assert {"game.js", "board.js", "moves.js", "input.js", "build.js"} <= seen
 
 
 def test_answer_shapes_reach_the_openapi_description_with_their_field_docs(client):
