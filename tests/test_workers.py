@@ -300,3 +300,12 @@ def test_a_time_limited_solve_on_a_pool_keeps_its_limit_and_its_solutions(pool):
     assert all(check(p, s).ok for s in r.solutions)
     assert small.solved and small.unique is True and small.stats["process"] == "pool worker"
     assert check(ring, small.solution).ok
+
+
+def test_a_died_worker_says_why_in_the_words_the_batch_runner_uses():
+    from hashikit.run.workers import WorkerDied, exit_note
+
+    assert str(WorkerDied(-9)) == "the worker process ended without an answer (killed by SIGKILL)"
+    assert str(WorkerDied(7)) == "the worker process ended without an answer (exit code 7)"
+    assert str(WorkerDied(None)) == "the worker process ended without an answer"
+    assert exit_note(None) == "ended abruptly" and exit_note(-200) == "killed by signal 200"

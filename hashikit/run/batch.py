@@ -208,18 +208,6 @@ def _run_inline(todo) -> Iterator[Result]:
         yield Result(job.key, i, ok, value if ok else None, "" if ok else value, seconds, job=job)
 
 
-def _exit_note(code: int | None) -> str:
-    """Why a worker died, from its exit code: a signal's name or the code."""
-    if code is None:
-        return "ended abruptly"
-    if code < 0:
-        try:
-            return f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return f"exit code {code}"
-
-
 def _sigterm(signum, frame):
     raise SystemExit(128 + signal.SIGTERM)
 
@@ -255,7 +243,7 @@ class _OwnPool:
         return self.threads.submit(self._run, job)
 
     def _run(self, job: Job) -> tuple[bool, Any, float]:
-        from .workers import Overrun, WorkerDied
+        from .workers import Overrun, WorkerDied, exit_note
 
         deadline = None if job.time_limit is None else time.monotonic() + job.time_limit + self.grace
         try:
@@ -264,7 +252,7 @@ class _OwnPool:
             return False, (f"no answer within its time limit of {job.time_limit:g} s (+{self.grace:g} s): "
                            f"its worker was ended"), 0.0
         except WorkerDied as exc:
-            return False, f"worker process died ({_exit_note(exc.exitcode)})", 0.0
+            return False, f"worker process died ({exit_note(exc.exitcode)})", 0.0
 
     def close(self) -> None:
         """End every worker now (a job still running gets WorkerDied in its thread) and the threads."""

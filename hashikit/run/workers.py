@@ -77,12 +77,25 @@ class Cancelled(Exception):
     """The caller's cancel event was set; the job's worker was killed."""
 
 
+def exit_note(code: int | None) -> str:
+    """Why a worker ended, from its exit code: a signal's name, the code, or "ended abruptly"
+    when the code is not known."""
+    if code is None:
+        return "ended abruptly"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
 class WorkerDied(Exception):
     """The worker ended without an answer (killed from outside, out of memory, the pool closed)."""
 
     def __init__(self, exitcode: int | None):
         super().__init__("the worker process ended without an answer"
-                         + (f" (exit code {exitcode})" if exitcode is not None else ""))
+                         + (f" ({exit_note(exitcode)})" if exitcode is not None else ""))
         self.exitcode = exitcode
 
 

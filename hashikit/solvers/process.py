@@ -85,7 +85,7 @@ def solve_limited(engine: str, run, puzzle: Puzzle, limit: Deadline, max_solutio
     except workers.Overrun:
         result, ended = None, TIME_LIMIT
     except workers.WorkerDied as exc:
-        result, ended = None, f"the engine process ended (exit code {exc.exitcode})"
+        result, ended = None, f"the engine process ended ({workers.exit_note(exc.exitcode)})"
     solutions = [Solution.from_counts(puzzle, c) for c in found]
     if result is None:
         late = time.monotonic() >= deadline
