@@ -4,8 +4,8 @@
 "use strict";
 
 import { api } from "./api.js";
+import { el } from "./draw.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 // pictures are sent at most this wide or high (a phone photo is scaled down first), and re-encoded
 // when larger than MAX_BYTES, so the base64 body stays under the server's 1 MB cap
 const MAX_SIDE = 1600;
@@ -15,13 +15,6 @@ const $ = (id) => document.getElementById(id);
 
 let reading = null; // the server's answer, with the player's corrections applied to reading.islands
 let picked = -1; // index into reading.islands of the island being corrected
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.append(node);
-  return node;
-}
 
 function toBase64(bytes) {
   let s = "";
