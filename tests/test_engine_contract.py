@@ -22,7 +22,7 @@ import pytest
 
 from hashikit.checker import check
 from hashikit.errors import BadArgument, UnsupportedOption
-from hashikit.limits import TIME_MARGIN
+from hashikit.limits import TIME_MARGIN, Deadline
 from hashikit.model import Puzzle
 from hashikit import solvers
 from hashikit.solvers import CAPABILITIES, ENGINES, Capabilities, Status, capabilities, solve
@@ -144,6 +144,19 @@ def test_an_option_of_another_engine_is_refused(engine):
 def test_bad_time_limits_are_refused(engine, value):
     with pytest.raises(BadArgument, match="time_limit"):
         solve(corners(3), engine=engine, time_limit=value)
+
+
+def test_each_engine_module_takes_seconds_or_a_deadline_and_refuses_a_bad_limit(engine):
+    """The engine modules themselves (called without ``solvers.solve``) speak the same time
+    vocabulary: seconds or a running Deadline, and a negative limit is refused, not taken as past."""
+    module = solvers.get_engine(engine)
+    assert module(corners(3), time_limit=30).status is Status.SOLVED
+    assert module(corners(3), time_limit=Deadline.after(30)).status is Status.SOLVED
+    passed = Deadline(time.monotonic() - 1, 1)
+    result = module(corners(3), time_limit=passed)
+    assert result.status is Status.UNKNOWN and result.stopped == "time limit"
+    with pytest.raises(BadArgument, match="time_limit"):
+        module(corners(3), time_limit=-1)
 
 
 @pytest.mark.parametrize("value", [0, -1, True, 1.5, "2", None, float("nan")])

@@ -409,7 +409,7 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None) -> No
         # the deadline checked between the SAT solver's calls, each of them short here
         from ..solvers.sat import solve as sat_solve
 
-        result = sat_solve(puzzle, max_solutions=2, deadline=proof.at)
+        result = sat_solve(puzzle, max_solutions=2, time_limit=proof)
     else:
         result = solve(puzzle, max_solutions=2, time_limit=proof)
     if result.unique is False:

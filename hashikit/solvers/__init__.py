@@ -1,7 +1,7 @@
 """Solver engines behind one contract: ``solve(puzzle, engine, time_limit, max_solutions, **options)``.
 
 Each engine is one module exposing ``solve(puzzle, time_limit=None, max_solutions=1,
-deadline=None, report=None, **options)`` and returning a :class:`SolveResult`.  ``ENGINES`` names
+report=None, announce=None, **options)`` and returning a :class:`SolveResult`.  ``ENGINES`` names
 them; ``CAPABILITIES`` declares what each does, readable without importing the engine's optional
 package.  :func:`solve` refuses up front what an engine does not declare (``UnsupportedOption``)
 and values no engine can take (``BadArgument``); an engine whose optional dependency is missing

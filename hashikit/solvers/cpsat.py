@@ -31,6 +31,7 @@ import time
 
 from ortools.sat.python import cp_model
 
+from ..limits import Deadline
 from ..model import Puzzle
 from . import lazy
 from .base import SolveResult, Status
@@ -112,12 +113,11 @@ class CpBackend:
         self.model.add_bool_or(differs)
 
 
-def solve(puzzle: Puzzle, time_limit: float | None = None, num_workers: int = DEFAULT_WORKERS,
-          params: dict | None = None, max_solutions: int = 1, deadline: float | None = None,
+def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, num_workers: int = DEFAULT_WORKERS,
+          params: dict | None = None, max_solutions: int = 1,
           report=None, announce=None) -> SolveResult:
     start = time.monotonic()
-    if deadline is None and time_limit is not None:
-        deadline = start + time_limit
+    deadline = Deadline.of(time_limit)
     stats: dict = {"rounds": 0, "cuts": 0}
     reason = simple_infeasibility(puzzle)
     if reason:

@@ -21,6 +21,7 @@ import threading
 import time
 from typing import Callable, Protocol, Sequence
 
+from ..limits import Deadline
 from ..model import Puzzle, Solution
 from .base import SolveResult, Status
 from .graph import DisjointSets, components
@@ -29,7 +30,7 @@ TIME_LIMIT = "time limit"
 
 
 class Backend(Protocol):
-    def solve(self, deadline: float | None) -> tuple[Status, list[int] | None]:
+    def solve(self, deadline: Deadline | None) -> tuple[Status, list[int] | None]:
         """(SOLVED, counts) for an assignment meeting every constraint added so far;
         (INFEASIBLE, None) when proved there is none; (UNKNOWN, None) at the deadline."""
 
@@ -109,18 +110,18 @@ def _tree_path(tree: list[list[tuple[int, int]]], start: int, goal: int) -> list
     return path
 
 
-def past(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() >= deadline
+def past(deadline: Deadline | None) -> bool:
+    return deadline is not None and deadline.expired()
 
 
-def left(deadline: float | None, cap: float = 1e9) -> float | None:
+def left(deadline: Deadline | None, cap: float = 1e9) -> float | None:
     """Seconds left before ``deadline`` (None: no deadline), at most ``cap``."""
     if deadline is None:
         return None
-    return max(0.0, min(cap, deadline - time.monotonic()))
+    return min(cap, deadline.left())
 
 
-def run(puzzle: Puzzle, backend: Backend, *, max_solutions: int = 1, deadline: float | None = None,
+def run(puzzle: Puzzle, backend: Backend, *, max_solutions: int = 1, deadline: Deadline | None = None,
         stats: dict, report: Callable[[list[int]], None] | None = None,
         caps: Sequence[int] | None = None, enforces_splits: bool = False
         ) -> tuple[Status, list[list[int]], bool, str | None]:

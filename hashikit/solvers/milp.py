@@ -42,6 +42,7 @@ import time
 
 from pyscipopt import SCIP_RESULT, Conshdlr, Model, quicksum
 
+from ..limits import Deadline
 from ..model import Puzzle
 from . import lazy
 from .base import SolveResult, Status
@@ -243,12 +244,11 @@ class MilpBackend:
         self.nogoods.append(list(counts))
 
 
-def solve(puzzle: Puzzle, time_limit: float | None = None, weak: bool = True,
+def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, weak: bool = True,
           fractional: bool = True, params: dict | None = None, max_solutions: int = 1,
-          deadline: float | None = None, report=None, announce=None) -> SolveResult:
+          report=None, announce=None) -> SolveResult:
     start = time.monotonic()
-    if deadline is None and time_limit is not None:
-        deadline = start + time_limit
+    deadline = Deadline.of(time_limit)
     stats: dict = {"cuts": 0, "nodes": 0, "rounds": 0, "weak": bool(weak), "fractional": bool(fractional)}
     reason = simple_infeasibility(puzzle)
     if reason:

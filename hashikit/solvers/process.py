@@ -2,7 +2,7 @@
 
 Why a process: python-sat cannot interrupt CaDiCaL, and model building (Python loops over
 tens of thousands of links) cannot be interrupted either.  The worker runs the whole engine
-(``engine.solve(..., deadline=...)``) and posts each solution as soon as it is found, then the
+(``engine.solve(..., time_limit=deadline)``) and posts each solution as soon as it is found, then the
 result; the caller waits until the deadline plus a grace period, then the worker is killed.  So
 the answer comes within the time limit plus ``limits.TIME_MARGIN``, keeps the solutions found so
 far, and never says "infeasible" unless the engine proved it.  Ctrl-C in the caller kills the
@@ -42,10 +42,10 @@ def killed_at_deadline(fn, *args, **kwargs):
         _killed_at_deadline = before
 
 
-def _engine_job(run, puzzle: Puzzle, deadline: float, max_solutions: int, options: dict, post) -> SolveResult:
+def _engine_job(run, puzzle: Puzzle, deadline: Deadline, max_solutions: int, options: dict, post) -> SolveResult:
     """The job a worker runs: the engine, posting each solution (its bridge counts) and the early
     stats as they come; the result goes back without the solutions, already posted one by one."""
-    result = run(puzzle, deadline=deadline, max_solutions=max_solutions,
+    result = run(puzzle, time_limit=deadline, max_solutions=max_solutions,
                  report=lambda counts: post(("solution", counts)),
                  announce=lambda stats: post(("stats", stats)), **options)
     result.solution, result.solutions = None, []
@@ -61,9 +61,9 @@ def solve_limited(engine: str, run, puzzle: Puzzle, limit: Deadline, max_solutio
     the deadline (:func:`killed_at_deadline`) and in a daemonic process (which may have no
     children: the caller already runs in a process it ends at its own deadline; the deadline is
     then checked between solver calls)."""
-    start, deadline = time.monotonic(), limit.at
+    start = time.monotonic()
     if keeps_deadline or _killed_at_deadline or multiprocessing.current_process().daemon:
-        result = run(puzzle, deadline=deadline, max_solutions=max_solutions, **options)
+        result = run(puzzle, time_limit=limit, max_solutions=max_solutions, **options)
         result.stats["process"] = ("caller" if keeps_deadline else "caller (killed at the deadline)"
                                    if _killed_at_deadline else "caller (daemonic)")
         return result
@@ -79,8 +79,8 @@ def solve_limited(engine: str, run, puzzle: Puzzle, limit: Deadline, max_solutio
 
     pool = workers.current()
     try:
-        result = workers.run(_engine_job, (run, puzzle, deadline, max_solutions, options),
-                             deadline=deadline + GRACE, on_message=receive, pool=pool, name=f"hashikit-{engine}")
+        result = workers.run(_engine_job, (run, puzzle, limit, max_solutions, options),
+                             deadline=limit.at + GRACE, on_message=receive, pool=pool, name=f"hashikit-{engine}")
         ended = None
     except workers.Overrun:
         result, ended = None, TIME_LIMIT
@@ -88,7 +88,7 @@ def solve_limited(engine: str, run, puzzle: Puzzle, limit: Deadline, max_solutio
         result, ended = None, f"the engine process ended ({workers.exit_note(exc.exitcode)})"
     solutions = [Solution.from_counts(puzzle, c) for c in found]
     if result is None:
-        late = time.monotonic() >= deadline
+        late = limit.expired()
         result = SolveResult(Status.SOLVED if solutions else Status.UNKNOWN, engine=engine,
                              stopped=TIME_LIMIT if late else ended,
                              stats={**early_stats, "ended_at_deadline": late})

@@ -40,6 +40,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver, SolverNames
 
 from ..errors import BadArgument
+from ..limits import Deadline
 from ..model import Puzzle
 from . import lazy
 from .base import SolveResult, Status
@@ -294,23 +295,23 @@ def blocking_clause(enc, counts: list[int]) -> list[int]:
     return [lit for k, c in enumerate(counts) if enc.caps[k] for lit in enc.differs(k, c)]
 
 
-def solve(puzzle: Puzzle, time_limit: float | None = None, solver: str = DEFAULT_SAT_SOLVER,
-          max_solutions: int = 1, implied: bool = True, deadline: float | None = None,
+def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: str = DEFAULT_SAT_SOLVER,
+          max_solutions: int = 1, implied: bool = True,
           report=None, announce=None) -> SolveResult:
     """Solve; with ``max_solutions`` > 1, enumerate up to that many distinct solutions.
 
     ``result.complete`` is True when the search proved there are no further
     solutions (so ``max_solutions=2`` with one solution found proves uniqueness).
     ``implied=False`` leaves out the implied clauses (connectivity then rests on cuts alone).
-    ``deadline`` (``time.monotonic()``) is checked between solver calls only: CaDiCaL cannot
-    be interrupted, so ``solvers.solve`` keeps a time limit by running this in a child process.
+    ``time_limit`` (seconds or a :class:`~hashikit.limits.Deadline`) is checked between solver
+    calls only: CaDiCaL cannot be interrupted, so ``solvers.solve`` keeps a time limit by running
+    this in a worker process killed at the deadline.
     """
     start = time.monotonic()
     if solver not in SAT_SOLVERS:
         raise BadArgument(f"engine 'sat': unknown SAT solver {solver!r}; choose from "
                           f"{', '.join(sorted(SAT_SOLVERS))}")
-    if deadline is None and time_limit is not None:
-        deadline = start + time_limit
+    deadline = Deadline.of(time_limit)
     stats: dict = {"sat_solver": solver, "rounds": 0, "cuts": 0}
     if announce is not None:  # which solver runs, even if the process is ended before it answers
         announce(dict(stats))
