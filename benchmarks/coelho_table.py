@@ -141,7 +141,7 @@ def main() -> int:
         if only and key not in only:
             continue
         try:
-            bench.check_engines([engine])
+            bench.validate_engines([engine])
         except bench.BenchError as exc:
             print(f"coelho_table: skipping {name}: {exc}", file=sys.stderr)
             continue

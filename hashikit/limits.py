@@ -71,7 +71,7 @@ HARD_STOP = TIME_MARGIN / 2
 PROOF_FLOOR = 0.5
 
 
-def check_seconds(value, name: str = "time_limit") -> float:
+def validate_seconds(value, name: str = "time_limit") -> float:
     """``value`` as a time limit in seconds: a finite number above 0, else ``BadArgument`` (a
     ``ValueError``) naming the value; the one check every layer's time limit goes through."""
     from .errors import BadArgument
@@ -99,8 +99,8 @@ class Deadline:
 
     @classmethod
     def after(cls, seconds, start: float | None = None) -> "Deadline":
-        """``seconds`` (checked by :func:`check_seconds`) after ``start`` (monotonic; default now)."""
-        seconds = check_seconds(seconds)
+        """``seconds`` (checked by :func:`validate_seconds`) after ``start`` (monotonic; default now)."""
+        seconds = validate_seconds(seconds)
         return cls((time.monotonic() if start is None else start) + seconds, seconds)
 
     @classmethod

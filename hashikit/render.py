@@ -134,7 +134,7 @@ class Scene(NamedTuple):
     layers: tuple[tuple[str, tuple], ...]  # (group name, shapes)
 
 
-def _check_cell(cell) -> int:
+def _validate_cell(cell) -> int:
     if isinstance(cell, bool) or not isinstance(cell, int):
         raise ValueError(f"cell must be a whole number of pixels, got {cell!r}")
     if not 4 <= cell <= 400:
@@ -164,7 +164,7 @@ def _split_highlight(highlight: Iterable) -> tuple[set, set]:
     return cells, bridges
 
 
-def _check_on_board(puzzle: Puzzle, solution: Solution | None, hl_bridges: set) -> None:
+def _validate_on_board(puzzle: Puzzle, solution: Solution | None, hl_bridges: set) -> None:
     """Refuse bridges (drawn or highlighted) with an end off the board or an absurd count."""
     def on_board(pos) -> bool:
         return (isinstance(pos, tuple) and len(pos) == 2
@@ -194,9 +194,9 @@ def _scene(puzzle: Puzzle, solution: Solution | None, cell: int | None,
         raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}")
     if solution is not None and not isinstance(solution, Solution):
         raise TypeError(f"expected a Solution or None, got {type(solution).__name__}")
-    c = auto_cell(puzzle.rows, puzzle.cols) if cell is None else _check_cell(cell)
+    c = auto_cell(puzzle.rows, puzzle.cols) if cell is None else _validate_cell(cell)
     hl_cells, hl_bridges = _split_highlight(highlight)
-    _check_on_board(puzzle, solution, hl_bridges)
+    _validate_on_board(puzzle, solution, hl_bridges)
     C = COLORS
     # Bridge lines are whole pixels wide and their spacing an even number of pixels,
     # and the cell centres sit on whole or half pixels to match: so at 1:1 each

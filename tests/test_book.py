@@ -340,7 +340,7 @@ def test_sections_start_on_right_hand_pages_or_anywhere():
 
 
 def test_limit_keeps_the_easiest(catalogue, tmp_path):
-    report = make_book(str(catalogue), str(tmp_path / "b.pdf"), limit=3, workers=1)
+    report = make_book(str(catalogue), str(tmp_path / "b.pdf"), at_most=3, workers=1)
     assert report.puzzles == 3 and report.levels == {"easy": 3}
 
 

@@ -625,15 +625,15 @@ def test_a_json_solution_far_off_the_board_is_refused_when_read():
 
 
 def test_check_solution_for_a_puzzle_read_elsewhere():
-    from hashikit.formats import check_solution
+    from hashikit.formats import validate_solution
 
     puzzle = read_text("1.1\n", "grid").puzzle
     far = read_text('{"bridges": [[0, 0, 0, 30000000, 1]]}', "json").solution
     with pytest.raises(FormatError, match="outside"):
-        check_solution(puzzle, far, "s.json")
+        validate_solution(puzzle, far, "s.json")
     count = read_text('{"bridges": [[0, 0, 0, 2, 9223372036854775808]]}', "json").solution
     with pytest.raises(FormatError, match="counts run from 1 to 64"):
-        check_solution(puzzle, count)
+        validate_solution(puzzle, count)
 
 
 @pytest.mark.parametrize("fmt", ["pzprv3", "solved", "dot", "ohmec", "json", "prob"])

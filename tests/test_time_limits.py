@@ -231,7 +231,7 @@ def test_a_solve_inside_a_killed_worker_runs_in_that_worker():
 @pytest.mark.parametrize("bad", [-1, 0, float("nan"), float("inf"), "1", True])
 def test_a_bad_time_limit_from_the_library_is_refused_where_it_is_given(bad):
     """Every library entry that takes a time limit refuses a bad one at once, with the same check
-    (``limits.check_seconds``), rather than 'no puzzle within -1 s' or a job that never stops."""
+    (``limits.validate_seconds``), rather than 'no puzzle within -1 s' or a job that never stops."""
     from hashikit.errors import BadArgument
     from hashikit.generate import generate_unique
     from hashikit.run.batch import Job

@@ -205,7 +205,7 @@ def parse_engine_options(items: list[str] | None, engines: list[str]) -> dict[st
     return out
 
 
-def check_engines(names: list[str]) -> None:
+def validate_engines(names: list[str]) -> None:
     """Raise BenchError for an unknown engine, or one whose optional package is missing (with its install hint)."""
     from ..errors import SolverUnavailable
     from ..solvers import ENGINES, get_engine

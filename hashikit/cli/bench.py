@@ -27,7 +27,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..bench import (BenchError, BenchResult, check_engines, find_puzzles, parse_engine_options, plot, problem_lines,
+from ..bench import (BenchError, BenchResult, validate_engines, find_puzzles, parse_engine_options, plot, problem_lines,
                      puzzle_extensions, render_markdown, render_text, run_bench, sample_files)
 from .argtypes import positive_int, time_limit as time_limit_arg
 from .common import EXIT_BAD, EXIT_NO, EXIT_OK  # bench: verified, a wrong answer or crash, bad input
@@ -93,7 +93,7 @@ def _inputs(args) -> tuple[list[str], dict[str, dict], list[str]]:
     engines = list(dict.fromkeys(e.strip() for e in (args.engine or "sat").split(",") if e.strip()))
     if not engines:
         raise BenchError("--engine: name at least one engine")
-    check_engines(engines)
+    validate_engines(engines)
     options = parse_engine_options(getattr(args, "engine_option", None), engines)
     if getattr(args, "resume", False) and not getattr(args, "csv", None):
         raise BenchError("--resume needs --csv OUT.csv (the rows to resume from)")

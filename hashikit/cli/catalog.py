@@ -144,7 +144,7 @@ def _open_existing(path: str) -> Catalog:
 
 def cmd_catalog_list(args) -> int:
     with _open_existing(args.db) as cat:
-        entries = cat.query(**filters_from(args), limit=args.limit)
+        entries = cat.query(**filters_from(args), at_most=args.limit)
     if args.format == "json":
         print(json.dumps([e.to_json() for e in entries], indent=1))
         return EXIT_OK
@@ -185,7 +185,7 @@ def cmd_book(args) -> int:
     if os.path.isdir(args.source):
         filters = {k: v for k, v in filters.items() if v is not None}
     report = make_book(args.source, args.output, opts, pages_dir=args.pages, pages_format=args.pages_format,
-                       dpi=args.dpi, answers=args.answers, limit=args.limit, workers=args.jobs, **filters)
+                       dpi=args.dpi, answers=args.answers, at_most=args.limit, workers=args.jobs, **filters)
     levels = ", ".join(f"{n} {lv}" for lv, n in report.levels.items())
     where = ("no solutions" if report.solutions_page is None
              else f"solutions in {report.answers} ({report.answer_pages} pages)" if report.answers

@@ -37,17 +37,17 @@ def cmd_solve(args) -> int:
     refuse((args.limit is not None and not args.all, "--limit goes with --all (how many solutions to list)"),
            (args.unicode and (args.to or args.format == "json"),
             "--unicode draws the solved grid; it does not go with --to or --format json"))
-    limit = args.limit or 100
+    max_solutions = args.limit or 100
     fmt = _solution_format(args)
-    output.check_writable(args.output)
+    output.validate_writable(args.output)
     if args.svg:
-        output.check_picture(args.svg)
+        output.validate_picture(args.svg)
     deadline = cli_deadline.deadline_of(args)
     cli_deadline.arm(args, deadline, _out_of_time(args, deadline))
     doc = load_shown(args, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
     report = service.solve(puzzle, engine=args.engine, time_limit=deadline, unique=args.unique,
-                           enumerate_all=args.all, limit=limit)
+                           enumerate_all=args.all, max_solutions=max_solutions)
     shown = _solutions_shown(report, args)
     texts = [_solution_text(puzzle, Solution.from_list(s), fmt, args.unicode) for s in shown]
     picture = (service.drawing(args.svg, puzzle, Solution.from_list(report.bridges))
@@ -63,7 +63,7 @@ def cmd_solve(args) -> int:
     else:
         _write_solutions(texts, args.output)
     if not args.quiet and args.format != "json":
-        say(_summary(report, args, limit))
+        say(_summary(report, args, max_solutions))
     if picture is not None:
         output.write_output(picture, args.svg)
     if report.status != "solved" or (args.unique and report.unique is False):
@@ -140,7 +140,7 @@ def _write_solutions(texts: list[str], out: str | None) -> None:
         output.write_output(text, numbered(out, n))
 
 
-def _summary(report, args, limit: int) -> str:
+def _summary(report, args, max_solutions: int) -> str:
     st = report.stats or {}
     detail = ", ".join(f"{k} {v}" for k, v in st.items() if k in ("rounds", "cuts", "nodes"))
     line = f"{report.status} in {st.get('time', 0.0):.3f} s by {report.engine}" + (f" ({detail})" if detail else "")
@@ -155,7 +155,7 @@ def _summary(report, args, limit: int) -> str:
     if args.all and report.status == "solved":
         line += f"; {len(report.solutions)} solution(s)" + (
             ", all of them" if report.complete else {
-                "limit": f", stopped at --limit {limit}", "time limit": ", search stopped by the time limit",
+                "limit": f", stopped at --limit {max_solutions}", "time limit": ", search stopped by the time limit",
                 "engine": ", the engine did not search further"}[report.stopped])
     if args.output not in (None, "-") and args.format != "json" and len(_solutions_shown(report, args)) > 1:
         line += f"; written to {args.output} and numbered files beside it ({numbered(args.output, 2)}, ...)"
@@ -197,7 +197,7 @@ def _check_text(report) -> str:
 # -- convert ------------------------------------------------------------------
 def cmd_convert(args) -> int:
     fmt = output.output_format(args.output, args.to)
-    output.check_writable(args.output)
+    output.validate_writable(args.output)
     doc = load_shown(args, args.input)
     solution = doc.solution
     if fmt.needs_solution and solution is None and not args.solve:
@@ -223,7 +223,7 @@ def _solve_for_output(puzzle, path: str):
 # -- render -------------------------------------------------------------------
 def cmd_render(args) -> int:
     refuse((args.blank and args.solve, "--blank draws the puzzle only and --solve draws its solution; give one"))
-    output.check_picture(args.output)
+    output.validate_picture(args.output)
     doc = service.load_puzzle(args.file, args.from_format)
     solution = doc.solution if not args.blank else None
     if args.solve and solution is None:

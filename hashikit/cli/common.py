@@ -91,17 +91,17 @@ def add_show(parser) -> None:
                              "(islands, numbers, bridges; an unsure number in red) to spot a misread at a glance")
 
 
-def check_show(args) -> None:
+def validate_show(args) -> None:
     """Refuse a bad ``--show`` path before the work starts."""
     import os
 
     from ..service import BadInput
-    from .output import check_writable
+    from .output import validate_writable
 
     if getattr(args, "show", None):
         if os.path.splitext(args.show)[1].lower() != ".png":
             raise BadInput(f"{args.show}: --show writes a PNG picture; give a .png file name")
-        check_writable(args.show)
+        validate_writable(args.show)
 
 
 def load_shown(args, path: str):
@@ -109,7 +109,7 @@ def load_shown(args, path: str):
     after reading (for the commands that take ``--show``)."""
     from ..service import load_puzzle
 
-    check_show(args)
+    validate_show(args)
     doc = load_puzzle(path, args.from_format)
     show(args, doc, path)
     return doc

@@ -107,9 +107,9 @@ def cmd_explain(args) -> int:
 # -- hint ---------------------------------------------------------------------
 def cmd_hint(args) -> int:
     refuse((args.state_format is not None and args.state is None, "--state-format goes with --state"),
-           (not args.check_solution and args.state is None, "--no-solution-check goes with --state"))
+           (not args.validate_solution and args.state is None, "--no-solution-check goes with --state"))
     if args.svg:
-        output.check_picture(args.svg)
+        output.validate_picture(args.svg)
     deadline = _limited(args)
     doc = load_shown(args, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
@@ -128,7 +128,7 @@ def cmd_hint(args) -> int:
             raise BadInput(f"{args.state}: {exc.message}") from None
     try:
         report = service.within(deadline, service.hint, puzzle, partial, max_level=args.max_level,
-                                check_solution=args.check_solution, time_limit=deadline)
+                                validate_solution=args.validate_solution, time_limit=deadline)
     except OutOfTime as exc:
         return _unknown(args, exc)
     picture = (service.drawing(args.svg, puzzle, partial, highlight=service.step_highlight(puzzle, report))
@@ -216,10 +216,10 @@ def cmd_generate(args) -> int:
             "--jobs sizes the local pool; with --cluster the cluster's workers run the jobs"))
     if many:
         output.output_format(f"x.{(args.ext or 'txt').lstrip('.')}", None)
-        output.check_folder(args.out_dir or "puzzles")
+        output.validate_folder(args.out_dir or "puzzles")
     else:
         output.output_format(args.output, None, default="grid")
-        output.check_writable(args.output)
+        output.validate_writable(args.output)
     spec = _spec(args, rows, cols)
     if args.difficulty is not None:
         _refused_by_the_generator(spec)
@@ -408,9 +408,9 @@ def cmd_generate_suite(args) -> int:
     for n in sizes:
         if n not in SUITE_SIDES:
             raise BadInput(f"--islands {n}: the suite has 100, 200, 300 and 400 islands")
-    output.check_folder(args.out_dir)
+    output.validate_folder(args.out_dir)
     for n in sizes:
-        output.check_folder(os.path.join(args.out_dir, str(n)))
+        output.validate_folder(os.path.join(args.out_dir, str(n)))
     base = base_seed(args.seed)
     jobs, names = [], {}
     for n in sizes:
@@ -473,7 +473,7 @@ def add_parsers(sub) -> None:
     h.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
     h.add_argument("--state-format", metavar="FORMAT", help="format of the state file")
     h.add_argument("--max-level", choices=levels(), default="expert", help="strongest rules to use")
-    h.add_argument("--no-solution-check", dest="check_solution", action="store_false",
+    h.add_argument("--no-solution-check", dest="validate_solution", action="store_false",
                    help="do not compare your bridges with the solution (only the rules)")
     h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)")
     add_show(h)

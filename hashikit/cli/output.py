@@ -24,7 +24,7 @@ def output_format(path: str | None, to: str | None, *, default: str | None = Non
     return fmt
 
 
-def check_writable(path: str | None) -> None:
+def validate_writable(path: str | None) -> None:
     """Refuse an output path that cannot be written (missing folder, a directory, no
     permission) before the work starts, so no work is lost to a bad path."""
     if path in (None, "-"):
@@ -40,15 +40,15 @@ def check_writable(path: str | None) -> None:
         raise BadInput(f"{path}: cannot write into {folder}: permission denied")
 
 
-def check_picture(path: str) -> None:
+def validate_picture(path: str) -> None:
     """A picture path: .svg or .png, writable (checked before the work)."""
     ext = os.path.splitext(path)[1].lower()
     if ext not in (".svg", ".png"):
         raise BadInput(f"{path}: cannot draw to a {ext or 'extensionless'} file; use a .svg or .png file name")
-    check_writable(path)
+    validate_writable(path)
 
 
-def check_folder(path: str) -> None:
+def validate_folder(path: str) -> None:
     """An output folder: made now (so a bad one fails before the work), writable."""
     try:
         os.makedirs(path, exist_ok=True)

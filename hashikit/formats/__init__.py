@@ -6,7 +6,7 @@ Readers raise :class:`~hashikit.errors.FormatError` naming the source, the line
 and column, and what is wrong, and enforce the caps of :mod:`hashikit.limits`
 (``limits.CLI`` unless the caller passes another, as the web app passes ``limits.WEB``)
 before they allocate anything of the size the text claims.  A solution read with its
-puzzle is checked to lie on the board (:func:`check_solution`) before anyone walks it.
+puzzle is checked to lie on the board (:func:`validate_solution`) before anyone walks it.
 
 The registry is the one list of formats: the CLI's help table (:func:`help_table`) and the
 README's table (:func:`readme_table`, checked by a test) are made from it.
@@ -187,7 +187,7 @@ def read_text(text: str, fmt: str | None = None, source: str = "<string>",
     except PuzzleError as exc:  # a model rule, raised after parsing: name the source and cell
         raise FormatError(exc.message, source) from None
     if doc.puzzle is not None and doc.solution is not None:
-        check_solution(doc.puzzle, doc.solution, source, limits)
+        validate_solution(doc.puzzle, doc.solution, source, limits)
     return doc
 
 
@@ -250,18 +250,18 @@ def _read_picture(raw: bytes, source: str, limits: Limits) -> Document:
 
     doc = read_bytes(raw, source, limits)
     if doc.solution is not None:
-        check_solution(doc.puzzle, doc.solution, source, limits)
+        validate_solution(doc.puzzle, doc.solution, source, limits)
     return doc
 
 
-def check_solution(puzzle: Puzzle, solution: Solution, source: str | None = None,
+def validate_solution(puzzle: Puzzle, solution: Solution, source: str | None = None,
                    limits: Limits = _limits.CLI) -> Solution:
     """Refuse a solution whose bridges leave ``puzzle``'s board or carry absurd counts (FormatError).
 
     Call it wherever a solution and a puzzle from different places meet (``check P S``)
     before a writer, the renderer or the checker walks the bridges.
     """
-    from ._common import check_solution as _check
+    from ._common import validate_solution as _check
 
     return _check(puzzle, solution, source, limits)
 
@@ -278,7 +278,7 @@ def write_text(puzzle: Puzzle, fmt: str, solution: Solution | None = None) -> st
 
         refuse_no_loops(puzzle, fmt)
     if solution is not None:
-        from ._common import check_solution as _check
+        from ._common import validate_solution as _check
 
         _check(puzzle, solution, None, _limits.CLI)
     return f.write(puzzle, solution)
@@ -311,5 +311,5 @@ def readme_table() -> str:
 
 
 __all__ = ["Document", "Format", "FORMATS", "register", "formats", "get", "sniff", "format_for_path",
-           "read_text", "read_file", "write_text", "check_solution", "help_table", "readme_table",
+           "read_text", "read_file", "write_text", "validate_solution", "help_table", "readme_table",
            "MAX_INPUT_BYTES"]

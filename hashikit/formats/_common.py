@@ -51,7 +51,7 @@ def whole_number(token: str, what: str, source: str, line: int | None = None,
 
 # -- the caps, checked before allocating ------------------------------------------------
 
-def check_board(rows: int, cols: int, limits: Limits, source: str, line: int | None = None,
+def validate_board(rows: int, cols: int, limits: Limits, source: str, line: int | None = None,
                 column: int | None = None) -> None:
     """Refuse a board larger than ``limits`` allows, before anything of that size is built."""
     if rows > limits.max_side or cols > limits.max_side:
@@ -62,7 +62,7 @@ def check_board(rows: int, cols: int, limits: Limits, source: str, line: int | N
                           f"{limits.max_cells} cells", source, line, column)
 
 
-def check_side(count: int, what: str, limits: Limits, source: str, line: int | None = None,
+def validate_side(count: int, what: str, limits: Limits, source: str, line: int | None = None,
                column: int | None = None) -> None:
     """Refuse a row or column count above the cap as soon as the text shows it."""
     if count > limits.max_side:
@@ -70,14 +70,14 @@ def check_side(count: int, what: str, limits: Limits, source: str, line: int | N
                           f"to {limits.max_side}", source, line, column)
 
 
-def check_islands(count: int, limits: Limits, source: str, line: int | None = None,
+def validate_islands(count: int, limits: Limits, source: str, line: int | None = None,
                   column: int | None = None) -> None:
     if count > limits.max_islands:
         raise FormatError(f"the puzzle has more than {limits.max_islands} islands, the most hashikit "
                           f"reads", source, line, column)
 
 
-def check_maxbridges(value: int, limits: Limits, source: str, line: int | None = None,
+def validate_maxbridges(value: int, limits: Limits, source: str, line: int | None = None,
                      column: int | None = None) -> int:
     if value < 1:
         raise FormatError(f"MAXBRIDGES must be at least 1, got {value}", source, line, column)
@@ -92,9 +92,9 @@ def build_puzzle(rows: int, cols: int, islands, maxbridges: int, source: str,
 
     ``where(row, col)`` maps a 0-based cell to a 1-based ``(line, column)`` of the text.
     """
-    check_board(rows, cols, limits, source)
-    check_islands(len(islands), limits, source)
-    check_maxbridges(maxbridges, limits, source)
+    validate_board(rows, cols, limits, source)
+    validate_islands(len(islands), limits, source)
+    validate_maxbridges(maxbridges, limits, source)
     try:
         return Puzzle(rows, cols, islands, maxbridges, no_loops=no_loops)
     except PuzzleError as exc:
@@ -114,7 +114,7 @@ def comment_setting(line: str, source: str, lineno: int, limits: Limits):
     m = re.fullmatch(r"max[-_ ]?bridges\s*[:=]\s*(\S+)", body, re.IGNORECASE)
     if m:
         value = whole_number(m.group(1), "MAXBRIDGES", source, lineno, line.index(m.group(1)) + 1)
-        return "maxbridges", check_maxbridges(value, limits, source, lineno)
+        return "maxbridges", validate_maxbridges(value, limits, source, lineno)
     if re.fullmatch(r"no[-_ ]?loops", body, re.IGNORECASE):
         return "no_loops", True
     return None
@@ -172,7 +172,7 @@ def refuse_no_loops(puzzle: Puzzle, fmt: str) -> None:
 
 # -- solutions --------------------------------------------------------------------------
 
-def check_solution(puzzle: Puzzle, solution: Solution, source: str | None = None,
+def validate_solution(puzzle: Puzzle, solution: Solution, source: str | None = None,
                    limits: Limits = CLI) -> Solution:
     """Refuse bridges that no writer, renderer or checker should walk: an end off the board,
     a count that is not a whole number from 1 to the MAXBRIDGES cap, or too many of them.

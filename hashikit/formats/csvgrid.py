@@ -10,7 +10,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import (MAX_DIGITS, board_lines, build_puzzle, check_islands, check_side, grid_header,
+from ._common import (MAX_DIGITS, board_lines, build_puzzle, validate_islands, validate_side, grid_header,
                       is_whole, whole_number)
 
 
@@ -43,11 +43,11 @@ def read_int_rows(text: str, source: str, kind: str, split, check_width: bool = 
             if value and len(rows) >= extra_lines:  # a .has file's first line is its header
                 islands += 1
                 if islands > limits.max_islands:
-                    check_islands(islands, limits, source, lineno, col)
+                    validate_islands(islands, limits, source, lineno, col)
             numbers.append(value)
             cols.append(col)
             if len(numbers) > limits.max_side:
-                check_side(len(numbers), "columns", limits, source, lineno, col)
+                validate_side(len(numbers), "columns", limits, source, lineno, col)
         if check_width and rows and len(numbers) != len(rows[0]):
             raise FormatError(f"row {len(rows) + 1} has {len(numbers)} cells but row 1 has "
                               f"{len(rows[0])}", source, lineno, cols[-1] if len(numbers) > len(rows[0])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..model import Puzzle, Solution
 from . import Format, register
-from ._common import check_solution
+from ._common import validate_solution
 
 K = 72  # points per cell
 #: most parallel lines drawn for one bridge; larger counts get a label
@@ -26,7 +26,7 @@ def node_id(pos: tuple[int, int]) -> str:
 
 def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     if solution is not None:
-        check_solution(puzzle, solution)
+        validate_solution(puzzle, solution)
     out = ["graph hashi {",
            f'  graph [label="{puzzle.rows}x{puzzle.cols} MAXBRIDGES {puzzle.maxbridges}'
            f'{", no loops" if puzzle.no_loops else ""}'

@@ -11,7 +11,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import board_lines, build_puzzle, check_islands, check_board, check_side, grid_header, number_of, symbol_of
+from ._common import board_lines, build_puzzle, validate_islands, validate_board, validate_side, grid_header, number_of, symbol_of
 
 
 def split_cells(line: str) -> list[tuple[int, str]]:
@@ -27,7 +27,7 @@ def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid",
     """Rows of numbers and the text line of each, MAXBRIDGES and the no-loops flag from comments."""
     lines, maxb, no_loops = board_lines(text, source, kind, limits)
     if lines:  # the board's size from its first row and its row count, before reading every cell
-        check_board(len(lines), len(split_cells(lines[0][1])), limits, source, lines[0][0])
+        validate_board(len(lines), len(split_cells(lines[0][1])), limits, source, lines[0][0])
     rows: list[list[int]] = []
     cols_of: list[list[int]] = []
     lines_of: list[int] = []
@@ -35,7 +35,7 @@ def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid",
     islands = 0
     for lineno, line in lines:
         cells = split_cells(line)
-        check_side(len(cells), "columns", limits, source, lineno, cells[-1][0] if cells else None)
+        validate_side(len(cells), "columns", limits, source, lineno, cells[-1][0] if cells else None)
         numbers = []
         for col, ch in cells:
             v = cell_number(ch)
@@ -44,7 +44,7 @@ def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid",
                                   f"'.' or '0' for an empty cell", source, lineno, col)
             if v:
                 islands += 1
-                check_islands(islands, limits, source, lineno, col)
+                validate_islands(islands, limits, source, lineno, col)
             numbers.append(v)
         if width is None:
             width = len(numbers)

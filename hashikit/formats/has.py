@@ -14,7 +14,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import check_board, check_islands, grid_header
+from ._common import validate_board, validate_islands, grid_header
 from .csvgrid import puzzle_from_rows, read_int_rows
 
 _TOKEN = re.compile(r"\S+")
@@ -38,8 +38,8 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
     if nrows < 1 or ncols < 1:
         raise FormatError(f"the board must be at least 1x1, the header says {nrows}x{ncols}",
                           source, hline, 1)
-    check_board(nrows, ncols, limits, source, hline, 1)
-    check_islands(n, limits, source, hline, cols_of[0][2])
+    validate_board(nrows, ncols, limits, source, hline, 1)
+    validate_islands(n, limits, source, hline, cols_of[0][2])
     body, blines, bcols = rows[1:], lines_of[1:], cols_of[1:]
     if len(body) < nrows:
         raise FormatError(f"the header says {nrows} rows but the file has {len(body)}", source,

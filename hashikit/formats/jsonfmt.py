@@ -31,7 +31,7 @@ from ..errors import FormatError, PuzzleError
 from ..limits import CLI, Limits
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
 from . import Document, Format, register
-from ._common import check_board, check_islands, check_maxbridges, number_of, short_number
+from ._common import validate_board, validate_islands, validate_maxbridges, number_of, short_number
 
 PUZZLE_TAG = "hashikit-puzzle"
 SOLUTION_TAG = "hashikit-solution"
@@ -73,7 +73,7 @@ def _maxbridges(obj: dict, source: str, limits: Limits) -> int:
     for key in ("maxbridges", "maxb"):
         if key in obj and obj[key] is not None:
             value = _int(obj[key], f'"{key}"', source)
-            _keyed(key, check_maxbridges, value, limits, source)
+            _keyed(key, validate_maxbridges, value, limits, source)
             return value
     return DEFAULT_MAXBRIDGES
 
@@ -90,13 +90,13 @@ def _grid_rows(obj: dict, source: str, limits: Limits) -> list[list[int]]:
     rows = _list(obj[key], f'"{key}"', source)
     if rows:
         width = len(rows[0]) if isinstance(rows[0], (list, str)) else 0
-        _keyed(key, check_board, len(rows), width, limits, source)
+        _keyed(key, validate_board, len(rows), width, limits, source)
     if key == "grid":
         out = []
         for r, row in enumerate(rows):
             row = _list(row, f'"grid" row {r + 1}', source)
             if len(row) > limits.max_side:
-                _keyed(key, check_board, len(rows), len(row), limits, source)
+                _keyed(key, validate_board, len(rows), len(row), limits, source)
             out.append([_int(v, f'"grid" row {r + 1}, cell {c + 1}', source) for c, v in enumerate(row)])
         return out
     out = []
@@ -104,7 +104,7 @@ def _grid_rows(obj: dict, source: str, limits: Limits) -> list[list[int]]:
         if not isinstance(line, str):
             raise FormatError(f'"grid_text" row {r + 1} must be a string', source)
         if len(line) > limits.max_side:
-            _keyed(key, check_board, len(rows), len(line), limits, source)
+            _keyed(key, validate_board, len(rows), len(line), limits, source)
         cells = []
         for c, ch in enumerate(line):
             v = 0 if ch == " " else number_of(ch)
@@ -135,7 +135,7 @@ def puzzle_from_data(obj, source: str, where: str = "the puzzle", limits: Limits
                                       f'{len(grid[0])}', source)
             if any(v < 0 for row in grid for v in row):
                 raise FormatError('"grid" cells must be 0 (empty) or an island number', source)
-            _keyed("grid" if "grid" in obj else "grid_text", check_islands,
+            _keyed("grid" if "grid" in obj else "grid_text", validate_islands,
                    sum(1 for row in grid for v in row if v), limits, source)
             puzzle = Puzzle.from_grid(grid, maxb, no_loops=no_loops)
             for key, size in (("height", puzzle.rows), ("width", puzzle.cols)):
@@ -148,10 +148,10 @@ def puzzle_from_data(obj, source: str, where: str = "the puzzle", limits: Limits
         rows = _int(obj["rows"], '"rows"', source)
         cols = _int(obj["cols"], '"cols"', source)
         if rows >= 1 and cols >= 1:
-            _keyed("rows", check_board, rows, cols, limits, source)
+            _keyed("rows", validate_board, rows, cols, limits, source)
         islands = []
         items = _list(obj["islands"], '"islands"', source)
-        _keyed("islands", check_islands, len(items), limits, source)
+        _keyed("islands", validate_islands, len(items), limits, source)
         for k, item in enumerate(items):
             if not isinstance(item, list) or len(item) != 3:
                 raise FormatError(f'"islands" item {k + 1} must be [row, col, number], got '

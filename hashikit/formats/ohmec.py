@@ -18,7 +18,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution, describe_cell
 from . import Document, Format, register
-from ._common import build_puzzle, check_board, check_islands, check_solution, symbol_of, whole_number
+from ._common import build_puzzle, validate_board, validate_islands, validate_solution, symbol_of, whole_number
 
 _HEAD = re.compile(r"\s*(\d+)x(\d+):", re.ASCII)
 _MARKS = {"_": (True, 1), "=": (True, 2), "|": (False, 1), "#": (False, 2)}
@@ -38,7 +38,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
     height = whole_number(m.group(2), "the height", source, lineno, m.start(2) + 1)
     if width < 1 or height < 1:
         raise FormatError(f"the board must be at least 1x1, got {width}x{height}", source, lineno, 1)
-    check_board(height, width, limits, source, lineno, 1)
+    validate_board(height, width, limits, source, lineno, 1)
     body = line[m.end():].rstrip()
     rows_text = body.split(".")
     if len(rows_text) == height + 1 and rows_text[-1] == "":
@@ -55,7 +55,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
             if "0" <= ch <= "9":
                 if ch != "0":
                     islands.append((r, c, int(ch)))
-                    check_islands(len(islands), limits, source, lineno, where)
+                    validate_islands(len(islands), limits, source, lineno, where)
                 c += 1
             elif "a" <= ch <= "z":
                 c += ord(ch) - ord("a") + 1
@@ -103,7 +103,7 @@ def _solution(puzzle: Puzzle, marks, source: str, lineno: int) -> Solution:
 
 def _marks(puzzle: Puzzle, solution: Solution) -> dict[tuple[int, int], str]:
     """The mark on the first cell of each bridge, refusing what the descriptor cannot hold."""
-    check_solution(puzzle, solution)
+    validate_solution(puzzle, solution)
     out: dict[tuple[int, int], str] = {}
     for (p, q), count in solution:
         name = f"the bridge from {describe_cell(*p)} to {describe_cell(*q)}"

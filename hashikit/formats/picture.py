@@ -614,9 +614,9 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
     rows, cols = rows - r0, cols - c0
     ov, ou = ov + r0 * qv, ou + c0 * qu
     R, C = int(rows.max()) + 1, int(cols.max()) + 1
-    from ._common import check_board
+    from ._common import validate_board
 
-    check_board(R, C, lim, source)
+    validate_board(R, C, lim, source)
     where = {}
     for i, d in enumerate(digits):
         key = (int(rows[i]), int(cols[i]))

@@ -16,7 +16,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import build_puzzle, check_board, check_islands, is_whole, whole_number
+from ._common import build_puzzle, validate_board, validate_islands, is_whole, whole_number
 
 PIDS = ("hashikake", "hashi", "bridges")
 _HEX = "0123456789abcdef"
@@ -104,7 +104,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
             fail(f"the number of {name} must be a positive whole number, got {parts[j]!r}", offsets[j])
         size.append(value)
     cols, rows = size
-    check_board(rows, cols, limits, source, lineno, col0 + offsets[k])
+    validate_board(rows, cols, limits, source, lineno, col0 + offsets[k])
     body = "/".join(parts[k + 2:])
     body_at = offsets[k + 2] if len(parts) > k + 2 else len(line)
     found = decode_body(body, rows * cols, lambda m, i: fail(m, body_at + i), limits.max_islands)
@@ -117,7 +117,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
         where[(r, cc)] = col0 + body_at + i
     if not islands:
         fail("the puzzle has no islands", body_at)
-    check_islands(len(islands), limits, source, lineno, col0 + body_at)
+    validate_islands(len(islands), limits, source, lineno, col0 + body_at)
     return Document(build_puzzle(rows, cols, islands, 2, source,
                                  lambda r, c: (lineno, where.get((r, c), col0 + body_at)), limits=limits))
 

@@ -15,7 +15,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution, describe_cell
 from . import Document, Format, register
-from ._common import build_puzzle, check_board, check_islands, check_solution, is_whole, whole_number
+from ._common import build_puzzle, validate_board, validate_islands, validate_solution, is_whole, whole_number
 from .puzzlink import PIDS
 
 
@@ -66,7 +66,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
             fail(f"the number of {name} must be at least 1", rec[1], rec[2])
         size.append(value)
     rows, cols = size
-    check_board(rows, cols, limits, source, recs[2][1], recs[2][2])
+    validate_board(rows, cols, limits, source, recs[2][1], recs[2][2])
     body = recs[4:]
     if len(body) < rows:
         fail(f"expected {rows} rows of cells, found {len(body)}", *(body[-1][1:] if body else recs[3][1:]))
@@ -83,7 +83,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
             if not is_whole(tok):
                 fail(f"unexpected cell {tok[:20]!r}: a number or '.'", line, col)
             islands.append((r, c, whole_number(tok, "an island's number", source, line, col)))
-            check_islands(len(islands), limits, source, line, col)
+            validate_islands(len(islands), limits, source, line, col)
             where[(r, c)] = (line, col)
     if not islands:
         fail("the puzzle has no islands", body[0][1], body[0][2])
@@ -153,7 +153,7 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     lines = ["pzprv3", "hashikake", str(puzzle.rows), str(puzzle.cols)]
     lines += ["".join(f"{v if v else '.'} " for v in row) for row in grid]
     if solution is not None:
-        check_solution(puzzle, solution)
+        validate_solution(puzzle, solution)
         h = [[0] * (puzzle.cols - 1) for _ in range(puzzle.rows)]
         v = [[0] * puzzle.cols for _ in range(puzzle.rows - 1)]
         for (p, q), count in solution:

@@ -28,7 +28,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution, describe_cell
 from . import Document, Format, register
-from ._common import (board_lines, build_puzzle, check_board, check_islands, check_side, check_solution,
+from ._common import (board_lines, build_puzzle, validate_board, validate_islands, validate_side, validate_solution,
                       grid_header, number_of, symbol_of)
 
 #: mark -> (horizontal?, count)
@@ -72,10 +72,10 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
     width = max(len(r) for r in rows)
     if width > top:
         r = next(i for i, row in enumerate(rows) if len(row) == width)
-        check_side((width + f - 1) // f, "columns", limits, source, lines_of[r], top + 1)
+        validate_side((width + f - 1) // f, "columns", limits, source, lines_of[r], top + 1)
     if spaced and width % 2 == 0:
         width += 1
-    check_board((len(rows) + f - 1) // f, (width + f - 1) // f, limits, source)  # before padding rows
+    validate_board((len(rows) + f - 1) // f, (width + f - 1) // f, limits, source)  # before padding rows
     loose = spaced or any(" " in r.rstrip() for r in rows)
     islands = []
     for r, row in enumerate(rows):
@@ -98,7 +98,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
                                       "columns (1, 3, 5, ...); this one is between cells",
                                       source, lines_of[r], c + 1)
                 islands.append((r // f, c // f, n))
-                check_islands(len(islands), limits, source, lines_of[r], c + 1)
+                validate_islands(len(islands), limits, source, lines_of[r], c + 1)
     if not islands:
         raise FormatError("the board has no islands", source)
     height = len(rows)
@@ -156,7 +156,7 @@ def _runs(line: str, horizontal: bool, where, source: str):
 
 
 def _draw(puzzle: Puzzle, solution: Solution, marks: dict) -> str:
-    check_solution(puzzle, solution)
+    validate_solution(puzzle, solution)
     spaced = any(abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1 for (p, q), _ in solution)
     f = 2 if spaced else 1  # canvas cells per board cell
     grid = [["." if not spaced or (r % 2 == 0 and c % 2 == 0) else " "

@@ -18,7 +18,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
 from . import Document, Format, register
-from ._common import build_puzzle, check_board, check_islands, check_maxbridges, whole_number
+from ._common import build_puzzle, validate_board, validate_islands, validate_maxbridges, whole_number
 
 _NUM = re.compile(r"\d+", re.ASCII)
 
@@ -76,11 +76,11 @@ def parse_params(params: str, source: str, lineno: int, col0: int,
             fail(f"parameter {ch!r} must be followed by a number", i + 1)
         value = number(m, f"parameter {ch!r}")
         if ch == "m":
-            maxb = check_maxbridges(value, limits, source, lineno, col0 + i + 1)
+            maxb = validate_maxbridges(value, limits, source, lineno, col0 + i + 1)
         i = m.end()
     if width < 1 or height < 1:
         fail(f"the board must be at least 1x1, got {width}x{height}", 0)
-    check_board(height, width, limits, source, lineno, col0)
+    validate_board(height, width, limits, source, lineno, col0)
     return width, height, maxb, allowloops
 
 
@@ -107,7 +107,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
             number = int(ch) if ch.isdigit() else ord(ch) - ord("A") + 10
             r, c = divmod(cell, width)
             islands.append((r, c, number))
-            check_islands(len(islands), limits, source, lineno, start + k)
+            validate_islands(len(islands), limits, source, lineno, start + k)
             where[(r, c)] = start + k
             cell += 1
         elif "a" <= ch <= "z":

@@ -347,7 +347,7 @@ def _whole(name: str, value) -> int:
         raise ValueError(f"{name} must be a whole number, got {value!r}") from None
 
 
-def _check_arguments(n, rows, cols, alpha, beta, maxbridges) -> tuple[int, int, int, int]:
+def _validate_arguments(n, rows, cols, alpha, beta, maxbridges) -> tuple[int, int, int, int]:
     """The arguments as whole numbers, or a ValueError that says which one is wrong."""
     n, rows, cols, maxbridges = (_whole(k, v) for k, v in
                                  (("n", n), ("rows", rows), ("cols", cols), ("maxbridges", maxbridges)))
@@ -385,7 +385,7 @@ def coelho_with_solution(n: int, rows: int, cols: int, alpha: float, beta: float
     before ``n`` islands is started again (up to 20 times); on a board too small for
     ``n`` the puzzle keeps the largest growth and has fewer islands.
     """
-    n, rows, cols, maxbridges = _check_arguments(n, rows, cols, alpha, beta, maxbridges)
+    n, rows, cols, maxbridges = _validate_arguments(n, rows, cols, alpha, beta, maxbridges)
     rng = random.Random(seed)
     target = min(n, rows * cols)
     layout = None

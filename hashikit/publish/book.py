@@ -103,16 +103,16 @@ class BookPuzzle:
     label: str = ""
 
 
-def from_catalog(path: str, limit: int | None = None, **filters) -> list[BookPuzzle]:
+def from_catalog(path: str, at_most: int | None = None, **filters) -> list[BookPuzzle]:
     """The catalogue's puzzles matching ``filters`` (as :meth:`Catalog.query`), easiest first."""
     from .catalog import Catalog
 
     with Catalog(path, create=False) as cat:
         return [BookPuzzle(e.puzzle, e.level, e.score, f"{path} entry {e.id}", e.solution)
-                for e in cat.iter_query(limit=limit, **filters)]
+                for e in cat.iter_query(at_most=at_most, **filters)]
 
 
-def from_folder(folder: str, limit: int | None = None) -> list[BookPuzzle]:
+def from_folder(folder: str, at_most: int | None = None) -> list[BookPuzzle]:
     """Every puzzle file in ``folder`` in name order (index files, batch logs and pictures skipped),
     with the levels the folder's index.csv states (checked by :func:`verify`)."""
     from .catalog import CatalogError, read_folder
@@ -123,21 +123,21 @@ def from_folder(folder: str, limit: int | None = None) -> list[BookPuzzle]:
         raise BookError(str(exc)) from None
     if not files:
         raise BookError(f"{folder}: no puzzle files in this folder")
-    return [BookPuzzle(f.puzzle, f.level, name=f.path) for f in files[:limit]]
+    return [BookPuzzle(f.puzzle, f.level, name=f.path) for f in files[:at_most]]
 
 
-def load(source: str, limit: int | None = None, **filters) -> list[BookPuzzle]:
-    """A catalogue file (SQLite) or a folder of puzzle files; at most ``limit`` puzzles."""
+def load(source: str, at_most: int | None = None, **filters) -> list[BookPuzzle]:
+    """A catalogue file (SQLite) or a folder of puzzle files; at most ``at_most`` puzzles."""
     if os.path.isdir(source):
         if any(v is not None for v in filters.values()):
             raise BookError("filters (size, level, score ...) select from a catalogue, not a folder")
-        return from_folder(source, limit)
+        return from_folder(source, at_most)
     if not os.path.exists(source):
         raise BookError(f"{source}: no such catalogue or folder")
-    return from_catalog(source, limit, **filters)
+    return from_catalog(source, at_most, **filters)
 
 
-def _check_one(puzzle_json: str) -> dict:
+def _verify_one(puzzle_json: str) -> dict:
     """One puzzle's checks (a batch job): unique by SAT, checked, graded.  Plain data back."""
     from ..checker import check
     from ..formats import read_text
@@ -166,12 +166,12 @@ def verify(items: Iterable[BookPuzzle], workers: int | None = None) -> list[Book
     texts = [write_text(i.puzzle, "json") for i in items]
     workers = workers or os.cpu_count() or 1
     if workers == 1 or len(items) < PARALLEL_FROM:
-        answers = [_check_one(t) for t in texts]
+        answers = [_verify_one(t) for t in texts]
     else:
         from ..run.batch import Job, run_batch
 
         answers = [None] * len(items)
-        jobs = [Job(str(k), _check_one, (t,)) for k, t in enumerate(texts)]
+        jobs = [Job(str(k), _verify_one, (t,)) for k, t in enumerate(texts)]
         for res in run_batch(jobs, workers=min(workers, len(items)), progress=False, label="book checks",
                              preload=("hashikit.solvers", "hashikit.logic", "hashikit.formats")):
             if not res.ok:
@@ -906,7 +906,7 @@ def answers_path(out: str) -> str:
 
 def make_book(source: str | list[BookPuzzle], out: str, opts: Options | None = None, *,
               pages_dir: str | None = None, pages_format: str = "svg", dpi: int = 150,
-              answers: str | None = None, limit: int | None = None, workers: int | None = None,
+              answers: str | None = None, at_most: int | None = None, workers: int | None = None,
               **filters) -> BookReport:
     """Load, verify, order, lay out and write a book (PDF at ``out``, the answer book at ``answers``
     when solutions are separate, default :func:`answers_path`; pages too if asked)."""
@@ -920,7 +920,7 @@ def make_book(source: str | list[BookPuzzle], out: str, opts: Options | None = N
         folder = os.path.dirname(os.path.abspath(path)) if path else None
         if folder and not os.path.isdir(folder):
             raise BookError(f"{path}: the folder {folder} does not exist")
-    items = load(source, limit, **filters) if isinstance(source, str) else list(source)[:limit]
+    items = load(source, at_most, **filters) if isinstance(source, str) else list(source)[:at_most]
     warm = None
     if out and len(items) >= PARALLEL_FROM and workers != 1:
         # while the workers check the puzzles this process only waits: load the PDF library and the

@@ -366,12 +366,12 @@ class Catalog:
 
     def query(self, size: str | tuple[int, int] | None = None, level: str | None = None,
               score: tuple[int | None, int | None] | None = None, maxbridges: int | None = None,
-              no_loops: bool | None = None, limit: int | None = None) -> list[Entry]:
+              no_loops: bool | None = None, at_most: int | None = None) -> list[Entry]:
         """Entries matching every filter given, easiest first (level, then score, then id)."""
-        return list(self.iter_query(size, level, score, maxbridges, no_loops, limit))
+        return list(self.iter_query(size, level, score, maxbridges, no_loops, at_most))
 
     def iter_query(self, size=None, level=None, score=None, maxbridges=None, no_loops=None,
-                   limit=None) -> Iterator[Entry]:
+                   at_most=None) -> Iterator[Entry]:
         where, args = [], []
         if size is not None:
             rows, cols = parse_size(size) if isinstance(size, str) else size
@@ -400,9 +400,9 @@ class Catalog:
         sql = (f"SELECT id, {', '.join(c for c in _COLUMNS if c != 'added')} FROM puzzles"
                + (" WHERE " + " AND ".join(where) if where else "")
                + f" ORDER BY CASE level {order} ELSE {len(LEVELS)} END, score, id")
-        if limit is not None:
+        if at_most is not None:
             sql += " LIMIT ?"
-            args.append(int(limit))
+            args.append(int(at_most))
         for row in self._db.execute(sql, args):
             row = list(row)
             row[5] = bool(row[5])

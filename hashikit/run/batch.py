@@ -160,7 +160,7 @@ def run_batch(jobs: Iterable[Job], *, workers: int | None = None,
     - ``preload``: modules each worker imports before its first job.
     """
     jobs = list(jobs)
-    _check_keys(jobs)
+    _validate_keys(jobs)
     stored = sink.load() if (sink is not None and resume) else {}
     if retry_failed:
         stored = {k: r for k, r in stored.items() if r.ok}
@@ -192,7 +192,7 @@ def run_batch(jobs: Iterable[Job], *, workers: int | None = None,
             sink.close()
 
 
-def _check_keys(jobs: list[Job]) -> None:
+def _validate_keys(jobs: list[Job]) -> None:
     seen: set[str] = set()
     for job in jobs:
         if not isinstance(job.key, str) or not job.key:

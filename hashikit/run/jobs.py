@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..limits import check_seconds
+from ..limits import validate_seconds
 
 __all__ = ["Job", "Result", "BatchError", "JsonLinesSink", "CsvSink", "jobs_from_records", "job_seed", "base_seed"]
 
@@ -39,7 +39,7 @@ class Job:
 
     def __post_init__(self) -> None:
         if self.time_limit is not None:  # a bad limit is refused where the job is made
-            object.__setattr__(self, "time_limit", check_seconds(self.time_limit))
+            object.__setattr__(self, "time_limit", validate_seconds(self.time_limit))
 
 
 @dataclass

@@ -23,7 +23,7 @@ def admit(puzzle: Puzzle, lim: Limits = limits_mod.CLI, numbers: bool = True) ->
     """Refuse a puzzle above ``lim`` and, with ``numbers``, one whose numbers alone make it
     impossible (an island needing more bridges than its links can carry): the same verdict,
     bad input, from every use-case."""
-    check_dimensions(puzzle.rows, puzzle.cols, lim)
+    validate_dimensions(puzzle.rows, puzzle.cols, lim)
     if len(puzzle.islands) > lim.max_islands:
         raise BadInput(f"the puzzle has {len(puzzle.islands)} islands; the limit is {lim.max_islands}")
     if puzzle.maxbridges > lim.max_maxbridges:
@@ -35,7 +35,7 @@ def admit(puzzle: Puzzle, lim: Limits = limits_mod.CLI, numbers: bool = True) ->
     return puzzle
 
 
-def check_dimensions(rows: int, cols: int, lim: Limits) -> None:
+def validate_dimensions(rows: int, cols: int, lim: Limits) -> None:
     """Refuse a board side or cell count above ``lim`` (cheap: before a board is built)."""
     if rows > lim.max_side or cols > lim.max_side or rows * cols > lim.max_cells:
         side = lim.max_side

@@ -97,7 +97,7 @@ def player_mistakes(puzzle: Puzzle, partial: Solution | None, marked: list[tuple
 
 
 def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "expert",
-         check_solution: bool = True, marks: list[Mark] | None = None,
+         validate_solution: bool = True, marks: list[Mark] | None = None,
          time_limit: float | Deadline | None = None, lim: Limits = limits_mod.CLI) -> HintReport:
     """The next step from a player's board: ``infeasible`` (the puzzle has no solution), a rule
     the board breaks or a bridge (or mark) the unique solution contradicts (``conflict``),
@@ -126,7 +126,7 @@ def hint(puzzle: Puzzle, partial: Solution | None = None, *, max_level: str = "e
     if result.status.value == "infeasible":
         return HintReport(status="infeasible", sentence=verdict_of(result))
     problems = logic.contradictions(state)
-    if not problems and (partial is not None and partial.bridges or marked) and check_solution:
+    if not problems and (partial is not None and partial.bridges or marked) and validate_solution:
         problems = player_mistakes(puzzle, partial, marked, result=result)
     if problems:
         return HintReport(status="conflict", problems=problems,

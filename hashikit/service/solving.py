@@ -13,17 +13,17 @@ from .shapes import SolveReport
 
 
 def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | Deadline | None = None,
-          unique: bool = False, enumerate_all: bool = False, limit: int = 100,
+          unique: bool = False, enumerate_all: bool = False, max_solutions: int = 100,
           lim: Limits = limits_mod.CLI, stats: bool = True) -> SolveReport:
     """Solve exactly; with ``unique`` prove uniqueness or give a second solution, with
-    ``enumerate_all`` list up to ``limit`` solutions.  Engine errors (an option the engine
+    ``enumerate_all`` list up to ``max_solutions`` solutions.  Engine errors (an option the engine
     does not support, a bad value) are the engine's :class:`HashikitError`: bad input."""
     from ..solvers import DEFAULT_ENGINE
     from ..solvers import solve as engine_solve
 
     deadline = time_limit_for(time_limit, lim)
     admit(puzzle, lim)
-    want = max(limit if enumerate_all else 1, 2 if unique else 1)
+    want = max(max_solutions if enumerate_all else 1, 2 if unique else 1)
     result = engine_solve(puzzle, engine=engine or DEFAULT_ENGINE, time_limit=deadline, max_solutions=want)
     assert_checked(puzzle, result.solutions)
     report = SolveReport(status=result.status.value,
@@ -40,7 +40,7 @@ def solve(puzzle: Puzzle, *, engine: str | None = None, time_limit: float | Dead
         if result.unique is False:
             report.second = result.solutions[1].to_list()
     if enumerate_all:
-        report.solutions = [s.to_list() for s in result.solutions[:limit]]
+        report.solutions = [s.to_list() for s in result.solutions[:max_solutions]]
         report.complete = result.complete
         if not result.complete and result.solution is not None:
             report.stopped = ("limit" if len(result.solutions) >= want

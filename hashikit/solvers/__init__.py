@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 
 from ..errors import BadArgument, SolverUnavailable, UnsupportedOption
-from ..limits import Deadline, check_seconds
+from ..limits import Deadline, validate_seconds
 from ..model import Puzzle
 from .base import Capabilities, SolveResult, Status
 
@@ -47,7 +47,7 @@ CAPABILITIES: dict[str, Capabilities] = {
 DEFAULT_ENGINE = "sat"
 
 __all__ = ["ENGINES", "CAPABILITIES", "DEFAULT_ENGINE", "SolveResult", "Status", "Capabilities",
-           "solve", "get_engine", "capabilities", "check_arguments", "SolverUnavailable"]
+           "solve", "get_engine", "capabilities", "validate_arguments", "SolverUnavailable"]
 
 
 def _known(name: str) -> None:
@@ -78,13 +78,13 @@ def _type_name(kind: type) -> str:
     return {bool: "true/false", int: "a whole number", str: "a name", dict: "a mapping"}.get(kind, kind.__name__)
 
 
-def check_arguments(puzzle, engine: str, time_limit=None, max_solutions=1, options: dict | None = None) -> None:
+def validate_arguments(puzzle, engine: str, time_limit=None, max_solutions=1, options: dict | None = None) -> None:
     """Refuse, before any work, what ``engine`` does not declare or no engine can take."""
     caps = capabilities(engine)
     if not isinstance(puzzle, Puzzle):
         raise BadArgument(f"solve needs a Puzzle, got {type(puzzle).__name__}")
     if time_limit is not None and not isinstance(time_limit, Deadline):
-        check_seconds(time_limit)
+        validate_seconds(time_limit)
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
         raise BadArgument(f"max_solutions must be a whole number >= 1, got {max_solutions!r}")
     accepted = dict(caps.options)
@@ -115,7 +115,7 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT_ENGINE, time_limit: float | Dead
     imported (the first call in a process imports it).  ``time_limit`` may be a
     :class:`~hashikit.limits.Deadline` (a caller's, shared with its other stages).
     """
-    check_arguments(puzzle, engine, time_limit, max_solutions, options)
+    validate_arguments(puzzle, engine, time_limit, max_solutions, options)
     run = get_engine(engine)  # imported once per process, before a clock given in seconds starts
     deadline = Deadline.of(time_limit)
     if deadline is None:

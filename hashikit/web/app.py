@@ -81,9 +81,9 @@ def request_puzzle(obj: PuzzleIn):
     """The request's puzzle, built after its size is checked, or 400."""
     data = obj.model_dump(exclude_none=True)
     if isinstance(data.get("rows"), int) and isinstance(data.get("cols"), int):
-        service.check_dimensions(data["rows"], data["cols"], WEB)  # before building a huge board
+        service.validate_dimensions(data["rows"], data["cols"], WEB)  # before building a huge board
     if "grid" in data:
-        service.check_dimensions(len(data["grid"]), max((len(r) for r in data["grid"]), default=0), WEB)
+        service.validate_dimensions(len(data["grid"]), max((len(r) for r in data["grid"]), default=0), WEB)
     from ..formats.jsonfmt import puzzle_from_data
 
     try:
@@ -153,11 +153,11 @@ class BodyGuard:
                 raise ApiError(413, f"the request body is larger than the limit of {self.max_body} bytes")
             if not message.get("more_body"):
                 break
-        check_json(bytes(body))
+        validate_json(bytes(body))
         return body
 
 
-def check_json(body: bytes) -> None:
+def validate_json(body: bytes) -> None:
     """400 for a body that is empty, not UTF-8, not JSON, or not a JSON object."""
     if not body.strip():
         raise ApiError(400, "the request body is empty; send a JSON object")
@@ -325,7 +325,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             if req.format not in formats() or formats()[req.format].read is None:
                 readable = sorted(n for n, f in formats().items() if f.read)
                 raise BadInput(f'"format" must be one of {", ".join(readable)} (or left out to guess)')
-        _precheck_size(req.text, req.format)
+        _validate_size(req.text, req.format)
         return JSONResponse((await work(service.parse, req.text, req.format, WEB)).as_json())
 
     @app.post("/api/solve", response_model=SolveReport, responses=ERRORS, summary="Solve a puzzle",
@@ -483,7 +483,7 @@ _DECLARED = (re.compile(r"^\s*(?P<cols>\d{1,12})x(?P<rows>\d{1,12})"),
              re.compile(r"hashikake/(?:v:/)?(?P<cols>\d{1,12})/(?P<rows>\d{1,12})"))
 
 
-def _precheck_size(text: str, fmt: str | None) -> None:
+def _validate_size(text: str, fmt: str | None) -> None:
     """Refuse text that declares or spells out a board far larger than 60x60 before parsing it
     (cheap: a 46-byte puzz.link URL can describe a 10000x10000 board)."""
     from ..formats import sniff
@@ -491,7 +491,7 @@ def _precheck_size(text: str, fmt: str | None) -> None:
     for pattern in _DECLARED:
         found = pattern.search(text[:200])
         if found:
-            service.check_dimensions(int(found["rows"]), int(found["cols"]), WEB)
+            service.validate_dimensions(int(found["rows"]), int(found["cols"]), WEB)
     if (fmt or sniff(text)) not in _CELL_FORMATS:
         return
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
