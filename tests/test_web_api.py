@@ -240,6 +240,28 @@ def test_answer_shapes_reach_the_openapi_description_with_their_field_docs(clien
     assert schemas["ParseReport"]["properties"]["crossings"]["description"] == "pairs of indices into links that cross"
 
 
+def test_the_puzzle_a_request_carries_has_the_json_shapes_fields_and_descriptions(client):
+    """One source for the puzzle's JSON shape: the request's puzzle is PuzzleModel's fields (each
+    optional, strict) plus ``grid``; the JSON format's writer writes exactly those fields."""
+    from dataclasses import fields
+
+    from hashikit.formats.jsonfmt import puzzle_data
+    from hashikit.model import Puzzle
+    from hashikit.service import shapes
+
+    schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
+    model, request = schemas["PuzzleModel"]["properties"], schemas["PuzzleIn"]["properties"]
+    assert set(request) == {f.name for f in fields(shapes.PuzzleModel)} | {"grid"}
+    for name, prop in model.items():
+        assert request[name]["description"] == prop["description"], name
+    written = puzzle_data(Puzzle.from_grid([[1, 0, 1]], no_loops=True))
+    assert set(written) <= set(model) and {"rows", "cols", "islands", "no_loops"} <= set(written)
+    bad = client.post("/api/solve", json={"puzzle": {"rows": "1", "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}})
+    assert bad.status_code == 400 and '"rows"' in bad.json()["error"]  # strict: a string is not a number
+    good = client.post("/api/solve", json={"puzzle": {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}})
+    assert good.json()["status"] == "solved"
+
+
 def test_limits_document_is_typed_and_follows_the_app():
     """GET /api/limits: the caps of limits.WEB and the app's own settings as fields (the page reads
     these, never the OpenAPI prose); the generate request's bounds are the same numbers."""

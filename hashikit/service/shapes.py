@@ -93,14 +93,19 @@ class PuzzleModel:
     """A puzzle as the JSON format writes it (0-based; ``ignore``: islands left out of play)."""
 
     rows: int
+    """rows of the board"""
     cols: int
+    """columns of the board"""
     maxbridges: int = DEFAULT_MAXBRIDGES
+    """at most this many bridges join one pair of islands"""
     no_loops: bool = False
+    """the variant whose bridges may form no cycle"""
     islands: list[list[int]]
     """[row, col, number]"""
     ignore: list[list[int]] = field(default_factory=list)
-    """[row, col] of islands left out"""
+    """[row, col] of islands left out of play"""
     format: str | None = None
+    """"hashikit-puzzle", the JSON format's tag"""
 
     @classmethod
     def of(cls, puzzle) -> "PuzzleModel":

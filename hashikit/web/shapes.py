@@ -4,6 +4,8 @@ the use-cases' own shapes (:mod:`hashikit.service.shapes`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from functools import lru_cache
 from typing import Literal
 
@@ -24,18 +26,34 @@ class Strict(BaseModel):
 Ints = list[StrictInt]
 
 
-class PuzzleIn(Strict):
-    """A puzzle as the JSON format holds it: ``rows``, ``cols``, ``islands`` ([row, col, number]),
-    optional ``maxbridges`` and ``ignore``; or ``grid`` (rows of numbers, 0 empty)."""
+def _strict(tp):
+    """The strict pydantic type for a JSON-shape field's type (no coercion: "3" is not 3)."""
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) is list:
+        return list[_strict(args[0])]
+    if type(None) in args:
+        return _strict(next(a for a in args if a is not type(None)))
+    return {int: StrictInt, bool: StrictBool, str: StrictStr}[tp]
 
-    format: StrictStr | None = None
-    rows: StrictInt | None = None
-    cols: StrictInt | None = None
-    maxbridges: StrictInt | None = None
-    no_loops: StrictBool | None = Field(None, description="the variant whose bridges may form no cycle")
-    islands: list[Ints] | None = Field(None, description="[row, col, number], 0-based")
-    ignore: list[Ints] | None = Field(None, description="[row, col] of islands left out of play")
-    grid: list[Ints] | None = Field(None, description="rows of cells: 0 empty, else the island's number")
+
+def _puzzle_in() -> type[Strict]:
+    """The puzzle a request carries: the fields of the JSON format's shape
+    (:class:`~hashikit.service.shapes.PuzzleModel`, their one source), each optional (the format's
+    reader names what is missing), or ``grid``."""
+    from pydantic import TypeAdapter, create_model
+
+    shape = service.PuzzleModel
+    described = TypeAdapter(shape).json_schema()["properties"]
+    hints = typing.get_type_hints(shape)
+    fields = {f.name: (_strict(hints[f.name]) | None, Field(None, description=described[f.name].get("description")))
+              for f in dataclasses.fields(shape)}
+    fields["grid"] = (list[Ints] | None, Field(None, description="rows of cells: 0 empty, else the island's number"))
+    return create_model("PuzzleIn", __base__=Strict, __doc__=(
+        "A puzzle as the JSON format holds it (rows, cols, islands, optional maxbridges, no_loops and "
+        "ignore), or `grid` (rows of numbers, 0 empty)."), **fields)
+
+
+PuzzleIn = _puzzle_in()
 
 
 class ParseRequest(Strict):
