@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__, service
 from ..errors import FormatError, HashikitError, PuzzleError
-from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
+from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
 from ..service import (AnalyzeReport, BadInput, BoardCheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
                        ParseReport, SolveReport)
 from ..run.workers import Cancelled
@@ -50,8 +50,6 @@ MAX_SIDE = WEB.max_side
 SOLVE_TIME_LIMIT = WEB.default_time_limit
 #: Seconds one generate request may take before it gives up (503).
 GENERATE_TIME_LIMIT = WEB_GENERATE_TIME_LIMIT
-#: Largest side /api/generate makes (bigger boards rarely come out in time).
-MAX_GENERATE_SIDE = WEB_GENERATE_MAX_SIDE
 #: Generate requests run at once; more are answered 503 "busy".
 MAX_GENERATING = WEB_MAX_GENERATING
 #: Other pieces of work (solve, check, hint, analyze, parse) run at once; more wait their turn.

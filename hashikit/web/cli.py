@@ -6,7 +6,6 @@ import argparse
 import errno
 import sys
 
-INSTALL_HINT = "hashikit serve needs starlette and uvicorn, which come with hashikit: pip install --upgrade hashikit (or: pip install starlette uvicorn)"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -48,12 +47,8 @@ def bind(host: str, port: int):
 
 
 def run(args) -> int:
-    try:
-        import starlette  # noqa: F401
-        import uvicorn
-    except ImportError:
-        print(INSTALL_HINT, file=sys.stderr)
-        return 2
+    import uvicorn
+
     from .app import create_app
 
     try:
