@@ -6,6 +6,7 @@ import argparse
 import errno
 import sys
 
+INSTALL_HINT = "hashikit serve needs starlette and uvicorn, which come with hashikit: pip install --upgrade hashikit (or: pip install starlette uvicorn)"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -47,8 +48,12 @@ def bind(host: str, port: int):
 
 
 def run(args) -> int:
-    import uvicorn
-
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError:
+        print(INSTALL_HINT, file=sys.stderr)
+        return 2
     from .app import create_app
 
     try:
