@@ -742,3 +742,29 @@ def test_a_grid_over_the_cell_cap_is_refused_from_its_first_row():
     with pytest.raises(FormatError) as info:
         read_text(text, "grid", source="big.txt")
     assert info.value.line == 1 and "4004001 cells" in str(info.value)
+
+
+def test_the_module_table_lists_what_each_format_module_registers():
+    """formats._MODULES says which module registers which formats and endings (so reading a file
+    loads only its format's module); it must match the registrations themselves."""
+    import hashikit.formats as registry
+
+    registered: dict[str, dict[str, tuple]] = {}
+    for fmt in registry.formats().values():
+        module = (fmt.read or fmt.write).__module__.rsplit(".", 1)[1]
+        registered.setdefault(module, {})[fmt.name] = fmt.extensions
+    assert registered == registry._MODULES
+    assert list(registry.formats()) == [n for names in registry._MODULES.values() for n in names]  # table order
+
+
+def test_reading_a_file_loads_only_its_formats_module(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "p.has"
+    path.write_text("1 3 2\n1 0 1\n")
+    script = ("import sys\nfrom hashikit.formats import read_file\nread_file(sys.argv[1])\n"
+              "print(' '.join(m for m in sys.modules if m.startswith('hashikit.formats.')))")
+    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True).stdout
+    # has reads its rows with csvgrid's helpers; no other format module loads
+    assert set(out.split()) == {"hashikit.formats._common", "hashikit.formats.has", "hashikit.formats.csvgrid"}

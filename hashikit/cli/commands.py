@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 
@@ -79,6 +78,8 @@ def _out_of_time(args, deadline) -> list[tuple[int | str, str]]:
     message = f"no answer within the time limit of {deadline.seconds:g} s"
     if args.format == "json":
         data = {"status": "unknown", "bridges": [], "engine": args.engine, "message": message}
+        import json  # here: a text answer does not load it
+
         return [(1 if args.output in (None, "-") else args.output, json.dumps(data))]
     return [] if args.quiet else [(2, f"unknown by {args.engine}: {message}")]
 

@@ -7,7 +7,6 @@ neither (no cycle).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 EXIT_OK, EXIT_NO, EXIT_BAD = 0, 1, 2
@@ -21,6 +20,8 @@ def print_json(answer, out: str | None = None) -> None:
     from .output import write_output
 
     data = answer.as_json() if hasattr(answer, "as_json") else answer
+    import json  # here: a text answer does not load it
+
     write_output(json.dumps(data), out)
 
 

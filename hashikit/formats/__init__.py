@@ -33,9 +33,23 @@ from ..model import Puzzle, Solution
 #: Largest input hashikit reads (bytes), whatever the limits passed: limits.CLI's cap.
 MAX_INPUT_BYTES = _limits.CLI.max_input_bytes
 
-#: the format modules, in the order the help and README tables list them
-_MODULES = ("grid", "csvgrid", "has", "tatham", "puzzlink", "jsonfmt", "solved", "prob", "dot", "ohmec", "pzprv3",
-            "picturefmt")
+#: the format modules, in the order the help and README tables list them, each with the formats it
+#: registers and their file endings: reading or writing one file loads only its format's module
+#: (``tests/test_formats.py`` holds this table to what the modules register)
+_MODULES = {
+    "grid": {"grid": (".txt", ".grid")},
+    "csvgrid": {"csv": (".csv",)},
+    "has": {"has": (".has",)},
+    "tatham": {"tatham": (".tatham",)},
+    "puzzlink": {"puzzlink": (".url",)},
+    "jsonfmt": {"json": (".json",), "json-solution": (".sol.json",)},
+    "solved": {"solved": (".sol",), "solved-unicode": (".usol",)},
+    "prob": {"prob": (".mch",)},
+    "dot": {"dot": (".dot", ".gv")},
+    "ohmec": {"ohmec": (".ohmec",)},
+    "pzprv3": {"pzprv3": (".pzprv3",)},
+    "picturefmt": {"picture": (".png", ".jpg", ".jpeg", ".webp")},
+}
 
 
 @dataclass
@@ -106,8 +120,19 @@ def formats() -> dict[str, Format]:
     return FORMATS
 
 
+def _load_module_of(name: str) -> None:
+    """Import the module that registers format ``name`` (all of them for a name no module lists)."""
+    if name in FORMATS:
+        return
+    module = next((m for m, names in _MODULES.items() if name in names), None)
+    if module is None:
+        _load_all()
+    else:
+        importlib.import_module(f"{__name__}.{module}")
+
+
 def get(name: str) -> Format:
-    _load_all()
+    _load_module_of(name)
     if name not in FORMATS:
         raise FormatError(f"unknown format {name!r}; known formats: {', '.join(sorted(FORMATS))}")
     return FORMATS[name]
@@ -145,22 +170,24 @@ def sniff(text: str) -> str:
 
 def format_for_path(path: str, text: str | None = None, writing: bool = False) -> Format:
     """The format a file name implies; ``.txt`` (and unknown endings) are sniffed when reading."""
-    _load_all()
     lower = path.lower()
+    endings = sorted(((ext, name) for names in _MODULES.values() for name, exts in names.items() for ext in exts
+                      if lower.endswith(ext)), key=lambda pair: -len(pair[0]))
     best = None
-    for fmt in FORMATS.values():
-        for ext in fmt.extensions:
-            if lower.endswith(ext) and (best is None or len(ext) > len(best[1])):
-                if (writing and fmt.write) or (not writing and fmt.read):
-                    best = (fmt, ext)
+    for ext, name in endings:  # the longest ending whose format reads (or writes) wins
+        fmt = get(name)
+        if (writing and fmt.write) or (not writing and fmt.read):
+            best = (fmt, ext)
+            break
     if best is not None and best[1] != ".txt":
         return best[0]
     if writing:
         if best is not None:
             return best[0]
+        _load_all()
         raise FormatError(f"cannot tell the format from the name {path!r}; name it with --to "
                           f"({', '.join(n for n, f in sorted(FORMATS.items()) if f.write)})")
-    return FORMATS[sniff(text or "")]
+    return get(sniff(text or ""))
 
 
 def _too_large(text: str, cap: int) -> int | None:
@@ -174,12 +201,11 @@ def _too_large(text: str, cap: int) -> int | None:
 def read_text(text: str, fmt: str | None = None, source: str = "<string>",
               limits: Limits = _limits.CLI) -> Document:
     """Parse ``text`` in format ``fmt`` (sniffed when None) within ``limits``."""
-    _load_all()
     cap = min(limits.max_input_bytes, MAX_INPUT_BYTES)
     size = _too_large(text, cap)
     if size is not None:
         raise FormatError(f"the input is {size} bytes; hashikit reads at most {cap}", source)
-    f = get(fmt) if fmt else FORMATS[sniff(text)]
+    f = get(fmt or sniff(text))
     if f.read is None:
         raise FormatError(f"format {f.name!r} can be written but not read", source)
     try:

@@ -52,9 +52,13 @@ def plain(value: Any) -> Any:
 
 def shape(cls):
     """A JSON shape: a keyword-only dataclass that pydantic reads with :data:`PYDANTIC_CONFIG`; an
-    :class:`Answer` also remembers which fields its maker set."""
+    :class:`Answer` also remembers which fields its maker set.  The dataclass makes only
+    ``__init__``; equality and repr come from :class:`Shape` (a command that imports the shapes
+    builds one method per class, not three)."""
+    if not issubclass(cls, Shape):
+        raise TypeError(f"{cls.__name__}: a shape derives from Shape")
     cls.__pydantic_config__ = PYDANTIC_CONFIG
-    cls = dataclass(kw_only=True)(cls)
+    cls = dataclass(kw_only=True, repr=False, eq=False)(cls)
     if issubclass(cls, Answer):
         init = cls.__init__
 
@@ -67,7 +71,25 @@ def shape(cls):
     return cls
 
 
-class Answer:
+class Shape:
+    """Base of every shape: equal when of one class with equal fields; shown with its fields."""
+
+    __hash__ = None  # mutable, like a dataclass with eq
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"{type(self).__name__}({shown})"
+
+
+class Answer(Shape):
     """Base of every answer: ``as_json()`` leaves out the optional fields the use-case did not
     set (so ``"unique": null`` means "asked, not known", and an absent ``"unique"`` "not asked");
     list fields are always there."""
@@ -89,7 +111,7 @@ class Answer:
 
 
 @shape
-class PuzzleModel:
+class PuzzleModel(Shape):
     """A puzzle as the JSON format writes it (0-based; ``ignore``: islands left out of play)."""
 
     rows: int
@@ -137,7 +159,7 @@ class SolveReport(Answer):
 
 
 @shape
-class ViolationModel:
+class ViolationModel(Shape):
     rule: str
     message: str
     cells: list[Cell] = field(default_factory=list)
