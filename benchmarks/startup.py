@@ -130,6 +130,10 @@ def install(tmp: Path) -> None:
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", site, str(ROOT)],
                    check=True)
     HASHIKIT, PYTHON = [str(venv / "bin" / "python"), "-m", "hashikit"], [str(venv / "bin" / "python")]
+    where = subprocess.run([*PYTHON, "-c", "import hashikit; print(hashikit.__file__)"], cwd=tmp, check=True,
+                           capture_output=True, text=True).stdout.strip()
+    if not where.startswith(site):
+        raise SystemExit(f"the timed package would be {where}, not the one installed in {site}")
 
 
 def main() -> None:
@@ -149,14 +153,17 @@ def main() -> None:
             subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "hashikit")], check=True)
         else:
             install(tmp)
-        subprocess.run([*HASHIKIT, "solve", str(hundred), "-o", str(tmp / "solved.sol"), "-q"], check=True, cwd=ROOT)
+        # run from the checkout, `python -m hashikit` would import the checkout's package (the current
+        # folder comes first on the path), not the installed one
+        where = ROOT if args.checkout else tmp
+        subprocess.run([*HASHIKIT, "solve", str(hundred), "-o", str(tmp / "solved.sol"), "-q"], check=True, cwd=where)
         cmds = commands(small, hundred, tmp, baseline)
         times: dict[str, list[float]] = {name: [] for name in cmds}
         for name, argv in cmds.items():  # warm-up: the file cache and the bytecode
-            timed(argv, ROOT)
+            timed(argv, where)
         for _ in range(args.rounds):
             for name, argv in cmds.items():
-                times[name].append(timed(argv, ROOT))
+                times[name].append(timed(argv, where))
     base = statistics.median(times["baseline script, 100 islands"])
     load = os.getloadavg()[0]
     lines = ["# Start-up: whole-process times of plain commands", "",
