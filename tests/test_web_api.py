@@ -573,3 +573,29 @@ def test_a_puzzle_in_a_request_is_read_against_the_web_cap_not_the_command_lines
                  {"grid": [[1, 0, 1]], "maxbridges": maxbridges}):
         r = client.post("/api/solve", json={"puzzle": body})
         assert r.status_code == 400 and f"above {WEB.max_maxbridges}" in r.json()["error"], r.json()
+
+
+def test_hint_analyze_and_generate_split_their_time_as_the_cli_does(monkeypatch):
+    """One Deadline per request, made when it arrives, handed both to the worker that is killed at
+    it and to the use-case inside (as the CLI's hint, grade and generate do), never a second
+    budget of its own (the web once gave hint and analyze half)."""
+    from hashikit import service
+    from hashikit.limits import Deadline
+
+    seen = []
+    real = service.within
+
+    def spy(until, fn, *args, **kwargs):
+        seen.append((fn.__name__, until, kwargs.get("time_limit")))
+        return real(until, fn, *args, **kwargs)
+
+    monkeypatch.setattr(service, "within", spy)
+    with TestClient(create_app(solve_time_limit=4.0, generate_time_limit=9.0, pool_size=0)) as c:
+        p = parse(c, EXAMPLE)
+        assert c.post("/api/hint", json={"puzzle": p}).json()["status"] == "hint"
+        assert c.post("/api/analyze", json={"puzzle": p}).json()["status"] == "unique"
+        assert c.post("/api/generate", json={"rows": 5, "difficulty": "easy", "seed": 3}).status_code == 200
+    assert [name for name, _, _ in seen] == ["hint", "analyze", "generate_unique"]
+    for name, until, inner in seen:
+        assert isinstance(until, Deadline) and inner is until, name
+    assert [until.seconds for _, until, _ in seen] == [4.0, 4.0, 9.0]

@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__, service
 from ..errors import FormatError, HashikitError, PuzzleError
-from ..limits import TIME_MARGIN, WEB, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING
+from ..limits import WEB, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING, Deadline
 from ..service import (AnalyzeReport, BadInput, BoardCheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
                        ParseReport, SolveReport)
 from ..run.workers import Cancelled
@@ -282,16 +282,17 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         async with working:
             return await run_in_threadpool(fn, *args, **kwargs)
 
-    def limited(fn, *args, seconds: float, **kwargs):
-        """``fn`` in a worker process killed after ``seconds`` (work that cannot stop itself)."""
-        return service.within(seconds, fn, *args, **kwargs)
+    def limited(fn, *args, until: Deadline, **kwargs):
+        """``fn`` in a worker process killed at the deadline ``until`` (work that cannot stop itself;
+        as the CLI does, the use-case gets the same deadline: ``time_limit=until``)."""
+        return service.within(until, fn, *args, **kwargs)
 
-    async def unless_gone(request: Request, fn, *args, seconds: float, **kwargs):
+    async def unless_gone(request: Request, fn, *args, until: Deadline, **kwargs):
         """:func:`limited` in a thread, its worker killed as soon as the client disconnects (the
         page's Cancel button aborts its request): a cancelled generation stops at once instead
         of holding a worker (and a generation slot) until its time limit."""
         cancel = threading.Event()
-        task = asyncio.ensure_future(run_in_threadpool(limited, fn, *args, seconds=seconds, cancel=cancel, **kwargs))
+        task = asyncio.ensure_future(run_in_threadpool(limited, fn, *args, until=until, cancel=cancel, **kwargs))
         try:
             while not task.done():
                 await asyncio.wait({task}, timeout=DISCONNECT_POLL)
@@ -358,9 +359,10 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         puzzle = request_puzzle(req.puzzle)
         partial = bridges_from_request(req.bridges, puzzle)
         service.board_marks(puzzle, req.marks)
+        deadline = Deadline.after(solve_time_limit)
         try:
             report = await work(limited, service.hint, puzzle, partial, marks=req.marks, lim=WEB,
-                                time_limit=solve_time_limit / 2, seconds=solve_time_limit)
+                                time_limit=deadline, until=deadline)
         except OutOfTime as exc:
             report = HintReport(status="unknown", sentence=str(exc))
         return JSONResponse(report.as_json())
@@ -371,9 +373,9 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           "on which they differ) or `unknown` past the time limit.")
     async def analyze(req: PuzzleRequest) -> Response:
         puzzle = request_puzzle(req.puzzle)
+        deadline = Deadline.after(solve_time_limit)
         try:
-            report = await work(limited, service.analyze, puzzle, time_limit=solve_time_limit / 2, lim=WEB,
-                                seconds=solve_time_limit)
+            report = await work(limited, service.analyze, puzzle, time_limit=deadline, lim=WEB, until=deadline)
         except OutOfTime as exc:
             report = AnalyzeReport(status="unknown", reason=str(exc))
         return JSONResponse(report.as_json())
@@ -398,7 +400,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     async def read_picture(req: PictureRequest) -> Response:
         raw = decode_image(req.image, WEB)
         try:
-            report = await work(limited, read_picture_report, raw, WEB, seconds=solve_time_limit)
+            report = await work(limited, read_picture_report, raw, WEB, until=Deadline.after(solve_time_limit))
         except OutOfTime as exc:
             raise BadInput(f"the picture could not be read within the time limit ({exc})") from None
         return JSONResponse(report.as_json())
@@ -413,6 +415,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           f"are being generated. A client that disconnects (the page's Cancel) ends the "
                           f"generation at once.")
     async def generate(req: GenerateRequest, request: Request) -> Response:
+        deadline = Deadline.after(generate_time_limit)
         rows, cols = req.rows, req.cols if req.cols is not None else req.rows
         seed = req.seed if req.seed is not None else int.from_bytes(os.urandom(4), "little")
         if busy["generating"] >= MAX_GENERATING:
@@ -423,7 +426,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             _puzzle, report = await unless_gone(
                 request, service.generate_unique, rows, cols, req.difficulty, seed, maxbridges=req.maxbridges,
                 no_loops=req.no_loops, density=req.density,
-                time_limit=generate_time_limit, seconds=generate_time_limit + TIME_MARGIN / 2)
+                time_limit=deadline, until=deadline)
         except Cancelled:
             raise ApiError(CLIENT_GONE, "the request was cancelled", status="cancelled") from None
         except OutOfTime as exc:
