@@ -51,6 +51,8 @@ GENERATE_MAXBRIDGES = (1, 4)
 GENERATE_MAX_DENSITY, GENERATE_DENSITY = 0.5, 0.25
 GENERATE_ISLANDS_PERCENT = (1, 30)
 GENERATE_EXPANSION = (0, 100)
+#: seconds the command line gives one graded puzzle when ``--time-limit`` is not given
+GENERATE_TIME_LIMIT = 120.0
 
 #: web: the largest generated board side, the generate time limit, and concurrent generations
 WEB_GENERATE_MAX_SIDE = 25

@@ -25,7 +25,7 @@ from ..run.batch import Job, JsonLinesSink, base_seed, job_seed, run_batch
 from .catalog import add_run_options
 from .common import EXIT_BAD, EXIT_NO, EXIT_OK, add_show, levels, load_shown, print_json, refuse, say
 from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
-                      GENERATE_MAX_SIDE, GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, CLI, Deadline)
+                      GENERATE_MAX_SIDE, GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, GENERATE_TIME_LIMIT, CLI, Deadline)
 from ..model import DEFAULT_MAXBRIDGES
 from ..service import BadInput, OutOfTime
 
@@ -258,7 +258,7 @@ def _spec(args, rows: int, cols: int) -> dict:
     if args.islands is not None:
         return {**spec, "islands": args.islands, "alpha": 50.0 if args.alpha is None else args.alpha,
                 "beta": 5.0 if args.beta is None else args.beta}
-    limit = args.time_limit if args.time_limit is not None else 120.0
+    limit = args.time_limit if args.time_limit is not None else GENERATE_TIME_LIMIT
     return {**spec, "difficulty": args.difficulty, "time_limit": limit, **_layout(args)}
 
 
@@ -521,7 +521,8 @@ def add_parsers(sub) -> None:
     n.add_argument("--count", type=argtypes.positive_int, default=1, metavar="K", help="make K puzzles (into --out-dir, with index.csv/json)")
     n.add_argument("--jobs", type=argtypes.positive_int, metavar="N", help="worker processes for --count (default: cores)")
     n.add_argument("--time-limit", type=argtypes.time_limit, metavar="S",
-                   help="with --difficulty: give up on one puzzle after S s (default 120; exit 1, 'unknown')")
+                   help=f"with --difficulty: give up on one puzzle after S s (default {GENERATE_TIME_LIMIT:g}; "
+                        "exit 1, 'unknown')")
     n.add_argument("-o", "--output", metavar="FILE", help="write the puzzle here (format from the extension)")
     n.add_argument("--out-dir", metavar="DIR", help="with --count: folder for the puzzles and index.csv/json")
     n.add_argument("--ext", help="with --count: file extension, i.e. format (default txt)")
