@@ -222,7 +222,7 @@ def cmd_generate(args) -> int:
         output.validate_writable(args.output)
     spec = _spec(args, rows, cols)
     if args.difficulty is not None:
-        _refused_by_the_generator(spec)
+        service.validate_generation(**spec)
     if many:
         return _generate_many(args, spec)
     seed = base_seed(args.seed)
@@ -260,15 +260,6 @@ def _spec(args, rows: int, cols: int) -> dict:
                 "beta": 5.0 if args.beta is None else args.beta}
     limit = args.time_limit if args.time_limit is not None else GENERATE_TIME_LIMIT
     return {**spec, "difficulty": args.difficulty, "time_limit": limit, **_layout(args)}
-
-
-def _refused_by_the_generator(spec: dict) -> None:
-    """The generator's own refusals (a bad combination: BadInput, exit 2) before any work: a
-    first call with no time to spend checks the arguments and stops."""
-    try:
-        service.generate_record(seed=0, **{**spec, "time_limit": 1e-9})
-    except OutOfTime:
-        pass
 
 
 def _generate_many(args, spec: dict) -> int:

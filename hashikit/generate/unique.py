@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
                       GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, PROOF_FLOOR, Deadline)
-from ..model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
+from ..model import DEFAULT_MAXBRIDGES, LEVELS, Island, Puzzle, Solution
 from .layouts import _DIRS, Pos, _between, _check, random_solution, stretch_to_frame, tatham_layout
 
 if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
@@ -267,10 +267,44 @@ _SITE_GAP = 4
 #: last batch at most this many times (6x6 medium: 29 seeds of 30 within 200 layouts, 25 without)
 _RETREATS = 3
 #: levels repaired one place at a time, a count change adding or taking away a bridge at random
-#: (15x15 expert, 8 seeds: 0.37 s median against 0.57 s with batches and more bridges; c86730d 0.28)
 _ONE_AT_A_TIME = ("expert",)
 #: batches in a row that help nowhere before one is kept anyway (the stuck area then changes)
 _TRIES = 4
+
+
+def validate_request(rows: int, cols: int, difficulty: str, maxbridges: int = DEFAULT_MAXBRIDGES, *,
+                     density: float = GENERATE_DENSITY, allow_adjacent: bool = False, no_loops: bool = False,
+                     islands_percent: int | None = None, expansion: int | None = None) -> tuple[bool, int, int]:
+    """What :func:`generate_unique` refuses, refused before any work (``ValueError`` saying which
+    argument is wrong); answers whether the layout is Tatham's, with his islands percent and
+    expansion (defaults 30 and 10)."""
+    if difficulty not in LEVELS:
+        raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
+    low, high = GENERATE_MAXBRIDGES
+    if not (isinstance(maxbridges, int) and low <= maxbridges <= high):
+        raise ValueError(f"maxbridges must be from {low} to {high} (got {maxbridges!r})")
+    if maxbridges == 1 and difficulty == "medium" and not no_loops:
+        raise ValueError("with maxbridges 1 no puzzle is medium: Tatham's medium rule (a first bridge where "
+                         "the other links cannot carry the number) then finds only what his easy rule "
+                         "finds; choose easy or hard, or the no-loops variant")
+    if rows < GENERATE_MIN_SIDE or cols < GENERATE_MIN_SIDE:
+        raise ValueError(f"a board needs at least {GENERATE_MIN_SIDE} rows and {GENERATE_MIN_SIDE} columns "
+                         f"(got {rows}x{cols})")
+    tatham = islands_percent is not None or expansion is not None
+    if tatham:
+        islands_percent = 30 if islands_percent is None else islands_percent
+        expansion = 10 if expansion is None else expansion
+        if not GENERATE_ISLANDS_PERCENT[0] <= islands_percent <= GENERATE_ISLANDS_PERCENT[1]:
+            raise ValueError(f"islands_percent must be from {GENERATE_ISLANDS_PERCENT[0]} to "
+                             f"{GENERATE_ISLANDS_PERCENT[1]}, as Tatham's (got {islands_percent})")
+        if not GENERATE_EXPANSION[0] <= expansion <= GENERATE_EXPANSION[1]:
+            raise ValueError(f"expansion must be from {GENERATE_EXPANSION[0]} to {GENERATE_EXPANSION[1]} "
+                             f"(got {expansion})")
+        if allow_adjacent:
+            raise ValueError("Tatham's layout never has neighbouring islands: allow_adjacent does not apply")
+    elif not 0 < density <= GENERATE_MAX_DENSITY:
+        raise ValueError(f"density must be above 0 and at most {GENERATE_MAX_DENSITY} (got {density})")
+    return tatham, islands_percent, expansion
 
 
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
@@ -316,37 +350,14 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     ``time_limit`` (seconds, or a :class:`~hashikit.limits.Deadline` already running; checked
     everywhere, the layout drawing included).
     """
-    from ..logic import LEVELS, WEIGHTS, Grade
+    from ..logic import WEIGHTS, Grade
     from ..logic.engine import Deducer
     from ..logic.state import State
 
-    if difficulty not in LEVELS:
-        raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
-    low, high = GENERATE_MAXBRIDGES
-    if not (isinstance(maxbridges, int) and low <= maxbridges <= high):
-        raise ValueError(f"maxbridges must be from {low} to {high} (got {maxbridges!r})")
-    if maxbridges == 1 and difficulty == "medium" and not no_loops:
-        raise ValueError("with maxbridges 1 no puzzle is medium: Tatham's medium rule (a first bridge where "
-                         "the other links cannot carry the number) then finds only what his easy rule "
-                         "finds; choose easy or hard, or the no-loops variant")
-    if rows < GENERATE_MIN_SIDE or cols < GENERATE_MIN_SIDE:
-        raise ValueError(f"a board needs at least {GENERATE_MIN_SIDE} rows and {GENERATE_MIN_SIDE} columns "
-                         f"(got {rows}x{cols})")
+    tatham, islands_percent, expansion = validate_request(
+        rows, cols, difficulty, maxbridges, density=density, allow_adjacent=allow_adjacent, no_loops=no_loops,
+        islands_percent=islands_percent, expansion=expansion)
     deadline = Deadline.of(time_limit)  # a bad number of seconds is refused here, before any work
-    tatham = islands_percent is not None or expansion is not None
-    if tatham:
-        islands_percent = 30 if islands_percent is None else islands_percent
-        expansion = 10 if expansion is None else expansion
-        if not GENERATE_ISLANDS_PERCENT[0] <= islands_percent <= GENERATE_ISLANDS_PERCENT[1]:
-            raise ValueError(f"islands_percent must be from {GENERATE_ISLANDS_PERCENT[0]} to "
-                             f"{GENERATE_ISLANDS_PERCENT[1]}, as Tatham's (got {islands_percent})")
-        if not GENERATE_EXPANSION[0] <= expansion <= GENERATE_EXPANSION[1]:
-            raise ValueError(f"expansion must be from {GENERATE_EXPANSION[0]} to {GENERATE_EXPANSION[1]} "
-                             f"(got {expansion})")
-        if allow_adjacent:
-            raise ValueError("Tatham's layout never has neighbouring islands: allow_adjacent does not apply")
-    elif not 0 < density <= GENERATE_MAX_DENSITY:
-        raise ValueError(f"density must be above 0 and at most {GENERATE_MAX_DENSITY} (got {density})")
     rng = random.Random(seed)
     stats = stats if stats is not None else GenerateStats()
     start = time.perf_counter()

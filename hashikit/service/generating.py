@@ -37,10 +37,7 @@ def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbri
     from ..generate import generate_unique as make
 
     deadline = time_limit_for(time_limit, limits_mod.CLI)
-    if density is not None and (islands_percent is not None or expansion is not None):
-        raise BadInput("density shapes the default layout; Tatham's (islands percent, expansion) has its own")
-    layout = dict(allow_adjacent=allow_adjacent, no_loops=no_loops, islands_percent=islands_percent,
-                  expansion=expansion, **({"density": density} if density is not None else {}))
+    layout = _layout(density, allow_adjacent, no_loops, islands_percent, expansion)
     try:
         puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges,
                                    time_limit=deadline, **layout)
@@ -51,6 +48,31 @@ def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbri
                         + (f" within {deadline.seconds:g} s" if deadline else "") + f" ({exc})") from None
     assert_checked(puzzle, [solution])
     return puzzle, solution, GenerateReport(puzzle=PuzzleModel.of(puzzle), grade=g.level, score=g.score, seed=seed)
+
+
+def _layout(density: float | None, allow_adjacent: bool, no_loops: bool, islands_percent: int | None,
+            expansion: int | None) -> dict[str, Any]:
+    """The generator's layout keywords; BadInput for a density given with Tatham's layout."""
+    if density is not None and (islands_percent is not None or expansion is not None):
+        raise BadInput("density shapes the default layout; Tatham's (islands percent, expansion) has its own")
+    return dict(allow_adjacent=allow_adjacent, no_loops=no_loops, islands_percent=islands_percent,
+                expansion=expansion, **({"density": density} if density is not None else {}))
+
+
+def validate_generation(rows: int, cols: int, difficulty: str, *, maxbridges: int = DEFAULT_MAXBRIDGES,
+                        time_limit: float | Deadline | None = None, density: float | None = None,
+                        allow_adjacent: bool = False, no_loops: bool = False, islands_percent: int | None = None,
+                        expansion: int | None = None) -> None:
+    """What :func:`generate_unique` refuses (:class:`BadInput`), refused before any work: the
+    generator's own checks (:func:`hashikit.generate.validate_request`), run alone."""
+    from ..generate import validate_request
+
+    time_limit_for(time_limit, limits_mod.CLI)
+    try:
+        validate_request(rows, cols, difficulty, maxbridges,
+                         **_layout(density, allow_adjacent, no_loops, islands_percent, expansion))
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float, seed: int | None,
