@@ -398,21 +398,22 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
 def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None) -> None:
     """The checker accepts the construction; the SAT engine finds no second solution."""
     from ..checker import check
-    from ..solvers import solve
+    from ..solvers import Status, solve
 
     if not check(puzzle, solution).ok:
         raise AssertionError("the generator's construction breaks the rules")
     if puzzle.no_loops:
         return
     proof = None if deadline is None else deadline.at_least(PROOF_FLOOR)
-    if proof is not None and len(puzzle.links) <= _VERIFY_IN_PROCESS:
+    if proof is None or len(puzzle.links) <= _VERIFY_IN_PROCESS:
         # the deadline checked between the SAT solver's calls, each of them short here
-        from ..solvers.sat import solve as sat_solve
+        from ..solvers.sat import other_solution
 
-        result = sat_solve(puzzle, max_solutions=2, time_limit=proof)
+        status, _counts = other_solution(puzzle, solution.counts(puzzle), time_limit=proof)
+        second = status is Status.SOLVED
     else:
-        result = solve(puzzle, max_solutions=2, time_limit=proof)
-    if result.unique is False:
+        second = solve(puzzle, max_solutions=2, time_limit=proof).unique is False
+    if second:
         raise AssertionError("the SAT engine found a second solution of a logically finished puzzle")
 
 

@@ -74,6 +74,17 @@ def _degree_patterns(caps: tuple[int, ...], need: int) -> tuple[tuple[tuple[int,
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def _degree_builder(caps: tuple[int, ...], need: int):
+    """A function of the links' first variables less one (``base``, one argument per link) that
+    returns :func:`_degree_patterns`'s clauses as literals: written out once per ``(caps, need)``
+    as one expression, so that a puzzle's hundreds of degree clauses cost one call per island."""
+    args = ", ".join(f"b{p}" for p in range(len(caps)))
+    clauses = ", ".join("[" + ", ".join(f"b{p} + {j}" if j > 0 else f"{j} - b{p}" for p, j in pattern) + "]"
+                        for pattern in _degree_patterns(caps, need))
+    return eval(f"lambda {args}: [{clauses}]")  # noqa: S307 (integers and names made here only)
+
+
 class Encoding:
     """The unary (order) CNF of a puzzle without connectivity, plus the variable map."""
 
@@ -81,7 +92,7 @@ class Encoding:
 
     def __init__(self, puzzle: Puzzle, implied: bool = True):
         self.puzzle = puzzle
-        self.caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
+        self.caps = _capacities(puzzle)
         self.base: list[int] = []  # x[k][j] is variable base[k] + j
         top = 0
         for cap in self.caps:
@@ -149,8 +160,7 @@ class Encoding:
 
     def _degree_tuples(self, links: list[int], caps: list[int], need: int) -> None:
         base = self.base
-        for pattern in _degree_patterns(tuple(caps), need):
-            self.clauses.append([base[links[p]] + j if j > 0 else -(base[links[p]] - j) for p, j in pattern])
+        self.clauses.extend(_degree_builder(tuple(caps), need)(*[base[k] for k in links]))
 
     def differs(self, k: int, c: int) -> list[int]:
         """Literals of "link ``k`` does not carry exactly ``c`` bridges"."""
@@ -260,10 +270,15 @@ class BinaryEncoding:
         return [sum(1 << j for j, b in enumerate(bits) if model[b - 1] > 0) for bits in self.bits]
 
 
+def _capacities(puzzle: Puzzle) -> list[int]:
+    """``puzzle.link_capacity(k)`` for every link."""
+    isl, most = puzzle.islands, puzzle.maxbridges
+    return [min(most, isl[a].number, isl[b].number) for a, b, _horizontal in puzzle.links]
+
+
 def encode(puzzle: Puzzle, implied: bool = True):
     """The unary encoding for small capacities, the binary one above ``UNARY_MAX_CAP``."""
-    caps = (puzzle.link_capacity(k) for k in range(len(puzzle.links)))
-    if max(caps, default=0) > UNARY_MAX_CAP:
+    if max(_capacities(puzzle), default=0) > UNARY_MAX_CAP:
         return BinaryEncoding(puzzle, implied)
     return Encoding(puzzle, implied)
 
@@ -293,6 +308,26 @@ class SatBackend:
 def blocking_clause(enc, counts: list[int]) -> list[int]:
     """"Some link's count differs from ``counts``": excludes exactly this solution."""
     return [lit for k, c in enumerate(counts) if enc.caps[k] for lit in enc.differs(k, c)]
+
+
+def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline | None = None,
+                   solver: str = DEFAULT_SAT_SOLVER) -> tuple[Status, list[int] | None]:
+    """A solution of ``puzzle`` other than ``counts`` (bridges per link of ``puzzle.links``):
+    ``(SOLVED, its counts)``, ``(INFEASIBLE, None)`` when the SAT solver proved there is none, or
+    ``(UNKNOWN, None)`` at the deadline (checked between solver calls only).
+
+    With ``counts`` a solution (the caller checks it), INFEASIBLE proves it the only one: the same
+    formula and lazy connectivity loop as :func:`solve` with ``max_solutions=2``, started with
+    the no-good of ``counts`` instead of a first call that finds them."""
+    deadline = Deadline.of(time_limit)
+    enc = encode(puzzle)
+    stats: dict = {}
+    with Solver(name=solver, bootstrap_with=enc.clauses) as sat:
+        backend = SatBackend(enc, sat)
+        backend.exclude(counts)
+        status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
+                                                     stats=stats, caps=enc.caps)
+    return (Status.SOLVED, found[0]) if found else (status, None)
 
 
 def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: str = DEFAULT_SAT_SOLVER,
