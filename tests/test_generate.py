@@ -122,6 +122,40 @@ def test_verify_under_a_time_limit_runs_in_this_process_and_still_refuses_a_seco
         G._verify(two, construction, Deadline.after(60))
 
 
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard", "expert"])
+def test_quick_run_from_scratch_grades_as_the_full_run(difficulty):
+    """The generator's run from scratch with the easy and medium rules closed first ends stuck in
+    the same state as the engine's full run, or finished at the same grade (with the full run's
+    steps when the grade is the one asked for)."""
+    import random
+
+    from hashikit.generate import tatham_layout
+    from hashikit.generate import unique as G
+    from hashikit.logic import LEVELS
+    from hashikit.logic.engine import Deducer
+    from hashikit.logic.state import State
+
+    target = LEVELS.index(difficulty)
+    outcomes = set()
+    for seed in range(25):
+        rng = random.Random(seed)
+        p = (tatham_layout(9, 9, rng) if seed % 2 else random_solution(9, 9, rng))[0]
+        quick = G._from_scratch(p, difficulty, target, None, Deducer, State, quick=True)
+        full = G._from_scratch(p, difficulty, target, None, Deducer, State, quick=False)
+        engine, steps, stuck, hardest = quick
+        assert stuck == full[2], seed
+        if stuck:
+            assert (engine.st.lo, engine.st.hi) == (full[0].st.lo, full[0].st.hi)
+            outcomes.add("stuck")
+        elif hardest == target:
+            assert hardest == full[3] and steps == full[1]
+            outcomes.add("graded")
+        else:
+            assert hardest == full[3] and engine is None
+            outcomes.add("too easy")
+    assert "stuck" in outcomes and len(outcomes) >= 2
+
+
 def _empty_border(puzzle) -> bool:
     rows, cols = {i.row for i in puzzle.islands}, {i.col for i in puzzle.islands}
     return not ({0, puzzle.rows - 1} <= rows and {0, puzzle.cols - 1} <= cols)

@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 
 from hashikit.checker import check
-from hashikit.generate import random_solution
+from hashikit.generate import random_solution, tatham_layout
 from hashikit.logic import (LEVELS, RULES, Deducer, State, Step, apply, contradiction, grade, next_step,
                             solve_logically)
 from hashikit.logic import expert as X
+from hashikit.logic.closure import close
 from hashikit.logic.groups import LookaheadGroups
 from hashikit.logic.state import word
 from hashikit.model import Puzzle, Solution
@@ -393,6 +394,62 @@ def test_carried_deducer_takes_the_steps_of_a_fresh_one():
         ref, st = _reference_run(start, "hard")
         assert [_bare(s) for s in taken] == [_bare(s) for s in ref]  # the generator's runs have no words
         assert st.lo == d.st.lo and st.hi == d.st.hi
+
+
+def _board(seed: int, most: int) -> Puzzle:
+    """A random board with a solution, of either layout, 5x5 to 14x14."""
+    rng = random.Random(seed)
+    size = 5 + seed % 10
+    draw = tatham_layout if seed % 2 else random_solution
+    return draw(size, size, rng, maxbridges=most)[0]
+
+
+@pytest.mark.parametrize("most", [1, 2, 3, 4])
+def test_closure_ends_where_the_engine_gets_stuck(most):
+    """``close`` (island by island, no steps) reaches the state an engine run at easy or medium ends
+    in, and says finished exactly when that run finishes."""
+    finished = stuck = 0
+    for seed in range(40):
+        p = _board(seed, most)
+        for level in ("easy", "medium"):
+            d = Deducer(State(p), suppose=False)
+            engine_stuck = d.run(level)
+            st = State(p)
+            assert close(st, level) is not engine_stuck, (seed, level)
+            assert (st.lo, st.hi) == (d.st.lo, d.st.hi), (seed, level)
+            finished += not engine_stuck
+            stuck += engine_stuck
+    assert finished and (stuck or most == 1)  # with MAXBRIDGES 1 these boards all finish at easy
+
+
+def test_a_settled_deducer_takes_the_rest_of_a_fresh_run():
+    """A deducer started on the medium closure with ``settled="medium"`` takes the steps a run from
+    scratch takes from its first hard step on, and ends where it ends."""
+    compared = 0
+    for seed in range(30):
+        p = _board(seed, 2)
+        full = Deducer(State(p), suppose=False, words=False)
+        steps: list = []
+        full.run("hard", steps=steps)
+        st = State(p)
+        close(st, "easy")
+        close(st, "medium")
+        settled = Deducer(st, suppose=False, words=False, settled="medium")
+        rest: list = []
+        settled.run("hard", steps=rest)
+        first_hard = next((n for n, s in enumerate(steps) if s.level == "hard"), len(steps))
+        assert rest == steps[first_hard:], seed
+        assert (settled.st.lo, settled.st.hi) == (full.st.lo, full.st.hi)
+        compared += bool(rest)
+    assert compared
+
+
+def test_closure_refuses_no_loops_puzzles_and_other_levels():
+    p = random_solution(7, 7, random.Random(1), cycles=0)[0]
+    with pytest.raises(ValueError):
+        close(State(Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)), "easy")
+    with pytest.raises(ValueError):
+        close(State(p), "hard")
 
 
 def _bare(step):

@@ -551,6 +551,40 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
     return out
 
 
+def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadline | None, Deducer, State,
+                  quick: bool):
+    """The engine's run from scratch on ``puzzle`` up to ``difficulty`` (level index ``target``):
+    ``(engine, steps, stuck, hardest level index)``.
+
+    With ``quick`` (and loops allowed), the easy and then the medium rules are first closed
+    without steps (:func:`hashikit.logic.closure.close`, the state their steps end in, in any
+    order), and the engine goes on from there: the same stuck state and grade.  The steps are
+    then worked out (by the run from scratch) only for a puzzle of grade ``difficulty`` (else
+    None), and a puzzle too easy gets no engine (None)."""
+    if quick and not puzzle.no_loops:
+        from ..logic.closure import CLOSED_LEVELS, close
+
+        st = State(puzzle)
+        settled = None
+        for rank, level in enumerate(CLOSED_LEVELS[:target + 1]):
+            if close(st, level):
+                if rank < target:
+                    return None, None, False, rank
+                break  # of the grade asked for: its steps below
+            settled = level
+        else:
+            engine = Deducer(st, suppose=False, words=False, settled=settled)
+            if target < len(CLOSED_LEVELS):
+                return engine, None, True, -1
+            stuck = engine.run(difficulty, deadline=deadline)
+            if stuck or engine.hardest < target:
+                return (engine if stuck else None), None, stuck, engine.hardest
+    engine = Deducer(State(puzzle), suppose=False, words=False)
+    steps: list = []
+    stuck = engine.run(difficulty, steps=steps, deadline=deadline)
+    return engine, steps, stuck, engine.hardest
+
+
 def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,
                          allow_adjacent: bool, deadline: Deadline | None, stats: GenerateStats, Deducer, State):
     """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, steps) or None.
@@ -563,29 +597,29 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     """
     puzzle, solution = drawn
 
-    def from_scratch(puzzle):
-        engine = Deducer(State(puzzle), suppose=False, words=False)
-        steps: list = []
-        stuck = engine.run(difficulty, steps=steps, deadline=deadline)
-        return engine, steps, stuck
+    def from_scratch(puzzle, quick: bool = True):
+        return _from_scratch(puzzle, difficulty, target, deadline, Deducer, State, quick)
 
-    # ``fresh``: the steps of ``engine`` when it ran from scratch on ``puzzle`` (a finished run is
-    # then not run again: the engine is deterministic), else None
-    engine, fresh, stuck = from_scratch(puzzle)
+    # ``scratch``: ``engine``, ``stuck`` and ``hardest`` are those of a run from scratch on
+    # ``puzzle`` (a finished run is then not run again: the engine is deterministic), and ``fresh``
+    # its steps when the puzzle has the grade asked for
+    engine, fresh, stuck, hardest = from_scratch(puzzle)
+    scratch = True
     last_stuck = None  # (puzzle, solution, insertions not tried yet, engine, undo) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failures = retreats = 0
     for _trial in range(max_repairs + 1):
         _check(deadline)
         if not stuck:
-            if fresh is None:
-                engine, fresh, stuck = from_scratch(puzzle)
-            steps = fresh
+            if not scratch:
+                # an easy puzzle the carried run finished is nearly always kept: its steps at once
+                engine, fresh, stuck, hardest = from_scratch(puzzle, quick=target > 0)
+                scratch = True
             undo = []
-            if not stuck and engine.hardest == target:
+            if not stuck and hardest == target:
                 # built by the checking constructors (the repairs' own builds skip the checks)
                 return (Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
-                        Solution(solution.bridges), steps)
+                        Solution(solution.bridges), fresh)
         if not stuck:
             # too easy: the last repairs gave away too much; try another insertion there
             if last_stuck is None:
@@ -593,13 +627,14 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if last_stuck[2]:
                 puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
                 stats.insertions += 1
-                engine, fresh, stuck = from_scratch(puzzle)
+                engine, fresh, stuck, hardest = from_scratch(puzzle)
+                scratch = True
                 continue
             if retreats >= _RETREATS:
                 return None
             retreats += 1  # no insertion left: another batch from the last stuck version
             puzzle, solution, _cells, engine, undo = last_stuck
-            stuck, failures, fresh = True, 0, None
+            stuck, failures, scratch = True, 0, False
         size = 1 if difficulty in _ONE_AT_A_TIME else max(1, engine.open // _OPEN_PER_SITE)
         batch, inserts = _batch(puzzle, solution, engine, rng, allow_adjacent, size, undo,
                                 0.5 if difficulty in _ONE_AT_A_TIME else 1.0)
@@ -608,7 +643,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             # the repairs to take back cover where it is stuck: take them back alone first
             new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
             engine = _carry(engine, puzzle, new_puzzle, where)
-            puzzle, solution, undo, fresh = new_puzzle, new_solution, [], None
+            puzzle, solution, undo, scratch = new_puzzle, new_solution, [], False
             stuck = engine.run(difficulty, deadline=deadline)
             continue
         if not batch:
@@ -626,7 +661,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
                 helped = [trial.open < engine.open]
         if any(helped) or failures + 1 >= _TRIES:
-            puzzle, solution, engine, stuck, fresh = new_puzzle, new_solution, trial, trial_stuck, None
+            puzzle, solution, engine, stuck, scratch = new_puzzle, new_solution, trial, trial_stuck, False
             undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
             failures = 0
         else:

@@ -86,11 +86,15 @@ class Deducer:
     for stays asleep unless a change near it wakes it.
     ``suppose``: False leaves out the ``contradiction`` rule (used inside it).
     ``words``: False leaves every step's sentence empty.
+    ``settled``: a level whose element rules, and those of the levels below it, find nothing on
+    ``state`` (the caller closed it, :func:`hashikit.logic.closure.close`): they start asleep, as
+    after a run stuck at that level.
     """
 
     def __init__(self, state: State, parent: "Deducer | None" = None,
                  island_map: list[int] | None = None, link_map: list[int] | None = None,
-                 changed: list[int] | None = None, suppose: bool = True, words: bool = True):
+                 changed: list[int] | None = None, suppose: bool = True, words: bool = True,
+                 settled: str | None = None):
         self.st = st = state
         #: False: the steps' sentences are left empty (a caller that reads only their levels and
         #: changes, as the generator's repair runs; the steps are otherwise the same)
@@ -162,10 +166,11 @@ class Deducer:
         #: per rule that reads beyond an island's own links: islands changed since it last looked
         #: (its wider wake is worked out when it is next consulted, once per island)
         self.pending: list[set[int]] = [set() for _ in self.rules]
+        quiet = -1 if settled is None else level_rank(settled)
         for r, rule in enumerate(self.rules):
             size = sizes[rule.scope]
-            asleep = (inherit and rule.scope != BOARD and rule.name in parent_index
-                      and parent.asleep(parent_index[rule.name]))
+            asleep = rule.scope != BOARD and (self.ranks[r] <= quiet or inherit and rule.name in parent_index
+                                              and parent.asleep(parent_index[rule.name]))
             self.sizes.append(size)
             self.cursor.append(size if asleep else 0)
             self.heaps.append([])
