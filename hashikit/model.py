@@ -124,6 +124,25 @@ class Puzzle:
         out.islands, out.ignored = tuple(sorted(islands)), ()
         return out
 
+    #: the derived structure that depends on the islands' cells only (see :meth:`with_numbers`)
+    _BY_CELLS = ("index", "links", "link_index", "incident", "crossings", "crossing_partners")
+
+    def with_numbers(self, numbers: Mapping[Pos, int]) -> "Puzzle":
+        """This puzzle with other numbers on some of its islands (``numbers``: cell -> number), the
+        islands staying on their cells and in their order, so that their links and crossings, worked
+        out already, are this puzzle's.  Taken as they are, as :meth:`with_islands`: numbers
+        1..4*MAXBRIDGES on islands of this puzzle, the caller's promise."""
+        out = object.__new__(Puzzle)
+        out.rows, out.cols, out.maxbridges, out.no_loops = self.rows, self.cols, self.maxbridges, self.no_loops
+        out.islands = tuple(isl if (isl[0], isl[1]) not in numbers else Island(isl[0], isl[1], numbers[isl[0], isl[1]])
+                            for isl in self.islands)
+        out.ignored = ()
+        known, cached = self.__dict__, out.__dict__
+        for name in self._BY_CELLS:
+            if name in known:
+                cached[name] = known[name]
+        return out
+
     # -- basic views -------------------------------------------------------------
     @property
     def width(self) -> int:

@@ -25,6 +25,7 @@ rule and to what wakes it would land in two files.
 from __future__ import annotations
 
 import heapq
+from itertools import compress
 from operator import gt, ne
 from typing import TYPE_CHECKING, Iterator
 
@@ -127,17 +128,18 @@ class Deducer:
         # certain groups: degrees, union-find, members and unfinished members per root
         self.dlo = dlo = [0] * n
         self.uf = uf = list(range(n))
-        for k, (a, b) in enumerate(geo.ends):  # degrees, and join along the built links (one pass, no lists)
+        ends = geo.ends
+        for k in compress(range(nl), lo):  # degrees, and join along the built links (one pass, no lists)
             c = lo[k]
-            if c >= 1:
-                dlo[a] += c
-                dlo[b] += c
-                while uf[a] != a:
-                    uf[a] = a = uf[uf[a]]
-                while uf[b] != b:
-                    uf[b] = b = uf[uf[b]]
-                if a != b:
-                    uf[b] = a
+            a, b = ends[k]
+            dlo[a] += c
+            dlo[b] += c
+            while uf[a] != a:
+                uf[a] = a = uf[uf[a]]
+            while uf[b] != b:
+                uf[b] = b = uf[uf[b]]
+            if a != b:
+                uf[b] = a
         self.members: list = [None] * n
         self.incomplete = incomplete = [0] * n
         members = self.members
@@ -152,29 +154,21 @@ class Deducer:
                 members[r].append(i)
             if dlo[i] != num[i]:
                 incomplete[r] += 1
-        sizes = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
+        by_scope = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
         inherit = parent is not None and not parent.bad
-        parent_index = parent._names if inherit else {}
         # per element rule: the elements still to look at are those from ``cursor`` on (the first
         # sweep, in index order) and those in ``heaps`` (woken again after the sweep passed them,
         # marked in ``flags``).  A rule whose cursor is 0 has everything waiting: waking it costs
         # nothing (rules above the levels in use stay so).
-        self.sizes: list[int] = []
-        self.cursor: list[int] = []
-        self.heaps: list[list[int]] = []
-        self.flags: list[bytearray] = []
+        rules = self.rules
+        self.sizes: list[int] = [by_scope[rule.scope] for rule in rules]
+        asleep = self._asleep_at_start(parent if inherit else None, settled)
+        self.cursor: list[int] = [size if quiet else 0 for size, quiet in zip(self.sizes, asleep)]
+        self.heaps: list[list[int]] = [[] for _ in rules]
+        self.flags: list[bytearray] = [bytearray(size) for size in self.sizes]
         #: per rule that reads beyond an island's own links: islands changed since it last looked
         #: (its wider wake is worked out when it is next consulted, once per island)
-        self.pending: list[set[int]] = [set() for _ in self.rules]
-        quiet = -1 if settled is None else level_rank(settled)
-        for r, rule in enumerate(self.rules):
-            size = sizes[rule.scope]
-            asleep = rule.scope != BOARD and (self.ranks[r] <= quiet or inherit and rule.name in parent_index
-                                              and parent.asleep(parent_index[rule.name]))
-            self.sizes.append(size)
-            self.cursor.append(size if asleep else 0)
-            self.heaps.append([])
-            self.flags.append(bytearray(size))
+        self.pending: list[set[int]] = [set() for _ in rules]
         if inherit:
             if changed is None:
                 changed = _changed_islands(self, parent, island_map, link_map)
@@ -182,6 +176,20 @@ class Deducer:
             find = self.find
             for root in {find(x) for x in changed}:
                 self._wake_group(root)
+
+    def _asleep_at_start(self, parent: "Deducer | None", settled: str | None) -> list[bool]:
+        """Per rule: an element rule that starts with nothing to look at, being of a level up to
+        ``settled`` or asleep in ``parent`` (the same rule there)."""
+        rules, ranks = self.rules, self.ranks
+        quiet = -1 if settled is None else level_rank(settled)
+        if parent is None:
+            return [rule.scope != BOARD and rank <= quiet for rule, rank in zip(rules, ranks)]
+        if parent.rules is rules:
+            held = [c >= size and not heap for c, size, heap in zip(parent.cursor, parent.sizes, parent.heaps)]
+        else:
+            index = parent._names
+            held = [rule.name in index and parent.asleep(index[rule.name]) for rule in rules]
+        return [rule.scope != BOARD and (rank <= quiet or was) for rule, rank, was in zip(rules, ranks, held)]
 
     # -- certain groups ------------------------------------------------------------
     def find(self, x: int) -> int:

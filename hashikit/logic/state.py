@@ -14,6 +14,8 @@ what is wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
+from operator import lt
 
 from ..errors import PuzzleError
 from ..model import LEVELS, Puzzle, Solution, describe_cell
@@ -236,7 +238,7 @@ class State:
         return self.geo.num[i] - self.degree_lo(i)
 
     def undecided(self) -> list[int]:
-        return [k for k in range(self.geo.nlinks) if self.lo[k] < self.hi[k]]
+        return list(compress(range(self.geo.nlinks), map(lt, self.lo, self.hi)))
 
     def complete(self) -> bool:
         return self.lo == self.hi

@@ -114,15 +114,11 @@ class Encoding:
         return self.base[k] + 1 if self.caps[k] else 0
 
     def _order(self) -> None:
-        for k, cap in enumerate(self.caps):
-            b = self.base[k]
-            for j in range(1, cap):
-                self.clauses.append([-(b + j + 1), b + j])
+        self.clauses.extend([[-(b + j + 1), b + j] for b, cap in zip(self.base, self.caps) for j in range(1, cap)])
 
     def _crossings(self) -> None:
-        for h, v in self.puzzle.crossings:
-            if self.caps[h] and self.caps[v]:
-                self.clauses.append([-(self.base[h] + 1), -(self.base[v] + 1)])
+        caps, base = self.caps, self.base
+        self.clauses.extend([[-(base[h] + 1), -(base[v] + 1)] for h, v in self.puzzle.crossings if caps[h] and caps[v]])
 
     def _isolated_pairs(self) -> None:
         """Two islands with the same number c may not join by c bridges: they would be cut off
@@ -130,10 +126,10 @@ class Encoding:
         isl = self.puzzle.islands
         if len(isl) <= 2:
             return
-        for k, ln in enumerate(self.puzzle.links):
-            c = isl[ln.a].number
-            if c == isl[ln.b].number and c <= self.caps[k]:
-                self.clauses.append([-(self.base[k] + c)])
+        numbers = [(isl[a].number, isl[b].number) for a, b, _horizontal in self.puzzle.links]
+        base = self.base
+        self.clauses.extend([[-(base[k] + c)] for k, ((c, d), cap) in enumerate(zip(numbers, self.caps))
+                             if c == d and c <= cap])
 
     def _degrees(self) -> None:
         pool = None
