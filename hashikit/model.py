@@ -134,8 +134,11 @@ class Puzzle:
         1..4*MAXBRIDGES on islands of this puzzle, the caller's promise."""
         out = object.__new__(Puzzle)
         out.rows, out.cols, out.maxbridges, out.no_loops = self.rows, self.cols, self.maxbridges, self.no_loops
-        out.islands = tuple(isl if (isl[0], isl[1]) not in numbers else Island(isl[0], isl[1], numbers[isl[0], isl[1]])
-                            for isl in self.islands)
+        islands = list(self.islands)
+        index = self.index
+        for (row, col), number in numbers.items():
+            islands[index[row, col]] = Island(row, col, number)
+        out.islands = tuple(islands)
         out.ignored = ()
         known, cached = self.__dict__, out.__dict__
         for name in self._BY_CELLS:

@@ -123,10 +123,10 @@ def test_verify_under_a_time_limit_runs_in_this_process_and_still_refuses_a_seco
 
 
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard", "expert"])
-def test_quick_run_from_scratch_grades_as_the_full_run(difficulty):
-    """The generator's run from scratch with the easy and medium rules closed first ends stuck in
-    the same state as the engine's full run, or finished at the same grade (with the full run's
-    steps when the grade is the one asked for)."""
+def test_runs_from_scratch_grade_as_the_engine(difficulty):
+    """The generator's runs from scratch (the quick one, the easy and medium rules closed first,
+    and the other, at easy the steps counted without the engine) end stuck in the engine's state,
+    or finished at its grade, with the levels of its steps when the grade is the one asked for."""
     import random
 
     from hashikit.generate import tatham_layout
@@ -140,19 +140,21 @@ def test_quick_run_from_scratch_grades_as_the_full_run(difficulty):
     for seed in range(25):
         rng = random.Random(seed)
         p = (tatham_layout(9, 9, rng) if seed % 2 else random_solution(9, 9, rng))[0]
-        quick = G._from_scratch(p, difficulty, target, None, Deducer, State, quick=True)
-        full = G._from_scratch(p, difficulty, target, None, Deducer, State, quick=False)
-        engine, steps, stuck, hardest = quick
-        assert stuck == full[2], seed
-        if stuck:
-            assert (engine.st.lo, engine.st.hi) == (full[0].st.lo, full[0].st.hi)
-            outcomes.add("stuck")
-        elif hardest == target:
-            assert hardest == full[3] and steps == full[1]
-            outcomes.add("graded")
-        else:
-            assert hardest == full[3] and engine is None
-            outcomes.add("too easy")
+        engine = Deducer(State(p), suppose=False, words=False)
+        steps: list = []
+        stuck = engine.run(difficulty, steps=steps)
+        for quick in (True, False):
+            ours, levels, ours_stuck, hardest = G._from_scratch(p, difficulty, target, None, Deducer, State, quick)
+            assert ours_stuck == stuck, (seed, quick)
+            if stuck:
+                assert (ours.st.lo, ours.st.hi) == (engine.st.lo, engine.st.hi)
+                outcomes.add("stuck")
+            elif hardest == target:
+                assert hardest == engine.hardest and levels == [s.level for s in steps]
+                outcomes.add("graded")
+            else:
+                assert hardest == engine.hardest and (ours is None or not quick)
+                outcomes.add("too easy")
     assert "stuck" in outcomes and len(outcomes) >= 2
 
 

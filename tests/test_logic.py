@@ -16,7 +16,7 @@ from hashikit.generate import random_solution, tatham_layout
 from hashikit.logic import (LEVELS, RULES, Deducer, State, Step, apply, contradiction, grade, next_step,
                             solve_logically)
 from hashikit.logic import expert as X
-from hashikit.logic.closure import close
+from hashikit.logic.closure import close, easy_steps
 from hashikit.logic.groups import LookaheadGroups
 from hashikit.logic.state import word
 from hashikit.model import Puzzle, Solution
@@ -442,6 +442,23 @@ def test_a_settled_deducer_takes_the_rest_of_a_fresh_run():
         assert (settled.st.lo, settled.st.hi) == (full.st.lo, full.st.hi)
         compared += bool(rest)
     assert compared
+
+
+@pytest.mark.parametrize("most", [1, 2, 3, 4])
+def test_easy_steps_counts_the_engine_steps_at_easy(most):
+    """``easy_steps`` (the generator's score of an easy puzzle) takes the engine's steps at easy
+    without making them: the same number, and the same end state."""
+    counted = 0
+    for seed in range(40):
+        p = _board(seed, most)
+        d = Deducer(State(p), suppose=False)
+        steps: list = []
+        d.run("easy", steps=steps)
+        st = State(p)
+        assert easy_steps(st) == len(steps), seed
+        assert (st.lo, st.hi) == (d.st.lo, d.st.hi), seed
+        counted += len(steps)
+    assert counted
 
 
 def test_closure_refuses_no_loops_puzzles_and_other_levels():

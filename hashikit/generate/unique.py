@@ -238,7 +238,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
                 near.update(ends[k])
     lo, hi, cap = engine.st.lo, engine.st.hi, geo.cap
     if same:
-        slo, shi = list(lo), list(map(min, hi, cap))
+        slo, shi = list(lo), [h if h < c else c for h, c in zip(hi, cap)]
     else:
         slo = [lo[j] if j >= 0 else 0 for j in link_map]
         shi = [min(hi[j], c) if j >= 0 else c for j, c in zip(link_map, cap)]
@@ -382,11 +382,11 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
                                          deadline, stats, Deducer, State)
             if found is None:
                 continue
-            puzzle, solution, steps = found
+            puzzle, solution, levels = found
             per = {level: 0 for level in LEVELS}
-            for step in steps:
-                per[step.level] += 1
-            graded = Grade(difficulty, sum(WEIGHTS[s.level] for s in steps), per, 0)
+            for level in levels:
+                per[level] += 1
+            graded = Grade(difficulty, sum(WEIGHTS[level] for level in levels), per, 0)
             if fill_frame:
                 puzzle, solution = stretch_to_frame(puzzle, solution)
             if verify:
@@ -522,12 +522,13 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     return chosen, [r for r in inserts[:9] if r not in chosen]
 
 
-def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
-    """Per repair, the open links of ``engine`` with an island within half a :data:`_SITE_GAP`
-    of one of the repair's cells."""
-    half, gap = _SITE_GAP // 2, _SITE_GAP
+def _sites(repairs: list[_Repair]) -> tuple[list[tuple[int, int, int, int]], dict[tuple[int, int], set[int]]]:
+    """Where :func:`_open_near` looks for each repair: its box (its cells and half a
+    :data:`_SITE_GAP` around them: first row, last row, first column, last column), and per block
+    the repairs whose cells lie in it or in a block next to it."""
+    half = _SITE_GAP // 2
     boxes = []
-    by_block: dict[tuple[int, int], set[int]] = {}  # the repairs whose box may reach into a block
+    by_block: dict[tuple[int, int], set[int]] = {}
     for s, r in enumerate(repairs):
         rows = [p[0] for p in r.where]
         cols = [p[1] for p in r.where]
@@ -537,6 +538,14 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
             for i in (-1, 0, 1):
                 for j in (-1, 0, 1):
                     by_block.setdefault((br + i, bc + j), set()).add(s)
+    return boxes, by_block
+
+
+def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair], sites=None) -> list[int]:
+    """Per repair, the open links of ``engine`` with an island within half a :data:`_SITE_GAP`
+    of one of the repair's cells (``sites``: :func:`_sites` of the repairs, when the caller has it)."""
+    gap = _SITE_GAP
+    boxes, by_block = sites if sites is not None else _sites(repairs)
     out = [0] * len(repairs)
     isl = puzzle.islands
     get = by_block.get
@@ -560,40 +569,50 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
 def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadline | None, Deducer, State,
                   quick: bool):
     """The engine's run from scratch on ``puzzle`` up to ``difficulty`` (level index ``target``):
-    ``(engine, steps, stuck, hardest level index)``.
+    ``(engine, levels, stuck, hardest level index)``, ``levels`` the level of each of its steps.
 
     With ``quick`` (and loops allowed), the easy and then the medium rules are first closed
     without steps (:func:`hashikit.logic.closure.close`, the state their steps end in, in any
-    order), and the engine goes on from there: the same stuck state and grade.  The steps are
+    order), and the engine goes on from there: the same stuck state and grade.  The levels are
     then worked out (by the run from scratch) only for a puzzle of grade ``difficulty`` (else
-    None), and a puzzle too easy gets no engine (None)."""
-    if quick and not puzzle.no_loops:
-        from ..logic.closure import CLOSED_LEVELS, close
+    None), and a puzzle too easy gets no engine (None).  At easy (loops allowed) the run's steps
+    are counted without the engine (:func:`hashikit.logic.closure.easy_steps`); a puzzle it
+    finishes gets no engine either."""
+    from ..logic.closure import CLOSED_LEVELS, close, easy_steps
 
-        st = State(puzzle)
-        settled = None
-        for rank, level in enumerate(CLOSED_LEVELS[:target + 1]):
-            if close(st, level):
-                if rank < target:
-                    return None, None, False, rank
-                break  # of the grade asked for: its steps below
-            settled = level
-        else:
-            engine = Deducer(st, suppose=False, words=False, settled=settled)
-            if target < len(CLOSED_LEVELS):
-                return engine, None, True, -1
-            stuck = engine.run(difficulty, deadline=deadline)
-            if stuck or engine.hardest < target:
-                return (engine if stuck else None), None, stuck, engine.hardest
+    if not puzzle.no_loops:
+        if quick:
+            st = State(puzzle)
+            settled = None
+            for rank, level in enumerate(CLOSED_LEVELS[:target + 1]):
+                if close(st, level):
+                    if rank < target:
+                        return None, None, False, rank
+                    break  # of the grade asked for: its steps below
+                settled = level
+            else:
+                engine = Deducer(st, suppose=False, words=False, settled=settled)
+                if target < len(CLOSED_LEVELS):
+                    return engine, None, True, -1
+                stuck = engine.run(difficulty, deadline=deadline)
+                if stuck or engine.hardest < target:
+                    return (engine if stuck else None), None, stuck, engine.hardest
+        if not target:
+            st = State(puzzle)
+            count = easy_steps(st)
+            if st.lo != st.hi:
+                return Deducer(st, suppose=False, words=False, settled="easy"), None, True, 0 if count else -1
+            return None, ["easy"] * count, False, 0 if count else -1
     engine = Deducer(State(puzzle), suppose=False, words=False)
     steps: list = []
     stuck = engine.run(difficulty, steps=steps, deadline=deadline)
-    return engine, steps, stuck, engine.hardest
+    return engine, [step.level for step in steps], stuck, engine.hardest
 
 
 def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,
                          allow_adjacent: bool, deadline: Deadline | None, stats: GenerateStats, Deducer, State):
-    """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, steps) or None.
+    """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, the level of
+    each step of the engine's run from scratch) or None.
 
     Where the engine is stuck, a batch of repairs far apart (one per :data:`_OPEN_PER_SITE`
     open links, see :func:`_batch`) is made in one rebuild, and the engine continues from the
@@ -608,7 +627,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
 
     # ``scratch``: ``engine``, ``stuck`` and ``hardest`` are those of a run from scratch on
     # ``puzzle`` (a finished run is then not run again: the engine is deterministic), and ``fresh``
-    # its steps when the puzzle has the grade asked for
+    # the levels of its steps when the puzzle has the grade asked for
     engine, fresh, stuck, hardest = from_scratch(puzzle)
     scratch = True
     last_stuck = None  # (puzzle, solution, insertions not tried yet, engine, undo) before the last batch
@@ -662,7 +681,8 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         if trial.bad:
             helped = [False] * len(batch)
         else:
-            before, after = _open_near(engine, puzzle, batch), _open_near(trial, new_puzzle, batch)
+            sites = _sites(batch)
+            before, after = _open_near(engine, puzzle, batch, sites), _open_near(trial, new_puzzle, batch, sites)
             helped = [a < b for a, b in zip(after, before)]
             if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
                 helped = [trial.open < engine.open]

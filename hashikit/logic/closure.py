@@ -13,6 +13,9 @@ the engine's runs.
 
 from __future__ import annotations
 
+from heapq import heappop, heappush
+from operator import ne
+
 from .state import LEVEL_RANK, State
 
 #: the levels :func:`close` knows, and the rank of the medium one
@@ -119,3 +122,101 @@ def _island_rules(st: State, level: str, dlo: list[int], todo: list[int], waitin
                     raise_to(k, 1)
 
     return island
+
+
+def easy_steps(st: State) -> int:
+    """Narrow ``st`` as a :class:`~hashikit.logic.engine.Deducer` run at easy does, and count its
+    steps (the easy grade's score), without making them.
+
+    The engine's order, kept: the first easy rule in table order (``finished``, ``blocked``,
+    ``fill``, ``one-each``) that fires somewhere, at its lowest island or crossing, until every
+    link is decided or none fires.  Each rule keeps its candidates in a heap, all at first, and an
+    element that does not fire waits until one of its links changes, as the engine's waking does
+    (these rules read their island's own links, or the crossing's two).  For a puzzle without
+    the no-loops rule (which easy does not use either way), on a state that holds a solution.
+    tests/test_logic.py compares the count and the end state with the engine's runs."""
+    geo = st.geo
+    lo, hi = st.lo, st.hi
+    num, inc, ends, crossings = geo.num, geo.inc, geo.ends, geo.crossings
+    cross_of = geo.cross_of()
+    most = st.puzzle.maxbridges
+    dlo = [0] * geo.n
+    for k, (a, b) in enumerate(ends):
+        if lo[k]:
+            dlo[a] += lo[k]
+            dlo[b] += lo[k]
+
+    def finished(i: int):
+        if dlo[i] != num[i]:
+            return None
+        return [(k, lo[k], lo[k]) for k in inc[i] if hi[k] > lo[k]]
+
+    def blocked(c: int):
+        h, v = crossings[c]
+        for built, other in ((h, v), (v, h)):
+            if lo[built] >= 1 and hi[other] > 0 and lo[other] == 0:
+                return [(other, 0, 0)]
+        return None
+
+    def fill(i: int):
+        need = num[i] - dlo[i]
+        if need <= 0:
+            return None
+        total = 0
+        for k in inc[i]:
+            r = hi[k] - lo[k]
+            if r > 0:
+                total += r if r < need else need
+        if total != need:
+            return None
+        return [(k, lo[k] + min(hi[k] - lo[k], need), hi[k]) for k in inc[i] if hi[k] > lo[k]]
+
+    def one_each(i: int):
+        if dlo[i] >= num[i]:
+            return None
+        usable = [k for k in inc[i] if hi[k] > 0]
+        if num[i] <= (len(usable) - 1) * most:
+            return None
+        return [(k, 1, hi[k]) for k in usable if lo[k] == 0]
+
+    rules = (finished, blocked, fill, one_each)
+    on_crossings = (False, True, False, False)
+    heaps = [list(range(len(crossings) if crossing else geo.n)) for crossing in on_crossings]  # sorted: heaps
+    flags = [bytearray(b"\x01") * len(heap) for heap in heaps]
+    open_links = sum(map(ne, lo, hi))
+    count = 0
+    while open_links:
+        changes = _first_step(rules, heaps, flags)
+        if changes is None:
+            break
+        count += 1
+        for k, new_lo, new_hi in changes:
+            was_open = lo[k] != hi[k]
+            if new_lo > lo[k]:
+                a, b = ends[k]
+                dlo[a] += new_lo - lo[k]
+                dlo[b] += new_lo - lo[k]
+                lo[k] = new_lo
+            if new_hi < hi[k]:
+                hi[k] = new_hi
+            open_links -= was_open and lo[k] >= hi[k]
+            for crossing, heap, flag in zip(on_crossings, heaps, flags):
+                for x in (cross_of[k] if crossing else ends[k]):
+                    if not flag[x]:
+                        flag[x] = 1
+                        heappush(heap, x)
+    return count
+
+
+def _first_step(rules, heaps: list[list[int]], flags: list[bytearray]):
+    """The changes of the first rule that fires, at its lowest candidate (the candidates that do
+    not fire leave their heaps), or None."""
+    for test, heap, flag in zip(rules, heaps, flags):
+        while heap:
+            x = heap[0]
+            changes = test(x)
+            if changes:
+                return changes
+            heappop(heap)
+            flag[x] = 0
+    return None

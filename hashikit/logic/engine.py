@@ -169,6 +169,9 @@ class Deducer:
         #: per rule that reads beyond an island's own links: islands changed since it last looked
         #: (its wider wake is worked out when it is next consulted, once per island)
         self.pending: list[set[int]] = [set() for _ in rules]
+        #: the element rules that have started (cursor above 0), as ``_readers`` lists them: the
+        #: ones :meth:`touch` wakes (None: to be listed again, a rule having started since)
+        self._live: list | None = None
         if inherit:
             if changed is None:
                 changed = _changed_islands(self, parent, island_map, link_map)
@@ -409,10 +412,11 @@ class Deducer:
         where = None  # per kind of reader but the ends' own, the elements to wake (worked out once)
         islands = None  # the ends of the links, each once
         unfinished = finished = None  # those of them that miss bridges, and those that do not
-        for r, kind in self._readers:
+        live = self._live
+        if live is None:
+            live = self._live = [(r, kind) for r, kind in self._readers if cursor[r]]
+        for r, kind in live:
             top = cursor[r]
-            if not top:
-                continue
             if kind is None:
                 p = pending[r]
                 for k in links:
@@ -486,6 +490,8 @@ class Deducer:
                     flag[x] = 0
             x, size = cursor[r], sizes[r]
             if x < size:
+                if not x:
+                    self._live = None  # the rule starts: touch wakes it from now on
                 while x < size:
                     step = test(self, x)
                     if step is not None:
@@ -516,52 +522,26 @@ class Deducer:
         lo, hi = st.lo, st.hi
         changed, raised = [], []
         for k, new_lo, new_hi in step.changes:
-            was_open = lo[k] != hi[k]
-            moved = False
-            if new_lo > lo[k]:
-                raised.append((k, lo[k], new_lo))
+            old_lo, old_hi = lo[k], hi[k]
+            if new_lo > old_lo:
+                raised.append((k, old_lo, new_lo))
                 lo[k] = new_lo
-                moved = True
-            if new_hi < hi[k]:
-                if new_hi <= 0 < hi[k]:
+            elif new_hi >= old_hi:
+                continue  # nothing new on this link
+            if new_hi < old_hi:
+                if new_hi <= 0 < old_hi:
                     self.epoch[0] += 1  # a link can no longer be used: the graph of links changed
                 hi[k] = new_hi
-                moved = True
-            if moved:
-                changed.append(k)
-                if was_open and lo[k] >= hi[k]:
-                    self.open -= 1
-                if lo[k] > hi[k]:
-                    self.bad = True
+            changed.append(k)
+            if old_lo != old_hi and lo[k] >= hi[k]:
+                self.open -= 1
+            if lo[k] > hi[k]:
+                self.bad = True
         if not changed:
             return False
         self._cache.clear()
-        changed_groups = set()
         if raised:
-            geo = st.geo
-            num, dlo, find = geo.num, self.dlo, self.find
-            for k, old, new in raised:
-                a, b = geo.ends[k]
-                for e in (a, b):
-                    before = dlo[e] != num[e]
-                    dlo[e] += new - old
-                    after = dlo[e] != num[e]
-                    if before != after:
-                        self.incomplete[find(e)] += 1 if after else -1
-                        changed_groups.add(e)
-                if old == 0:
-                    small = self._union(a, b)
-                    if small is not None:
-                        self.epoch[1] += 1  # two groups joined
-                        changed_groups.add(a)
-                        if self._merge_rules:
-                            self._wake_merge(small, find(a))
-            cursor = self.cursor
-            for r in self._group_rules:
-                if cursor[r]:  # a group rule has started: wake it near the changed groups
-                    for root in {find(e) for e in changed_groups}:
-                        self._wake_group(root)
-                    break
+            self._raise(raised)
         if self._risk is not None:
             # a changed link changes its ends' supplies; a raised one also their neighbours'
             # (what the ends still miss caps the neighbours' links)
@@ -572,8 +552,39 @@ class Deducer:
                     around.update(near(e))
             self._update_supply(around)
         self.touch(changed)
-        self.hardest = max(self.hardest, LEVEL_RANK[step.level])
+        rank = LEVEL_RANK[step.level]
+        if rank > self.hardest:
+            self.hardest = rank
         return True
+
+    def _raise(self, raised: list[tuple[int, int, int]]) -> None:
+        """Links got more certain bridges (``(link, old lo, new lo)``): the degrees, the unfinished
+        islands per group and the groups follow, and the group rules that have started wake near
+        the groups that changed."""
+        geo = self.st.geo
+        num, dlo, ends, incomplete, find = geo.num, self.dlo, geo.ends, self.incomplete, self.find
+        cursor = self.cursor
+        changed_groups = set() if any(cursor[r] for r in self._group_rules) else None
+        for k, old, new in raised:
+            a, b = ends[k]
+            for e in (a, b):
+                before = dlo[e] != num[e]
+                dlo[e] += new - old
+                if before != (dlo[e] != num[e]):
+                    incomplete[find(e)] += -1 if before else 1
+                    if changed_groups is not None:
+                        changed_groups.add(e)
+            if old == 0:
+                small = self._union(a, b)
+                if small is not None:
+                    self.epoch[1] += 1  # two groups joined
+                    if changed_groups is not None:
+                        changed_groups.add(a)
+                    if self._merge_rules:
+                        self._wake_merge(small, find(a))
+        if changed_groups:  # a group rule has started: wake it near the changed groups
+            for root in {find(e) for e in changed_groups}:
+                self._wake_group(root)
 
     def contradiction(self) -> str | None:
         """Why the state cannot lead to a solution, or None when nothing is seen."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import compress
-from operator import lt
+from operator import lt, ne
 
 from ..errors import PuzzleError
 from ..model import LEVELS, Puzzle, Solution, describe_cell
@@ -74,8 +74,12 @@ class Geometry:
             self.crossings, self.partners = like.crossings, like.partners
             self._region, self._cross_of = like._region, like._cross_of
             self._near, self._reach = like._near, like._reach
-            mb = puzzle.maxbridges
-            self.cap = [min(mb, num[a], num[b]) for a, b in self.ends]
+            self.cap = cap = list(like.cap)
+            mb, ends = puzzle.maxbridges, self.ends
+            for i in compress(range(self.n), map(ne, num, like.num)):  # the links of islands renumbered
+                for k in self.inc[i]:
+                    a, b = ends[k]
+                    cap[k] = min(mb, num[a], num[b])
             return
         self.nlinks = len(puzzle.links)
         self.ends = ends = [(ln.a, ln.b) for ln in puzzle.links]
