@@ -16,7 +16,7 @@ from hashikit.generate import random_solution, tatham_layout
 from hashikit.logic import (LEVELS, RULES, Deducer, State, Step, apply, contradiction, grade, next_step,
                             solve_logically)
 from hashikit.logic import expert as X
-from hashikit.logic.closure import close, easy_steps
+from hashikit.logic.closure import close, step_levels
 from hashikit.logic.groups import LookaheadGroups
 from hashikit.logic.state import word
 from hashikit.model import Puzzle, Solution
@@ -445,20 +445,21 @@ def test_a_settled_deducer_takes_the_rest_of_a_fresh_run():
 
 
 @pytest.mark.parametrize("most", [1, 2, 3, 4])
-def test_easy_steps_counts_the_engine_steps_at_easy(most):
-    """``easy_steps`` (the generator's score of an easy puzzle) takes the engine's steps at easy
-    without making them: the same number, and the same end state."""
-    counted = 0
+def test_step_levels_follow_the_engine_at_easy_and_medium(most):
+    """``step_levels`` (what the generator's grades read) takes the engine's steps at easy and at
+    medium without making them: the same levels in the same order, and the same end state."""
+    taken = set()
     for seed in range(40):
         p = _board(seed, most)
-        d = Deducer(State(p), suppose=False)
-        steps: list = []
-        d.run("easy", steps=steps)
-        st = State(p)
-        assert easy_steps(st) == len(steps), seed
-        assert (st.lo, st.hi) == (d.st.lo, d.st.hi), seed
-        counted += len(steps)
-    assert counted
+        for level in ("easy", "medium"):
+            d = Deducer(State(p), suppose=False)
+            steps: list = []
+            d.run(level, steps=steps)
+            st = State(p)
+            assert step_levels(st, level) == [s.level for s in steps], (seed, level)
+            assert (st.lo, st.hi) == (d.st.lo, d.st.hi), (seed, level)
+            taken.update(s.level for s in steps)
+    assert "easy" in taken and ("medium" in taken or most == 1)
 
 
 def test_closure_refuses_no_loops_puzzles_and_other_levels():
@@ -467,6 +468,8 @@ def test_closure_refuses_no_loops_puzzles_and_other_levels():
         close(State(Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)), "easy")
     with pytest.raises(ValueError):
         close(State(p), "hard")
+    with pytest.raises(ValueError):
+        step_levels(State(p), "hard")
 
 
 def _bare(step):

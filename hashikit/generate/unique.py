@@ -17,11 +17,11 @@ import time
 from itertools import compress
 from operator import lt
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
                       GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, PROOF_FLOOR, Deadline)
-from ..model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
+from ..model import DEFAULT_MAXBRIDGES, LEVELS, Island, Puzzle, Solution
 from .layouts import _DIRS, Pos, _between, _check, random_solution, stretch_to_frame, tatham_layout
 
 if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
@@ -39,8 +39,7 @@ class GenerateStats:
     rebuilds: int = 0
 
 
-@dataclass(frozen=True)
-class _Repair:
+class _Repair(NamedTuple):
     """One change of the construction (which stays a solution of the changed puzzle).
 
     Without ``cell``: ``delta`` (+1 or -1) bridges on the construction's link ``bridge``,
@@ -569,44 +568,44 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair], sites=None) -> li
 def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadline | None, Deducer, State,
                   quick: bool):
     """The engine's run from scratch on ``puzzle`` up to ``difficulty`` (level index ``target``):
-    ``(engine, levels, stuck, hardest level index)``, ``levels`` the level of each of its steps.
+    ``(engine, levels, stuck, hardest level index)``, ``levels`` the level of each of its steps
+    (for a puzzle of grade ``difficulty`` only, else None; a puzzle too easy gets no engine).
 
-    With ``quick`` (and loops allowed), the easy and then the medium rules are first closed
-    without steps (:func:`hashikit.logic.closure.close`, the state their steps end in, in any
-    order), and the engine goes on from there: the same stuck state and grade.  The levels are
-    then worked out (by the run from scratch) only for a puzzle of grade ``difficulty`` (else
-    None), and a puzzle too easy gets no engine (None).  At easy (loops allowed) the run's steps
-    are counted without the engine (:func:`hashikit.logic.closure.easy_steps`); a puzzle it
-    finishes gets no engine either."""
-    from ..logic.closure import CLOSED_LEVELS, close, easy_steps
+    With loops allowed, the easy and medium part is worked out without the engine
+    (:mod:`hashikit.logic.closure`: the same state, and the same steps): at easy and medium,
+    ``quick`` first closes the rules level by level without steps (cheaper when the puzzle turns
+    out too easy or stuck), else the steps are followed at once; above medium, the rules are
+    closed and the engine goes on from there, and the steps before its first are followed only
+    for a puzzle of the grade asked for.  No-loops puzzles are run by the engine from scratch."""
+    if puzzle.no_loops:
+        engine = Deducer(State(puzzle), suppose=False, words=False)
+        steps: list = []
+        stuck = engine.run(difficulty, steps=steps, deadline=deadline)
+        return engine, [step.level for step in steps], stuck, engine.hardest
+    from ..logic.closure import CLOSED_LEVELS, close, step_levels
 
-    if not puzzle.no_loops:
-        if quick:
-            st = State(puzzle)
-            settled = None
-            for rank, level in enumerate(CLOSED_LEVELS[:target + 1]):
-                if close(st, level):
-                    if rank < target:
-                        return None, None, False, rank
-                    break  # of the grade asked for: its steps below
-                settled = level
-            else:
-                engine = Deducer(st, suppose=False, words=False, settled=settled)
-                if target < len(CLOSED_LEVELS):
-                    return engine, None, True, -1
-                stuck = engine.run(difficulty, deadline=deadline)
-                if stuck or engine.hardest < target:
-                    return (engine if stuck else None), None, stuck, engine.hardest
-        if not target:
-            st = State(puzzle)
-            count = easy_steps(st)
-            if st.lo != st.hi:
-                return Deducer(st, suppose=False, words=False, settled="easy"), None, True, 0 if count else -1
-            return None, ["easy"] * count, False, 0 if count else -1
-    engine = Deducer(State(puzzle), suppose=False, words=False)
-    steps: list = []
-    stuck = engine.run(difficulty, steps=steps, deadline=deadline)
-    return engine, [step.level for step in steps], stuck, engine.hardest
+    top = min(target, len(CLOSED_LEVELS) - 1)  # the last level closed
+    if target > top or quick:
+        st = State(puzzle)
+        for rank, level in enumerate(CLOSED_LEVELS[:top + 1]):
+            if close(st, level):
+                if rank < target:
+                    return None, None, False, rank
+                return None, step_levels(State(puzzle), difficulty), False, rank
+        engine = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top])
+        if target == top:
+            return engine, None, True, -1
+        rest: list = []
+        stuck = engine.run(difficulty, steps=rest, deadline=deadline)
+        if stuck or engine.hardest < target:
+            return (engine if stuck else None), None, stuck, engine.hardest
+        levels = step_levels(State(puzzle), CLOSED_LEVELS[top]) + [step.level for step in rest]
+        return None, levels, False, engine.hardest
+    st = State(puzzle)
+    levels = step_levels(st, difficulty)
+    if st.lo != st.hi:
+        return Deducer(st, suppose=False, words=False, settled=difficulty), None, True, -1
+    return None, levels, False, max((LEVELS.index(level) for level in set(levels)), default=-1)
 
 
 def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,

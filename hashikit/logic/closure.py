@@ -124,17 +124,19 @@ def _island_rules(st: State, level: str, dlo: list[int], todo: list[int], waitin
     return island
 
 
-def easy_steps(st: State) -> int:
-    """Narrow ``st`` as a :class:`~hashikit.logic.engine.Deducer` run at easy does, and count its
-    steps (the easy grade's score), without making them.
+def step_levels(st: State, level: str) -> list[str]:
+    """Narrow ``st`` as a :class:`~hashikit.logic.engine.Deducer` run at ``level`` (easy or
+    medium) does, and give the level of each of its steps (what a grade reads), without making them.
 
-    The engine's order, kept: the first easy rule in table order (``finished``, ``blocked``,
-    ``fill``, ``one-each``) that fires somewhere, at its lowest island or crossing, until every
-    link is decided or none fires.  Each rule keeps its candidates in a heap, all at first, and an
-    element that does not fire waits until one of its links changes, as the engine's waking does
-    (these rules read their island's own links, or the crossing's two).  For a puzzle without
-    the no-loops rule (which easy does not use either way), on a state that holds a solution.
-    tests/test_logic.py compares the count and the end state with the engine's runs."""
+    The engine's order, kept: the first rule in table order (``finished``, ``blocked``, ``fill``,
+    ``one-each``, and at medium ``at-least-one``) that fires somewhere, at its lowest island or
+    crossing, until every link is decided or none fires.  Each rule keeps its candidates in a
+    heap, all at first, and an element that does not fire waits until one of its links changes,
+    as the engine's waking does (these rules read their island's own links, or the crossing's
+    two).  For a puzzle without the no-loops rule, on a state that holds a solution.
+    tests/test_logic.py compares the levels and the end state with the engine's runs."""
+    if level not in CLOSED_LEVELS or st.puzzle.no_loops:
+        raise ValueError(f"step_levels() follows easy and medium in puzzles with loops, not {level!r}")
     geo = st.geo
     lo, hi = st.lo, st.hi
     num, inc, ends, crossings = geo.num, geo.inc, geo.ends, geo.crossings
@@ -179,17 +181,25 @@ def easy_steps(st: State) -> int:
             return None
         return [(k, 1, hi[k]) for k in usable if lo[k] == 0]
 
-    rules = (finished, blocked, fill, one_each)
-    on_crossings = (False, True, False, False)
-    heaps = [list(range(len(crossings) if crossing else geo.n)) for crossing in on_crossings]  # sorted: heaps
+    def at_least_one(i: int):
+        if dlo[i] >= num[i]:
+            return None
+        avail = sum(hi[k] for k in inc[i])
+        return [(k, 1, hi[k]) for k in inc[i] if lo[k] == 0 and hi[k] > 0 and avail - hi[k] < num[i]]
+
+    rules = [(finished, "easy", False), (blocked, "easy", True), (fill, "easy", False), (one_each, "easy", False)]
+    if LEVEL_RANK[level] >= _MEDIUM:
+        rules.append((at_least_one, "medium", False))
+    heaps = [list(range(len(crossings) if crossing else geo.n)) for _test, _level, crossing in rules]  # sorted
     flags = [bytearray(b"\x01") * len(heap) for heap in heaps]
     open_links = sum(map(ne, lo, hi))
-    count = 0
+    levels: list[str] = []
     while open_links:
-        changes = _first_step(rules, heaps, flags)
-        if changes is None:
+        found = _first_step(rules, heaps, flags)
+        if found is None:
             break
-        count += 1
+        changes, taken = found
+        levels.append(taken)
         for k, new_lo, new_hi in changes:
             was_open = lo[k] != hi[k]
             if new_lo > lo[k]:
@@ -200,23 +210,23 @@ def easy_steps(st: State) -> int:
             if new_hi < hi[k]:
                 hi[k] = new_hi
             open_links -= was_open and lo[k] >= hi[k]
-            for crossing, heap, flag in zip(on_crossings, heaps, flags):
+            for (_test, _level, crossing), heap, flag in zip(rules, heaps, flags):
                 for x in (cross_of[k] if crossing else ends[k]):
                     if not flag[x]:
                         flag[x] = 1
                         heappush(heap, x)
-    return count
+    return levels
 
 
 def _first_step(rules, heaps: list[list[int]], flags: list[bytearray]):
-    """The changes of the first rule that fires, at its lowest candidate (the candidates that do
-    not fire leave their heaps), or None."""
-    for test, heap, flag in zip(rules, heaps, flags):
+    """(changes, level) of the first rule that fires, at its lowest candidate (the candidates that
+    do not fire leave their heaps), or None."""
+    for (test, level, _crossing), heap, flag in zip(rules, heaps, flags):
         while heap:
             x = heap[0]
             changes = test(x)
             if changes:
-                return changes
+                return changes, level
             heappop(heap)
             flag[x] = 0
     return None
