@@ -284,8 +284,14 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
     start = (_below(bits, rows) + 1) * w + _below(bits, cols) + 1
     grid[start] = _ISLAND
     islands = [start]
-    # per island, the directions that stay on the board (the border never changes)
-    ways = [[s for s in steps if grid[start + s] != _OUT]]
+
+    def way(x: int) -> tuple[int, list[int], int, int]:
+        """An island's cell, its directions that stay on the board (the border never changes),
+        how many, and the bits a draw among them takes."""
+        dirs = [s for s in steps if grid[x + s] != _OUT]
+        return x, dirs, len(dirs), len(dirs).bit_length()
+
+    ways = [way(start)]
     edges: dict[tuple[int, int], int] = {}
 
     def add_edge(p: int, q: int, count: int, s: int) -> None:
@@ -295,15 +301,12 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
             grid[x] = _BRIDGE
 
     bad = 0
-    n = 1
+    n, k_n = 1, 1
     while n < target and bad <= 50:
-        k = n.bit_length()
-        j = bits(k)
+        j = bits(k_n)
         while j >= n:
-            j = bits(k)
-        src, dirs = islands[j], ways[j]
-        m = len(dirs)
-        k = m.bit_length()
+            j = bits(k_n)
+        src, dirs, m, k = ways[j]
         j = bits(k)
         while j >= m:
             j = bits(k)
@@ -353,8 +356,9 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
             continue
         grid[new] = _ISLAND
         islands.append(new)
-        ways.append([s for s in steps if grid[new + s] != _OUT])
+        ways.append(way(new))
         n += 1
+        k_n = n.bit_length()
         add_edge(src, new, count, s)
         bad = 0
     return islands, edges

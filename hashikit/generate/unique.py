@@ -565,6 +565,17 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair], sites=None) -> li
     return out
 
 
+def _same_cells(built: Puzzle, checked: Puzzle) -> Puzzle:
+    """``checked`` (the same islands as ``built``, in the same order) with ``built``'s links,
+    crossings and the rest worked out from the islands' cells, where ``built`` has them."""
+    if checked.islands == built.islands and checked.maxbridges == built.maxbridges:
+        known, cached = built.__dict__, checked.__dict__
+        for name in Puzzle._BY_CELLS:
+            if name in known:
+                cached[name] = known[name]
+    return checked
+
+
 def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadline | None, Deducer, State,
                   quick: bool):
     """The engine's run from scratch on ``puzzle`` up to ``difficulty`` (level index ``target``):
@@ -642,8 +653,8 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             undo = []
             if not stuck and hardest == target:
                 # built by the checking constructors (the repairs' own builds skip the checks)
-                return (Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
-                        Solution(solution.bridges), fresh)
+                checked = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops)
+                return _same_cells(puzzle, checked), Solution(solution.bridges), fresh
         if not stuck:
             # too easy: the last repairs gave away too much; try another insertion there
             if last_stuck is None:
