@@ -462,6 +462,24 @@ def test_step_levels_follow_the_engine_at_easy_and_medium(most):
     assert "easy" in taken and ("medium" in taken or most == 1)
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_deducer_working_groups_out_late_takes_the_same_steps(level):
+    """``groups=False`` (the generator's deducers) works the certain groups out when a rule that
+    reads them may first run: the same steps at every level, no-loops puzzles too."""
+    for seed in range(6):
+        p = _board(seed, 2)
+        if seed % 3 == 2:
+            p = random_solution(8, 8, random.Random(seed), cycles=0)[0]
+            p = Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)
+        runs = []
+        for groups in (True, False):
+            d = Deducer(State(p), suppose=False, words=False, groups=groups)
+            steps: list = []
+            stuck = d.run(level, steps=steps)
+            runs.append((steps, stuck, d.st.lo, d.st.hi))
+        assert runs[0] == runs[1], seed
+
+
 def test_closure_refuses_no_loops_puzzles_and_other_levels():
     p = random_solution(7, 7, random.Random(1), cycles=0)[0]
     with pytest.raises(ValueError):

@@ -246,7 +246,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
             slo[k], shi[k] = 0, cap[k]
     st.lo, st.hi = slo, shi
     # only the links of ``near`` start afresh (and far numbers did not change)
-    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words)
+    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words, groups=False)
 
 
 #: a carried deducer starts afresh on the links of the changed islands and of this many rings of
@@ -603,7 +603,7 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
                 if rank < target:
                     return None, None, False, rank
                 return None, step_levels(State(puzzle), difficulty), False, rank
-        engine = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top])
+        engine = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top], groups=False)
         if target == top:
             return engine, None, True, -1
         rest: list = []
@@ -615,7 +615,7 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
     st = State(puzzle)
     levels = step_levels(st, difficulty)
     if st.lo != st.hi:
-        return Deducer(st, suppose=False, words=False, settled=difficulty), None, True, -1
+        return Deducer(st, suppose=False, words=False, settled=difficulty, groups=False), None, True, -1
     return None, levels, False, max((LEVELS.index(level) for level in set(levels)), default=-1)
 
 

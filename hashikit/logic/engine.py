@@ -90,12 +90,15 @@ class Deducer:
     ``settled``: a level whose element rules, and those of the levels below it, find nothing on
     ``state`` (the caller closed it, :func:`hashikit.logic.closure.close`): they start asleep, as
     after a run stuck at that level.
+    ``groups``: False works the certain groups out only once a rule that reads them may run
+    (a run at easy or medium, no-loops puzzles aside, never needs them; they are worked out from
+    the built links then, as a carried deducer's are).
     """
 
     def __init__(self, state: State, parent: "Deducer | None" = None,
                  island_map: list[int] | None = None, link_map: list[int] | None = None,
                  changed: list[int] | None = None, suppose: bool = True, words: bool = True,
-                 settled: str | None = None):
+                 settled: str | None = None, groups: bool = True):
         self.st = st = state
         #: False: the steps' sentences are left empty (a caller that reads only their levels and
         #: changes, as the generator's repair runs; the steps are otherwise the same)
@@ -125,35 +128,21 @@ class Deducer:
         self._supply = [0] * n
         self._risky: bytearray | None = None
         self._risk: list[int] | None = None
-        # certain groups: degrees, union-find, members and unfinished members per root
+        # the certain degrees; the certain groups (union-find, members and unfinished members per
+        # root) are worked out when a rule that reads them may first run (:meth:`_build_groups`)
         self.dlo = dlo = [0] * n
-        self.uf = uf = list(range(n))
         ends = geo.ends
-        for k in compress(range(nl), lo):  # degrees, and join along the built links (one pass, no lists)
+        for k in compress(range(nl), lo):
             c = lo[k]
             a, b = ends[k]
             dlo[a] += c
             dlo[b] += c
-            while uf[a] != a:
-                uf[a] = a = uf[uf[a]]
-            while uf[b] != b:
-                uf[b] = b = uf[uf[b]]
-            if a != b:
-                uf[b] = a
-        self.members: list = [None] * n
-        self.incomplete = incomplete = [0] * n
-        members = self.members
-        for i in range(n):
-            r = i
-            while uf[r] != r:
-                r = uf[r]
-            uf[i] = r
-            if members[r] is None:
-                members[r] = [i]
-            else:
-                members[r].append(i)
-            if dlo[i] != num[i]:
-                incomplete[r] += 1
+        self.uf: list[int] | None = None
+        self.members: list | None = None
+        self.incomplete: list[int] | None = None
+        #: the rank from which the rules in use read the groups (the no-loop rule, in no-loops
+        #: puzzles, at medium; the group rules at hard)
+        self._group_rank = LEVEL_RANK["medium"] if st.puzzle.no_loops else LEVEL_RANK["hard"]
         by_scope = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
         inherit = parent is not None and not parent.bad
         # per element rule: the elements still to look at are those from ``cursor`` on (the first
@@ -172,13 +161,17 @@ class Deducer:
         #: the element rules that have started (cursor above 0), as ``_readers`` lists them: the
         #: ones :meth:`touch` wakes (None: to be listed again, a rule having started since)
         self._live: list | None = None
+        cursor = self.cursor
+        if groups or any(cursor[r] for r in self._group_rules) or any(cursor[r] for r in self._merge_rules):
+            self._build_groups()  # (rules that read them, inherited awake, read them from the first step)
         if inherit:
             if changed is None:
                 changed = _changed_islands(self, parent, island_map, link_map)
             self.touch([k for x in changed for k in inc[x]])
-            find = self.find
-            for root in {find(x) for x in changed}:
-                self._wake_group(root)
+            if self.uf is not None:
+                find = self.find
+                for root in {find(x) for x in changed}:
+                    self._wake_group(root)
 
     def _asleep_at_start(self, parent: "Deducer | None", settled: str | None) -> list[bool]:
         """Per rule: an element rule that starts with nothing to look at, being of a level up to
@@ -195,6 +188,34 @@ class Deducer:
         return [rule.scope != BOARD and (rank <= quiet or was) for rule, rank, was in zip(rules, ranks, held)]
 
     # -- certain groups ------------------------------------------------------------
+    def _build_groups(self) -> None:
+        """The certain groups from the built links: union-find, members and unfinished members
+        per root (kept from here on by :meth:`apply`)."""
+        geo, lo = self.st.geo, self.st.lo
+        n, ends, num, dlo = geo.n, geo.ends, geo.num, self.dlo
+        self.uf = uf = list(range(n))
+        for k in compress(range(geo.nlinks), lo):  # join along the built links (one pass, no lists)
+            a, b = ends[k]
+            while uf[a] != a:
+                uf[a] = a = uf[uf[a]]
+            while uf[b] != b:
+                uf[b] = b = uf[uf[b]]
+            if a != b:
+                uf[b] = a
+        self.members = members = [None] * n
+        self.incomplete = incomplete = [0] * n
+        for i in range(n):
+            r = i
+            while uf[r] != r:
+                r = uf[r]
+            uf[i] = r
+            if members[r] is None:
+                members[r] = [i]
+            else:
+                members[r].append(i)
+            if dlo[i] != num[i]:
+                incomplete[r] += 1
+
     def find(self, x: int) -> int:
         uf = self.uf
         while uf[x] != x:
@@ -221,6 +242,8 @@ class Deducer:
         """(group of each island, members of each group), groups numbered in island order."""
         out = self._cache.get("components")
         if out is None:
+            if self.uf is None:
+                self._build_groups()
             out = self._cache["components"] = number_groups(self.st.geo.n, self.find)
         return out
 
@@ -228,6 +251,8 @@ class Deducer:
         """The certain groups in the form the lookahead trials read (see :class:`groups.LookaheadGroups`)."""
         out = self._cache.get("lookahead")
         if out is None:
+            if self.uf is None:
+                self._build_groups()
             find = self.find
             out = self._cache["lookahead"] = LookaheadGroups.of([find(i) for i in range(self.st.geo.n)],
                                                         self.members, self.incomplete)
@@ -467,6 +492,8 @@ class Deducer:
 
     def next_step(self, top: int) -> Step | None:
         """The engine's next step using rules up to level index ``top`` (None when stuck)."""
+        if self.uf is None and top >= self._group_rank:
+            self._build_groups()
         pop = heapq.heappop
         heaps, cursor, sizes, pending = self.heaps, self.cursor, self.sizes, self.pending
         for r, rank, board, test, rule in self._plan:
@@ -503,6 +530,8 @@ class Deducer:
 
     def all_steps(self, level: str) -> Iterator[Step]:
         """Every step the rules of ``level`` find now (each element looked at, in table order)."""
+        if self.uf is None:
+            self._build_groups()
         geo = self.st.geo
         sizes = {ISLAND: geo.n, LINK: geo.nlinks, CROSSING: len(geo.crossings)}
         for rule in self.rules:
@@ -563,6 +592,12 @@ class Deducer:
         the groups that changed."""
         geo = self.st.geo
         num, dlo, ends, incomplete, find = geo.num, self.dlo, geo.ends, self.incomplete, self.find
+        if incomplete is None:  # no groups kept yet: the degrees alone
+            for k, old, new in raised:
+                a, b = ends[k]
+                dlo[a] += new - old
+                dlo[b] += new - old
+            return
         cursor = self.cursor
         changed_groups = set() if any(cursor[r] for r in self._group_rules) else None
         for k, old, new in raised:
@@ -629,6 +664,8 @@ class Deducer:
         for h, v in geo.crossings:
             if lo[h] and lo[v]:
                 return False
+        if self.uf is None:
+            self._build_groups()
         if geo.n > 1 and len(self.members[self.find(0)]) != geo.n:
             return False
         return not st.puzzle.no_loops or self.contradiction() is None
