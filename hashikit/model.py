@@ -93,24 +93,29 @@ class Puzzle:
         seen: set[Pos] = set()
         all_islands = []
         for item in islands:
-            isl = _as_island(item)
-            if not (0 <= isl.row < rows and 0 <= isl.col < cols):
-                raise PuzzleError(f"island at {describe_cell(isl.row, isl.col)} is outside the "
-                                  f"{rows}x{cols} board", isl.row, isl.col)
-            if not 1 <= isl.number <= top:
-                raise PuzzleError(f"island at {describe_cell(isl.row, isl.col)} has number {isl.number}; "
+            isl = item if type(item) is Island else _as_island(item)
+            row, col, number = isl
+            if not (0 <= row < rows and 0 <= col < cols):
+                raise PuzzleError(f"island at {describe_cell(row, col)} is outside the "
+                                  f"{rows}x{cols} board", row, col)
+            if not 1 <= number <= top:
+                raise PuzzleError(f"island at {describe_cell(row, col)} has number {number}; "
                                   f"numbers run from 1 to {top} (4 x MAXBRIDGES {maxbridges})",
-                                  isl.row, isl.col)
-            if isl.pos in seen:
-                raise PuzzleError(f"two islands at {describe_cell(isl.row, isl.col)}", isl.row, isl.col)
-            seen.add(isl.pos)
+                                  row, col)
+            pos = (row, col)
+            if pos in seen:
+                raise PuzzleError(f"two islands at {describe_cell(row, col)}", row, col)
+            seen.add(pos)
             all_islands.append(isl)
         ignore_set = set(ignore)
         for pos in ignore_set - seen:
             raise PuzzleError(f"ignored position {describe_cell(*pos)} holds no island", *pos)
         all_islands.sort()
-        self.islands: tuple[Island, ...] = tuple(i for i in all_islands if i.pos not in ignore_set)
-        self.ignored: tuple[Island, ...] = tuple(i for i in all_islands if i.pos in ignore_set)
+        if ignore_set:
+            self.islands: tuple[Island, ...] = tuple(i for i in all_islands if i.pos not in ignore_set)
+            self.ignored: tuple[Island, ...] = tuple(i for i in all_islands if i.pos in ignore_set)
+        else:
+            self.islands, self.ignored = tuple(all_islands), ()
         if not self.islands:
             raise PuzzleError("the puzzle has no islands")
 
