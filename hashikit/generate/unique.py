@@ -577,7 +577,7 @@ def _same_cells(built: Puzzle, checked: Puzzle) -> Puzzle:
 
 
 def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadline | None, Deducer, State,
-                  quick: bool):
+                  quick: bool, geo=None):
     """The engine's run from scratch on ``puzzle`` up to ``difficulty`` (level index ``target``):
     ``(engine, levels, stuck, hardest level index)``, ``levels`` the level of each of its steps
     (for a puzzle of grade ``difficulty`` only, else None; a puzzle too easy gets no engine).
@@ -587,9 +587,12 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
     ``quick`` first closes the rules level by level without steps (cheaper when the puzzle turns
     out too easy or stuck), else the steps are followed at once; above medium, the rules are
     closed and the engine goes on from there, and the steps before its first are followed only
-    for a puzzle of the grade asked for.  No-loops puzzles are run by the engine from scratch."""
+    for a puzzle of the grade asked for.  No-loops puzzles are run by the engine from scratch.
+    ``geo``: the puzzle's geometry when the caller has one (with what it worked out about its links)."""
+    st = State(puzzle, geo=geo)
+    geo = st.geo
     if puzzle.no_loops:
-        engine = Deducer(State(puzzle), suppose=False, words=False)
+        engine = Deducer(st, suppose=False, words=False)
         steps: list = []
         stuck = engine.run(difficulty, steps=steps, deadline=deadline)
         return engine, [step.level for step in steps], stuck, engine.hardest
@@ -597,12 +600,11 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
 
     top = min(target, len(CLOSED_LEVELS) - 1)  # the last level closed
     if target > top or quick:
-        st = State(puzzle)
         for rank, level in enumerate(CLOSED_LEVELS[:top + 1]):
             if close(st, level):
                 if rank < target:
                     return None, None, False, rank
-                return None, step_levels(State(puzzle), difficulty), False, rank
+                return None, step_levels(State(puzzle, geo=geo), difficulty), False, rank
         engine = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top], groups=False)
         if target == top:
             return engine, None, True, -1
@@ -610,9 +612,8 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
         stuck = engine.run(difficulty, steps=rest, deadline=deadline)
         if stuck or engine.hardest < target:
             return (engine if stuck else None), None, stuck, engine.hardest
-        levels = step_levels(State(puzzle), CLOSED_LEVELS[top]) + [step.level for step in rest]
+        levels = step_levels(State(puzzle, geo=geo), CLOSED_LEVELS[top]) + [step.level for step in rest]
         return None, levels, False, engine.hardest
-    st = State(puzzle)
     levels = step_levels(st, difficulty)
     if st.lo != st.hi:
         return Deducer(st, suppose=False, words=False, settled=difficulty, groups=False), None, True, -1
@@ -632,8 +633,10 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     """
     puzzle, solution = drawn
 
-    def from_scratch(puzzle, quick: bool = True):
-        return _from_scratch(puzzle, difficulty, target, deadline, Deducer, State, quick)
+    def from_scratch(puzzle, quick: bool = True, engine=None):
+        # (``engine``: a deducer of ``puzzle`` whose geometry the run shares)
+        geo = engine.st.geo if engine is not None and engine.st.puzzle is puzzle else None
+        return _from_scratch(puzzle, difficulty, target, deadline, Deducer, State, quick, geo)
 
     # ``scratch``: ``engine``, ``stuck`` and ``hardest`` are those of a run from scratch on
     # ``puzzle`` (a finished run is then not run again: the engine is deterministic), and ``fresh``
@@ -648,7 +651,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         if not stuck:
             if not scratch:
                 # an easy puzzle the carried run finished is nearly always kept: its steps at once
-                engine, fresh, stuck, hardest = from_scratch(puzzle, quick=target > 0)
+                engine, fresh, stuck, hardest = from_scratch(puzzle, quick=target > 0, engine=engine)
                 scratch = True
             undo = []
             if not stuck and hardest == target:
