@@ -205,9 +205,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     finished puzzle is always solved again from scratch.  The new deducer also keeps
     what ``engine`` knows about where its rules cannot fire
     (:class:`hashikit.logic.engine.Deducer`)."""
-    from ..logic.engine import Deducer
-    from ..logic.state import Geometry, State
-
+    Deducer, State, Geometry = type(engine), type(engine.st), type(engine.st.geo)  # (no import per carry)
     links = new.__dict__.get("links")
     same = links is not None and links is old.__dict__.get("links")  # made by old.with_numbers
     if same or [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:

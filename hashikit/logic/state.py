@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import compress
-from operator import lt, ne
+from operator import itemgetter, lt, ne
 
 from ..errors import PuzzleError
 from ..model import LEVELS, Puzzle, Solution, describe_cell
@@ -34,7 +34,7 @@ def bridges(n: int) -> str:
     return f"{word(n)} bridge{'' if n == 1 else 's'}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Step:
     """One deduction: ``changes`` lists ``(link, new_lo, new_hi)``, the new interval of each link."""
 
@@ -44,6 +44,12 @@ class Step:
     links: tuple[int, ...]
     changes: tuple[tuple[int, int, int], ...]
     sentence: str
+
+    def __init__(self, rule: str, level: str, islands: tuple[int, ...], links: tuple[int, ...],
+                 changes: tuple[tuple[int, int, int], ...], sentence: str):
+        # the fields set at once, past the frozen __setattr__ (a run makes thousands of steps)
+        self.__dict__.update(rule=rule, level=level, islands=islands, links=links, changes=changes,
+                             sentence=sentence)
 
     def __str__(self) -> str:
         return f"[{self.level}/{self.rule}] {self.sentence}"
@@ -65,7 +71,7 @@ class Geometry:
         whose links and crossings are shared."""
         self.puzzle = puzzle
         self.n = len(puzzle.islands)
-        self.num = num = [isl.number for isl in puzzle.islands]
+        self.num = num = list(map(itemgetter(2), puzzle.islands))  # the islands' numbers
         self._cross_of: list | None = None
         self._near: list | None = None
         self._reach: dict = {}
