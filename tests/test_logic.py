@@ -490,6 +490,35 @@ def test_closure_refuses_no_loops_puzzles_and_other_levels():
         step_levels(State(p), "hard")
 
 
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_carried_closures_end_where_a_fresh_engine_ends(level):
+    """At easy and medium the generator's carried runs are closures from the changed islands'
+    links (unique._Closed): each ends in the state an engine run from its start state ends in."""
+    from hashikit.generate import unique as G
+    runs = []
+    carry = G._carry
+
+    def checked(engine, old, new, cells):
+        d = carry(engine, old, new, cells)
+        runs.append((d, d.st.copy()))
+        return d
+
+    G._carry = checked
+    try:
+        for seed in range(4):
+            G.generate_unique(10, 10, level, seed=seed, verify=False)
+            G.generate_unique(10, 10, level, seed=seed, islands_percent=30, expansion=10, verify=False)
+    finally:
+        G._carry = carry
+    closed = [(d, start) for d, start in runs if isinstance(d, G._Closed)]
+    assert len(closed) > 10
+    for d, start in closed[:80]:
+        fresh = Deducer(start, suppose=False)
+        stuck = fresh.run(level)
+        assert (d.st.lo, d.st.hi) == (fresh.st.lo, fresh.st.hi)
+        assert (d.open > 0) == stuck
+
+
 def _bare(step):
     """The step without its sentence."""
     return dataclasses.replace(step, sentence="")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import time
 from itertools import compress
-from operator import lt
+from operator import gt, lt, ne
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -56,6 +56,35 @@ class _Repair(NamedTuple):
     def where(self) -> tuple[Pos, ...]:
         """The cells whose islands change (numbers or links)."""
         return (self.bridge[0], self.cell, self.bridge[1]) if self.cell else self.bridge
+
+
+class _Closed:
+    """The generator's deducer at easy and medium (loops allowed): a state that
+    :func:`hashikit.logic.closure.close` closes under the rules up to ``level``, which is where
+    a :class:`~hashikit.logic.engine.Deducer` run at that level from the same state ends (those
+    rules end in one state in any order, on a state that holds the construction, as every state
+    here does).  What the repair loop reads of a deducer: ``st``, ``open``, ``bad``, ``words`` and
+    :meth:`run`.  ``todo``: the islands where a rule may fire (None: any)."""
+
+    __slots__ = ("st", "level", "close", "todo", "open", "bad", "words")
+
+    def __init__(self, st, level: str, close, todo=None):
+        self.st, self.level, self.close, self.todo = st, level, close, todo
+        self.words = False
+        self._count()
+
+    def _count(self) -> None:
+        lo, hi = self.st.lo, self.st.hi
+        self.open = sum(map(ne, lo, hi))
+        self.bad = any(map(gt, lo, hi))
+
+    def run(self, max_level: str, deadline: Deadline | None = None) -> bool:
+        """Close the state (``max_level``: this deducer's level); True when stuck."""
+        if self.todo != ():
+            self.close(self.st, self.level, self.todo)
+            self.todo = ()
+            self._count()
+        return bool(self.open) or self.bad
 
 
 def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_Repair] = ()
@@ -204,8 +233,9 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     lies inside every carried interval, but carried deductions are only a guide: the
     finished puzzle is always solved again from scratch.  The new deducer also keeps
     what ``engine`` knows about where its rules cannot fire
-    (:class:`hashikit.logic.engine.Deducer`)."""
-    Deducer, State, Geometry = type(engine), type(engine.st), type(engine.st.geo)  # (no import per carry)
+    (:class:`hashikit.logic.engine.Deducer`); a :class:`_Closed` one (easy and medium) gets a
+    :class:`_Closed` one, whose rules may fire only at the ends of the links started afresh."""
+    State, Geometry = type(engine.st), type(engine.st.geo)  # (no import per carry)
     links = new.__dict__.get("links")
     same = links is not None and links is old.__dict__.get("links")  # made by old.with_numbers
     if same or [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
@@ -244,7 +274,10 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
             slo[k], shi[k] = 0, cap[k]
     st.lo, st.hi = slo, shi
     # only the links of ``near`` start afresh (and far numbers did not change)
-    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words, groups=False)
+    if isinstance(engine, _Closed):  # the rules may fire at the ends of those links only
+        return _Closed(st, engine.level, engine.close, sorted({e for i in near for k in inc[i] for e in ends[k]}))
+    return type(engine)(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words,
+                        groups=False)
 
 
 #: a carried deducer starts afresh on the links of the changed islands and of this many rings of
@@ -603,9 +636,9 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
                 if rank < target:
                     return None, None, False, rank
                 return None, step_levels(State(puzzle, geo=geo), difficulty), False, rank
-        engine = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top], groups=False)
         if target == top:
-            return engine, None, True, -1
+            return _Closed(st, difficulty, close, ()), None, True, -1
+        engine = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top], groups=False)
         rest: list = []
         stuck = engine.run(difficulty, steps=rest, deadline=deadline)
         if stuck or engine.hardest < target:
@@ -614,7 +647,7 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
         return None, levels, False, engine.hardest
     levels = step_levels(st, difficulty)
     if st.lo != st.hi:
-        return Deducer(st, suppose=False, words=False, settled=difficulty, groups=False), None, True, -1
+        return _Closed(st, difficulty, close, ()), None, True, -1
     return None, levels, False, max((LEVELS.index(level) for level in set(levels)), default=-1)
 
 

@@ -23,10 +23,13 @@ CLOSED_LEVELS = ("easy", "medium")
 _MEDIUM = LEVEL_RANK["medium"]
 
 
-def close(st: State, level: str) -> bool:
+def close(st: State, level: str, islands=None) -> bool:
     """Narrow ``st`` by the rules up to ``level`` (easy or medium) until none applies; True when
     every link is then decided.  For a puzzle without the no-loops rule (whose medium rule reads
-    groups), on a state that holds a solution (the end state is then the engine's)."""
+    groups), on a state that holds a solution (the end state is then the engine's).
+
+    ``islands``: the islands where an island rule may fire (the others are known to be closed
+    already: none of their links changed since); every island by default."""
     if level not in CLOSED_LEVELS or st.puzzle.no_loops:
         raise ValueError(f"close() works out easy and medium in puzzles with loops, not {level!r}")
     geo = st.geo
@@ -38,8 +41,14 @@ def close(st: State, level: str) -> bool:
         if c:
             dlo[a] += c
             dlo[b] += c
-    todo = list(range(geo.n - 1, -1, -1))
-    waiting = bytearray(b"\x01") * geo.n
+    if islands is None:
+        todo = list(range(geo.n - 1, -1, -1))
+        waiting = bytearray(b"\x01") * geo.n
+    else:
+        todo = list(islands)
+        waiting = bytearray(geo.n)
+        for i in todo:
+            waiting[i] = 1
     for k in range(geo.nlinks):
         if lo[k]:
             _block(k, lo, hi, ends, partners, todo, waiting)
