@@ -234,7 +234,10 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     finished puzzle is always solved again from scratch.  The new deducer also keeps
     what ``engine`` knows about where its rules cannot fire
     (:class:`hashikit.logic.engine.Deducer`); a :class:`_Closed` one (easy and medium) gets a
-    :class:`_Closed` one, whose rules may fire only at the ends of the links started afresh."""
+    :class:`_Closed` one, whose rules may fire only at the ends of the links started afresh.
+    Above medium (loops allowed) the new state is closed under the easy and medium rules first
+    (:func:`hashikit.logic.closure.close`: where the engine's run would take it before its first
+    harder step), and the deducer goes on from there."""
     State, Geometry = type(engine.st), type(engine.st.geo)  # (no import per carry)
     links = new.__dict__.get("links")
     same = links is not None and links is old.__dict__.get("links")  # made by old.with_numbers
@@ -274,10 +277,18 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
             slo[k], shi[k] = 0, cap[k]
     st.lo, st.hi = slo, shi
     # only the links of ``near`` start afresh (and far numbers did not change)
-    if isinstance(engine, _Closed):  # the rules may fire at the ends of those links only
-        return _Closed(st, engine.level, engine.close, sorted({e for i in near for k in inc[i] for e in ends[k]}))
-    return type(engine)(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words,
-                        groups=False)
+    woken = sorted({e for i in near for k in inc[i] for e in ends[k]})  # where a rule may fire first
+    if isinstance(engine, _Closed):
+        return _Closed(st, engine.level, engine.close, woken)
+    if new.no_loops:
+        return type(engine)(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words,
+                            groups=False)
+    # above medium: the easy and medium steps closed first, as the engine's run would take them
+    # first; the deducer then wakes its rules wherever the state differs from its parent's
+    from ..logic.closure import close
+
+    close(st, "medium", woken)
+    return type(engine)(st, engine, island_map, link_map, suppose=False, words=engine.words, groups=False)
 
 
 #: a carried deducer starts afresh on the links of the changed islands and of this many rings of
