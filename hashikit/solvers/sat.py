@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from itertools import product
+from itertools import accumulate, product, repeat
+from operator import itemgetter
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -110,15 +111,12 @@ class Encoding:
 
     name = "unary"
 
-    def __init__(self, puzzle: Puzzle, implied: bool = True):
+    def __init__(self, puzzle: Puzzle, implied: bool = True, caps: list[int] | None = None):
         self.puzzle = puzzle
-        self.caps = _capacities(puzzle)
-        self.base: list[int] = []  # x[k][j] is variable base[k] + j
-        top = 0
-        for cap in self.caps:
-            self.base.append(top)
-            top += cap
-        self.nvars = top
+        self.caps = _capacities(puzzle) if caps is None else caps
+        starts = [0, *accumulate(self.caps)]
+        self.base: list[int] = starts[:-1]  # x[k][j] is variable base[k] + j
+        self.nvars = starts[-1]
         self.clauses: list[list[int]] = []
         self._order()
         self._crossings()
@@ -287,16 +285,19 @@ class BinaryEncoding:
 
 
 def _capacities(puzzle: Puzzle) -> list[int]:
-    """``puzzle.link_capacity(k)`` for every link."""
-    isl, most = puzzle.islands, puzzle.maxbridges
-    return [min(most, isl[a].number, isl[b].number) for a, b, _horizontal in puzzle.links]
+    """``puzzle.link_capacity(k)`` for every link (MAXBRIDGES, and no more than either end's number)."""
+    number = list(map(itemgetter(2), puzzle.islands)).__getitem__
+    links = puzzle.links
+    return list(map(min, repeat(puzzle.maxbridges, len(links)), map(number, map(itemgetter(0), links)),
+                    map(number, map(itemgetter(1), links))))
 
 
 def encode(puzzle: Puzzle, implied: bool = True):
     """The unary encoding for small capacities, the binary one above ``UNARY_MAX_CAP``."""
-    if max(_capacities(puzzle), default=0) > UNARY_MAX_CAP:
+    caps = _capacities(puzzle)
+    if max(caps, default=0) > UNARY_MAX_CAP:
         return BinaryEncoding(puzzle, implied)
-    return Encoding(puzzle, implied)
+    return Encoding(puzzle, implied, caps)
 
 
 class SatBackend:
