@@ -4,8 +4,11 @@
 the construction is repaired there (an island inserted on one of its bridges, or a count
 changed: the construction stays a solution and the puzzle says more), and a layout that turns
 out too easy or hopeless is drawn again.  The result is proved unique by the SAT engine.
+At easy and medium the engine's runs are worked out by :mod:`hashikit.logic.closure` (the
+state those rules end in, and their steps in the engine's order, without the engine); above,
+the engine goes on from there.
 
-About 600 lines: the repair loop (:func:`_repair_until_graded`), its batches of far-apart repairs
+About 750 lines: the repair loop (:func:`_repair_until_graded`), its batches of far-apart repairs
 and the carrying over of the engine's state from one repaired puzzle to the next are one
 algorithm, tuned together (``benchmarks/results/generate.md``).
 """
