@@ -500,7 +500,7 @@ def test_carried_closures_end_where_a_fresh_engine_ends(level):
 
     def checked(engine, old, new, cells):
         d = carry(engine, old, new, cells)
-        runs.append((d, d.st.copy()))
+        runs.append((d, d.st.copy(), len(new.islands) != len(old.islands)))
         return d
 
     G._carry = checked
@@ -508,13 +508,15 @@ def test_carried_closures_end_where_a_fresh_engine_ends(level):
         for seed in range(4):
             G.generate_unique(10, 10, level, seed=seed, verify=False)
             G.generate_unique(10, 10, level, seed=seed, islands_percent=30, expansion=10, verify=False)
+        # islands inserted and taken away again (one taken away joins the links across its cell)
+        G.generate_unique(15, 15, "medium", seed=74, verify=False)
     finally:
         G._carry = carry
-    closed = [(d, start) for d, start in runs if isinstance(d, G._Closed)]
-    assert len(closed) > 10
-    for d, start in closed[:80]:
+    closed = [run for run in runs if isinstance(run[0], G._Closed)]
+    assert len(closed) > 10 and any(moved for _d, _start, moved in closed)
+    for d, start, _moved in closed:
         fresh = Deducer(start, suppose=False)
-        stuck = fresh.run(level)
+        stuck = fresh.run(d.level)
         assert (d.st.lo, d.st.hi) == (fresh.st.lo, fresh.st.hi)
         assert (d.open > 0) == stuck
 

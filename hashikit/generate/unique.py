@@ -279,8 +279,12 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
         for k in inc[i]:
             slo[k], shi[k] = 0, cap[k]
     st.lo, st.hi = slo, shi
-    # only the links of ``near`` start afresh (and far numbers did not change)
-    woken = sorted({e for i in near for k in inc[i] for e in ends[k]})  # where a rule may fire first
+    # only the links of ``near`` start afresh (and far numbers did not change), and new links: an
+    # island taken away joins the two links across its cell into one, between islands not near it
+    fresh = [k for i in near for k in inc[i]]
+    if not same:
+        fresh += [k for k, j in enumerate(link_map) if j < 0]
+    woken = sorted({e for k in fresh for e in ends[k]})  # where a rule may fire first
     if isinstance(engine, _Closed):
         return _Closed(st, engine.level, engine.close, woken)
     if new.no_loops:
