@@ -76,34 +76,8 @@ def _degree_patterns(caps: tuple[int, ...], need: int) -> tuple[tuple[tuple[int,
 
 
 def _degree_clauses(caps: tuple[int, ...], need: int, bases: list[int]) -> list[list[int]]:
-    """:func:`_degree_patterns`'s clauses as literals, for links whose variables start after
-    ``bases``.  A ``(caps, need)`` asked for often gets its clauses written out as one compiled
-    expression (:func:`_degree_builder`), a few times cheaper a call than the comprehension but
-    costly to compile: worth it once asked for :data:`_COMPILE_AFTER` times."""
-    key = (caps, need)
-    built = _BUILT.get(key)
-    if built is not None:
-        return built(*bases)
-    uses = _USES[key] = _USES.get(key, 0) + 1
-    if uses >= _COMPILE_AFTER:
-        _BUILT[key] = _degree_builder(caps, need)
+    """:func:`_degree_patterns`'s clauses as literals, for links whose variables start after ``bases``."""
     return [[bases[p] + j if j > 0 else j - bases[p] for p, j in pattern] for pattern in _degree_patterns(caps, need)]
-
-
-#: uses of a ``(caps, need)`` after which its degree clauses are compiled (a compilation costs
-#: about as much as 70 uses save)
-_COMPILE_AFTER = 64
-_USES: dict[tuple, int] = {}
-_BUILT: dict[tuple, object] = {}
-
-
-def _degree_builder(caps: tuple[int, ...], need: int):
-    """A function of the links' first variables less one (``base``, one argument per link) that
-    returns :func:`_degree_patterns`'s clauses as literals, written out as one expression."""
-    args = ", ".join(f"b{p}" for p in range(len(caps)))
-    clauses = ", ".join("[" + ", ".join(f"b{p} + {j}" if j > 0 else f"{j} - b{p}" for p, j in pattern) + "]"
-                        for pattern in _degree_patterns(caps, need))
-    return eval(f"lambda {args}: [{clauses}]")  # noqa: S307 (integers and names made here only)
 
 
 class Encoding:
