@@ -130,7 +130,7 @@ class Puzzle:
         return out
 
     #: the derived structure that depends on the islands' cells only (see :meth:`with_numbers`)
-    _BY_CELLS = ("index", "links", "link_index", "incident", "crossings", "crossing_partners")
+    _BY_CELLS = ("index", "links", "link_index", "incident", "crossings", "crossing_partners", "link_cells")
 
     def with_numbers(self, numbers: Mapping[Pos, int]) -> "Puzzle":
         """This puzzle with other numbers on some of its islands (``numbers``: cell -> number), the
@@ -217,6 +217,12 @@ class Puzzle:
             if isl[i].col == isl[j].col:
                 links.append(Link(i, j, False))
         return tuple(links)
+
+    @cached_property
+    def link_cells(self) -> tuple[tuple[Pos, Pos], ...]:
+        """For each link, the cells of its two islands (as a solution's bridges name them)."""
+        isl = self.islands
+        return tuple(((isl[a].row, isl[a].col), (isl[b].row, isl[b].col)) for a, b, _horizontal in self.links)
 
     @cached_property
     def link_index(self) -> dict[tuple[int, int], int]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from itertools import compress
+from itertools import compress, repeat
 from operator import gt, lt, ne
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
@@ -501,9 +501,9 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
     ``more``: the chance that a count change adds a bridge where it could also take one away.
     """
-    pos = [(r, c) for r, c, _n in puzzle.islands]
+    cells_of = puzzle.link_cells
     built = solution.bridges
-    counts = [built.get((pos[a], pos[b]), 0) for a, b in engine.st.geo.ends]  # the construction per link
+    counts = list(map(built.get, cells_of, repeat(0)))  # the construction per link
     open_links = engine.st.undecided()
     cells = _repair_cells(puzzle, solution, open_links, rng, counts, allow_adjacent)
     rng.shuffle(open_links)
@@ -533,8 +533,7 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     chosen: list[_Repair] = []
 
     def count_change(k: int) -> _Repair | None:
-        ln = puzzle.links[k]
-        r = _Repair((pos[ln.a], pos[ln.b]))
+        r = _Repair(cells_of[k])
         if not free(r):
             return None
         moves = _count_moves(puzzle, k, counts, added)
