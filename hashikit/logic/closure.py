@@ -201,6 +201,9 @@ def step_levels(st: State, level: str) -> list[str]:
         rules.append((at_least_one, "medium", False))
     heaps = [list(range(len(crossings) if crossing else geo.n)) for _test, _level, crossing in rules]  # sorted
     flags = [bytearray(b"\x01") * len(heap) for heap in heaps]
+    # a changed link wakes its ends in the island rules' heaps and its crossings in blocked's
+    by_island = [(heap, flag) for (_test, _level, crossing), heap, flag in zip(rules, heaps, flags) if not crossing]
+    crossing_heap, crossing_flag = heaps[1], flags[1]
     open_links = sum(map(ne, lo, hi))
     levels: list[str] = []
     while open_links:
@@ -219,11 +222,18 @@ def step_levels(st: State, level: str) -> list[str]:
             if new_hi < hi[k]:
                 hi[k] = new_hi
             open_links -= was_open and lo[k] >= hi[k]
-            for (_test, _level, crossing), heap, flag in zip(rules, heaps, flags):
-                for x in (cross_of[k] if crossing else ends[k]):
-                    if not flag[x]:
-                        flag[x] = 1
-                        heappush(heap, x)
+            a, b = ends[k]
+            for heap, flag in by_island:
+                if not flag[a]:
+                    flag[a] = 1
+                    heappush(heap, a)
+                if not flag[b]:
+                    flag[b] = 1
+                    heappush(heap, b)
+            for c in cross_of[k]:
+                if not crossing_flag[c]:
+                    crossing_flag[c] = 1
+                    heappush(crossing_heap, c)
     return levels
 
 
