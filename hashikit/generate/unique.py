@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import gt, lt, ne
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
@@ -69,7 +69,7 @@ class _Closed:
     here does).  What the repair loop reads of a deducer: ``st``, ``open``, ``bad``, ``words`` and
     :meth:`run`.  ``todo``: the islands where a rule may fire (None: any)."""
 
-    __slots__ = ("st", "level", "close", "todo", "open", "bad", "words")
+    __slots__ = ("bad", "close", "level", "open", "st", "todo", "words")
 
     def __init__(self, st, level: str, close, todo=None):
         self.st, self.level, self.close, self.todo = st, level, close, todo

@@ -34,7 +34,7 @@ def close(st: State, level: str, islands=None) -> bool:
         raise ValueError(f"close() works out easy and medium in puzzles with loops, not {level!r}")
     geo = st.geo
     lo, hi = st.lo, st.hi
-    num, inc, ends, partners = geo.num, geo.inc, geo.ends, geo.partners
+    ends, partners = geo.ends, geo.partners
     dlo = [0] * geo.n
     for k, (a, b) in enumerate(ends):
         c = lo[k]

@@ -105,7 +105,7 @@ class Deducer:
         self.words = words
         geo = st.geo
         n, nl = geo.n, geo.nlinks
-        lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
+        lo, hi, inc = st.lo, st.hi, geo.inc
         # the rules in use and what they read, worked out once per kind of deducer (shared, read only)
         table = _TABLES.get((suppose, st.puzzle.no_loops))
         if table is None or table[0] is not RULES:
