@@ -93,24 +93,29 @@ class Puzzle:
         seen: set[Pos] = set()
         all_islands = []
         for item in islands:
-            isl = _as_island(item)
-            if not (0 <= isl.row < rows and 0 <= isl.col < cols):
-                raise PuzzleError(f"island at {describe_cell(isl.row, isl.col)} is outside the "
-                                  f"{rows}x{cols} board", isl.row, isl.col)
-            if not 1 <= isl.number <= top:
-                raise PuzzleError(f"island at {describe_cell(isl.row, isl.col)} has number {isl.number}; "
+            isl = item if type(item) is Island else _as_island(item)
+            row, col, number = isl
+            if not (0 <= row < rows and 0 <= col < cols):
+                raise PuzzleError(f"island at {describe_cell(row, col)} is outside the "
+                                  f"{rows}x{cols} board", row, col)
+            if not 1 <= number <= top:
+                raise PuzzleError(f"island at {describe_cell(row, col)} has number {number}; "
                                   f"numbers run from 1 to {top} (4 x MAXBRIDGES {maxbridges})",
-                                  isl.row, isl.col)
-            if isl.pos in seen:
-                raise PuzzleError(f"two islands at {describe_cell(isl.row, isl.col)}", isl.row, isl.col)
-            seen.add(isl.pos)
+                                  row, col)
+            pos = (row, col)
+            if pos in seen:
+                raise PuzzleError(f"two islands at {describe_cell(row, col)}", row, col)
+            seen.add(pos)
             all_islands.append(isl)
         ignore_set = set(ignore)
         for pos in ignore_set - seen:
             raise PuzzleError(f"ignored position {describe_cell(*pos)} holds no island", *pos)
         all_islands.sort()
-        self.islands: tuple[Island, ...] = tuple(i for i in all_islands if i.pos not in ignore_set)
-        self.ignored: tuple[Island, ...] = tuple(i for i in all_islands if i.pos in ignore_set)
+        if ignore_set:
+            self.islands: tuple[Island, ...] = tuple(i for i in all_islands if i.pos not in ignore_set)
+            self.ignored: tuple[Island, ...] = tuple(i for i in all_islands if i.pos in ignore_set)
+        else:
+            self.islands, self.ignored = tuple(all_islands), ()
         if not self.islands:
             raise PuzzleError("the puzzle has no islands")
 
@@ -122,6 +127,28 @@ class Puzzle:
         out = object.__new__(Puzzle)
         out.rows, out.cols, out.maxbridges, out.no_loops = self.rows, self.cols, self.maxbridges, self.no_loops
         out.islands, out.ignored = tuple(sorted(islands)), ()
+        return out
+
+    #: the derived structure that depends on the islands' cells only (see :meth:`with_numbers`)
+    _BY_CELLS = ("index", "links", "link_index", "incident", "crossings", "crossing_partners", "link_cells")
+
+    def with_numbers(self, numbers: Mapping[Pos, int]) -> "Puzzle":
+        """This puzzle with other numbers on some of its islands (``numbers``: cell -> number), the
+        islands staying on their cells and in their order, so that their links and crossings, worked
+        out already, are this puzzle's.  Taken as they are, as :meth:`with_islands`: numbers
+        1..4*MAXBRIDGES on islands of this puzzle, the caller's promise."""
+        out = object.__new__(Puzzle)
+        out.rows, out.cols, out.maxbridges, out.no_loops = self.rows, self.cols, self.maxbridges, self.no_loops
+        islands = list(self.islands)
+        index = self.index
+        for (row, col), number in numbers.items():
+            islands[index[row, col]] = Island(row, col, number)
+        out.islands = tuple(islands)
+        out.ignored = ()
+        known, cached = self.__dict__, out.__dict__
+        for name in self._BY_CELLS:
+            if name in known:
+                cached[name] = known[name]
         return out
 
     # -- basic views -------------------------------------------------------------
@@ -190,6 +217,12 @@ class Puzzle:
             if isl[i].col == isl[j].col:
                 links.append(Link(i, j, False))
         return tuple(links)
+
+    @cached_property
+    def link_cells(self) -> tuple[tuple[Pos, Pos], ...]:
+        """For each link, the cells of its two islands (as a solution's bridges name them)."""
+        isl = self.islands
+        return tuple(((isl[a].row, isl[a].col), (isl[b].row, isl[b].col)) for a, b, _horizontal in self.links)
 
     @cached_property
     def link_index(self) -> dict[tuple[int, int], int]:

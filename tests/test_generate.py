@@ -122,6 +122,42 @@ def test_verify_under_a_time_limit_runs_in_this_process_and_still_refuses_a_seco
         G._verify(two, construction, Deadline.after(60))
 
 
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard", "expert"])
+def test_runs_from_scratch_grade_as_the_engine(difficulty):
+    """The generator's runs from scratch (the quick one, the easy and medium rules closed first,
+    and the other, at easy the steps counted without the engine) end stuck in the engine's state,
+    or finished at its grade, with the levels of its steps when the grade is the one asked for."""
+    import random
+
+    from hashikit.generate import tatham_layout
+    from hashikit.generate import unique as G
+    from hashikit.logic import LEVELS
+    from hashikit.logic.engine import Deducer
+    from hashikit.logic.state import State
+
+    target = LEVELS.index(difficulty)
+    outcomes = set()
+    for seed in range(25):
+        rng = random.Random(seed)
+        p = (tatham_layout(9, 9, rng) if seed % 2 else random_solution(9, 9, rng))[0]
+        engine = Deducer(State(p), suppose=False, words=False)
+        steps: list = []
+        stuck = engine.run(difficulty, steps=steps)
+        for quick in (True, False):
+            ours, levels, ours_stuck, hardest = G._from_scratch(p, difficulty, target, None, Deducer, State, quick)
+            assert ours_stuck == stuck, (seed, quick)
+            if stuck:
+                assert (ours.st.lo, ours.st.hi) == (engine.st.lo, engine.st.hi)
+                outcomes.add("stuck")
+            elif hardest == target:
+                assert hardest == engine.hardest and levels == [s.level for s in steps]
+                outcomes.add("graded")
+            else:
+                assert hardest == engine.hardest and (ours is None or not quick)
+                outcomes.add("too easy")
+    assert "stuck" in outcomes and len(outcomes) >= 2
+
+
 def _empty_border(puzzle) -> bool:
     rows, cols = {i.row for i in puzzle.islands}, {i.col for i in puzzle.islands}
     return not ({0, puzzle.rows - 1} <= rows and {0, puzzle.cols - 1} <= cols)

@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 
 from hashikit.checker import check
-from hashikit.generate import random_solution
+from hashikit.generate import random_solution, tatham_layout
 from hashikit.logic import (LEVELS, RULES, Deducer, State, Step, apply, contradiction, grade, next_step,
                             solve_logically)
 from hashikit.logic import expert as X
+from hashikit.logic.closure import close, step_levels
 from hashikit.logic.groups import LookaheadGroups
 from hashikit.logic.state import word
 from hashikit.model import Puzzle, Solution
@@ -393,6 +394,131 @@ def test_carried_deducer_takes_the_steps_of_a_fresh_one():
         ref, st = _reference_run(start, "hard")
         assert [_bare(s) for s in taken] == [_bare(s) for s in ref]  # the generator's runs have no words
         assert st.lo == d.st.lo and st.hi == d.st.hi
+
+
+def _board(seed: int, most: int) -> Puzzle:
+    """A random board with a solution, of either layout, 5x5 to 14x14."""
+    rng = random.Random(seed)
+    size = 5 + seed % 10
+    draw = tatham_layout if seed % 2 else random_solution
+    return draw(size, size, rng, maxbridges=most)[0]
+
+
+@pytest.mark.parametrize("most", [1, 2, 3, 4])
+def test_closure_ends_where_the_engine_gets_stuck(most):
+    """``close`` (island by island, no steps) reaches the state an engine run at easy or medium ends
+    in, and says finished exactly when that run finishes."""
+    finished = stuck = 0
+    for seed in range(40):
+        p = _board(seed, most)
+        for level in ("easy", "medium"):
+            d = Deducer(State(p), suppose=False)
+            engine_stuck = d.run(level)
+            st = State(p)
+            assert close(st, level) is not engine_stuck, (seed, level)
+            assert (st.lo, st.hi) == (d.st.lo, d.st.hi), (seed, level)
+            finished += not engine_stuck
+            stuck += engine_stuck
+    assert finished and (stuck or most == 1)  # with MAXBRIDGES 1 these boards all finish at easy
+
+
+def test_a_settled_deducer_takes_the_rest_of_a_fresh_run():
+    """A deducer started on the medium closure with ``settled="medium"`` takes the steps a run from
+    scratch takes from its first hard step on, and ends where it ends."""
+    compared = 0
+    for seed in range(30):
+        p = _board(seed, 2)
+        full = Deducer(State(p), suppose=False, words=False)
+        steps: list = []
+        full.run("hard", steps=steps)
+        st = State(p)
+        close(st, "easy")
+        close(st, "medium")
+        settled = Deducer(st, suppose=False, words=False, settled="medium")
+        rest: list = []
+        settled.run("hard", steps=rest)
+        first_hard = next((n for n, s in enumerate(steps) if s.level == "hard"), len(steps))
+        assert rest == steps[first_hard:], seed
+        assert (settled.st.lo, settled.st.hi) == (full.st.lo, full.st.hi)
+        compared += bool(rest)
+    assert compared
+
+
+@pytest.mark.parametrize("most", [1, 2, 3, 4])
+def test_step_levels_follow_the_engine_at_easy_and_medium(most):
+    """``step_levels`` (what the generator's grades read) takes the engine's steps at easy and at
+    medium without making them: the same levels in the same order, and the same end state."""
+    taken = set()
+    for seed in range(40):
+        p = _board(seed, most)
+        for level in ("easy", "medium"):
+            d = Deducer(State(p), suppose=False)
+            steps: list = []
+            d.run(level, steps=steps)
+            st = State(p)
+            assert step_levels(st, level) == [s.level for s in steps], (seed, level)
+            assert (st.lo, st.hi) == (d.st.lo, d.st.hi), (seed, level)
+            taken.update(s.level for s in steps)
+    assert "easy" in taken and ("medium" in taken or most == 1)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_deducer_working_groups_out_late_takes_the_same_steps(level):
+    """``groups=False`` (the generator's deducers) works the certain groups out when a rule that
+    reads them may first run: the same steps at every level, no-loops puzzles too."""
+    for seed in range(6):
+        p = _board(seed, 2)
+        if seed % 3 == 2:
+            p = random_solution(8, 8, random.Random(seed), cycles=0)[0]
+            p = Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)
+        runs = []
+        for groups in (True, False):
+            d = Deducer(State(p), suppose=False, words=False, groups=groups)
+            steps: list = []
+            stuck = d.run(level, steps=steps)
+            runs.append((steps, stuck, d.st.lo, d.st.hi))
+        assert runs[0] == runs[1], seed
+
+
+def test_closure_refuses_no_loops_puzzles_and_other_levels():
+    p = random_solution(7, 7, random.Random(1), cycles=0)[0]
+    with pytest.raises(ValueError):
+        close(State(Puzzle(p.rows, p.cols, p.islands, p.maxbridges, no_loops=True)), "easy")
+    with pytest.raises(ValueError):
+        close(State(p), "hard")
+    with pytest.raises(ValueError):
+        step_levels(State(p), "hard")
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_carried_closures_end_where_a_fresh_engine_ends(level):
+    """At easy and medium the generator's carried runs are closures from the changed islands'
+    links (unique._Closed): each ends in the state an engine run from its start state ends in."""
+    from hashikit.generate import unique as G
+    runs = []
+    carry = G._carry
+
+    def checked(engine, old, new, cells):
+        d = carry(engine, old, new, cells)
+        runs.append((d, d.st.copy(), len(new.islands) != len(old.islands)))
+        return d
+
+    G._carry = checked
+    try:
+        for seed in range(4):
+            G.generate_unique(10, 10, level, seed=seed, verify=False)
+            G.generate_unique(10, 10, level, seed=seed, islands_percent=30, expansion=10, verify=False)
+        # islands inserted and taken away again (one taken away joins the links across its cell)
+        G.generate_unique(15, 15, "medium", seed=74, verify=False)
+    finally:
+        G._carry = carry
+    closed = [run for run in runs if isinstance(run[0], G._Closed)]
+    assert len(closed) > 10 and any(moved for _d, _start, moved in closed)
+    for d, start, _moved in closed:
+        fresh = Deducer(start, suppose=False)
+        stuck = fresh.run(d.level)
+        assert (d.st.lo, d.st.hi) == (fresh.st.lo, fresh.st.hi)
+        assert (d.open > 0) == stuck
 
 
 def _bare(step):

@@ -229,10 +229,15 @@ def _add_cycles(board: _Board, rng: random.Random, count: int, deadline: Deadlin
 _EMPTY, _ISLAND, _BRIDGE, _OUT = 0, 1, 2, 3
 
 
-def _below(rng: random.Random):
-    """``rng.randrange(n)`` for ``n >= 1``: the very same draw (``randrange`` and ``choice`` call
-    ``_randbelow``), without ``randrange``'s handling of its arguments."""
-    return getattr(rng, "_randbelow", None) or rng.randrange
+def _below(bits, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1`` from ``bits``, the rng's ``getrandbits``: the same draw as
+    ``random.Random``'s own (``getrandbits(n.bit_length())`` until it is below ``n``), which
+    :func:`tatham_layout` also writes out in its loop, without a call per draw."""
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
 
 
 def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int = 30, expansion: int = 10,
@@ -251,60 +256,13 @@ def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int
     one island or does not touch all four edges.
     """
     target = max(islands_percent * rows * cols // 100, 3)
-    below = _below(rng)
-    # the board in one flat list with a border of _OUT cells: cell (r, c) at (r + 1) * w + c + 1
     w = cols + 2
-    steps = (1, w, -1, -w)  # as _DIRS
     blank = bytearray([_OUT]) * w + (bytearray([_OUT]) + bytearray(cols) + bytearray([_OUT])) * rows \
         + bytearray([_OUT]) * w
     while True:
         _check(deadline)
-        grid = bytearray(blank)
-        start = (below(rows) + 1) * w + below(cols) + 1
-        grid[start] = _ISLAND
-        islands = [start]
-        edges: dict[tuple[int, int], int] = {}
-
-        def add_edge(p: int, q: int, count: int, s: int) -> None:
-            key = (p, q) if p < q else (q, p)
-            edges[key] = edges.get(key, 0) + count
-            for x in range(p + s, q, s):
-                grid[x] = _BRIDGE
-
-        bad = 0
-        while len(islands) < target and bad <= 50:
-            src = islands[below(len(islands))]
-            dirs = [s for s in steps if grid[src + s] != _OUT]
-            s = dirs[below(len(dirs))]
-            # one step of Tatham's drawing: an island added or two joined, else a refusal
-            bad += 1
-            first = src + s
-            if grid[first] == _BRIDGE:
-                continue  # a bridge already leaves the island this way
-            x = first
-            while not grid[x]:
-                x += s
-            count = below(maxbridges) + 1
-            if grid[x] == _ISLAND:
-                if not no_loops and below(100) < expansion:
-                    add_edge(src, x, count, s)
-                    bad = 0
-                    continue
-                far = x - 2 * s
-            else:
-                far = x - s
-            near = src + 2 * s
-            span = (far - near) // s
-            if span < 0:
-                continue
-            new = far if below(100) < expansion else near + below(span + 1) * s
-            side = 1 if s == w or s == -w else w
-            if grid[new + side] == _ISLAND or grid[new - side] == _ISLAND:
-                continue
-            grid[new] = _ISLAND
-            islands.append(new)
-            add_edge(src, new, count, s)
-            bad = 0
+        islands, edges = _tatham_drawing(blank, rows, cols, rng.getrandbits, target, expansion, maxbridges,
+                                         no_loops)
         if len(islands) > 1:
             pos = [(x // w - 1, x % w - 1) for x in islands]
             if _fills_frame(rows, cols, pos):
@@ -312,3 +270,95 @@ def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int
                 board.islands = pos
                 board.edges = {((p // w - 1, p % w - 1), (q // w - 1, q % w - 1)): k for (p, q), k in edges.items()}
                 return board.result(maxbridges)
+
+
+def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, expansion: int, maxbridges: int,
+                    no_loops: bool) -> tuple[list[int], dict[tuple[int, int], int]]:
+    """One drawing of :func:`tatham_layout` on the flat board ``blank`` (a border of _OUT cells:
+    cell (r, c) at (r + 1) * (cols + 2) + c + 1): its islands and bridges as flat cells.  ``bits``:
+    the rng's ``getrandbits``, each draw written out as in :func:`_below`."""
+    w = cols + 2
+    steps = (1, w, -1, -w)  # as _DIRS
+    k_bridges, k_percent = maxbridges.bit_length(), (100).bit_length()
+    grid = bytearray(blank)
+    start = (_below(bits, rows) + 1) * w + _below(bits, cols) + 1
+    grid[start] = _ISLAND
+    islands = [start]
+
+    def way(x: int) -> tuple[int, list[int], int, int]:
+        """An island's cell, its directions that stay on the board (the border never changes),
+        how many, and the bits a draw among them takes."""
+        dirs = [s for s in steps if grid[x + s] != _OUT]
+        return x, dirs, len(dirs), len(dirs).bit_length()
+
+    ways = [way(start)]
+    edges: dict[tuple[int, int], int] = {}
+
+    def add_edge(p: int, q: int, count: int, s: int) -> None:
+        key = (p, q) if p < q else (q, p)
+        edges[key] = edges.get(key, 0) + count
+        for x in range(p + s, q, s):
+            grid[x] = _BRIDGE
+
+    bad = 0
+    n, k_n = 1, 1
+    while n < target and bad <= 50:
+        j = bits(k_n)
+        while j >= n:
+            j = bits(k_n)
+        src, dirs, m, k = ways[j]
+        j = bits(k)
+        while j >= m:
+            j = bits(k)
+        s = dirs[j]
+        # one step of Tatham's drawing: an island added or two joined, else a refusal
+        bad += 1
+        first = src + s
+        if grid[first] == _BRIDGE:
+            continue  # a bridge already leaves the island this way
+        x = first
+        while not grid[x]:
+            x += s
+        count = bits(k_bridges)
+        while count >= maxbridges:
+            count = bits(k_bridges)
+        count += 1
+        if grid[x] == _ISLAND:
+            if not no_loops:
+                j = bits(k_percent)
+                while j >= 100:
+                    j = bits(k_percent)
+                if j < expansion:
+                    add_edge(src, x, count, s)
+                    bad = 0
+                    continue
+            far = x - 2 * s
+        else:
+            far = x - s
+        near = src + 2 * s
+        span = (far - near) // s
+        if span < 0:
+            continue
+        j = bits(k_percent)
+        while j >= 100:
+            j = bits(k_percent)
+        if j < expansion:
+            new = far
+        else:
+            m = span + 1
+            k = m.bit_length()
+            j = bits(k)
+            while j >= m:
+                j = bits(k)
+            new = near + j * s
+        side = 1 if s == w or s == -w else w
+        if grid[new + side] == _ISLAND or grid[new - side] == _ISLAND:
+            continue
+        grid[new] = _ISLAND
+        islands.append(new)
+        ways.append(way(new))
+        n += 1
+        k_n = n.bit_length()
+        add_edge(src, new, count, s)
+        bad = 0
+    return islands, edges

@@ -4,8 +4,11 @@
 the construction is repaired there (an island inserted on one of its bridges, or a count
 changed: the construction stays a solution and the puzzle says more), and a layout that turns
 out too easy or hopeless is drawn again.  The result is proved unique by the SAT engine.
+At easy and medium the engine's runs are worked out by :mod:`hashikit.logic.closure` (the
+state those rules end in, and their steps in the engine's order, without the engine); above,
+the engine goes on from there.
 
-About 600 lines: the repair loop (:func:`_repair_until_graded`), its batches of far-apart repairs
+About 750 lines: the repair loop (:func:`_repair_until_graded`), its batches of far-apart repairs
 and the carrying over of the engine's state from one repaired puzzle to the next are one
 algorithm, tuned together (``benchmarks/results/generate.md``).
 """
@@ -15,7 +18,9 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from itertools import compress, repeat
+from operator import gt, lt, ne
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
                       GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, PROOF_FLOOR, Deadline)
@@ -37,8 +42,7 @@ class GenerateStats:
     rebuilds: int = 0
 
 
-@dataclass(frozen=True)
-class _Repair:
+class _Repair(NamedTuple):
     """One change of the construction (which stays a solution of the changed puzzle).
 
     Without ``cell``: ``delta`` (+1 or -1) bridges on the construction's link ``bridge``,
@@ -55,6 +59,35 @@ class _Repair:
     def where(self) -> tuple[Pos, ...]:
         """The cells whose islands change (numbers or links)."""
         return (self.bridge[0], self.cell, self.bridge[1]) if self.cell else self.bridge
+
+
+class _Closed:
+    """The generator's deducer at easy and medium (loops allowed): a state that
+    :func:`hashikit.logic.closure.close` closes under the rules up to ``level``, which is where
+    a :class:`~hashikit.logic.engine.Deducer` run at that level from the same state ends (those
+    rules end in one state in any order, on a state that holds the construction, as every state
+    here does).  What the repair loop reads of a deducer: ``st``, ``open``, ``bad``, ``words`` and
+    :meth:`run`.  ``todo``: the islands where a rule may fire (None: any)."""
+
+    __slots__ = ("bad", "close", "level", "open", "st", "todo", "words")
+
+    def __init__(self, st, level: str, close, todo=None):
+        self.st, self.level, self.close, self.todo = st, level, close, todo
+        self.words = False
+        self._count()
+
+    def _count(self) -> None:
+        lo, hi = self.st.lo, self.st.hi
+        self.open = sum(map(ne, lo, hi))
+        self.bad = any(map(gt, lo, hi))
+
+    def run(self, max_level: str, deadline: Deadline | None = None) -> bool:
+        """Close the state (``max_level``: this deducer's level); True when stuck."""
+        if self.todo != ():
+            self.close(self.st, self.level, self.todo)
+            self.todo = ()
+            self._count()
+        return bool(self.open) or self.bad
 
 
 def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_Repair] = ()
@@ -100,6 +133,8 @@ def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_R
             where += [p, q]
     built = Solution()
     built.bridges = {key: c for key, c in bridges.items() if c}  # keys as the construction's: (p, q), p < q
+    if all(numbers.values()) and not any(r.cell for r in undo) and not any(r.cell for r in add):
+        return puzzle.with_numbers(numbers), built, where  # counts changed: the islands stay
     islands = [i for i in puzzle.islands if (i[0], i[1]) not in numbers]
     islands += [Island(r, c, n) for (r, c), n in numbers.items() if n]
     return puzzle.with_islands(islands), built, where
@@ -141,10 +176,11 @@ def _connected_without(puzzle: Puzzle, counts: list[int], skip) -> bool:
     return len(seen) == len(adj)
 
 
-def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random, counts: list[int],
+def _repair_cells(puzzle: Puzzle, solution: Solution, undecided: list[int], rng: random.Random, counts: list[int],
                   allow_adjacent: bool = False) -> list[tuple[Pos, tuple[Pos, Pos]]]:
-    """Cells where a new island would add information where the engine is stuck, each with
-    the construction bridge over it (``counts``: the construction on ``puzzle.links``).
+    """Cells where a new island would add information where the engine is stuck (``undecided``:
+    its open links), each with the construction bridge over it (``counts``: the construction on
+    ``puzzle.links``).
 
     First the cells where an open link that the construction leaves empty crosses
     a built bridge (an island there blocks that link), then (only with ``allow_adjacent``:
@@ -154,7 +190,6 @@ def _repair_cells(puzzle: Puzzle, solution: Solution, state, rng: random.Random,
     isl, links = puzzle.islands, puzzle.links
     partners = puzzle.crossing_partners
     occupied = puzzle.index
-    undecided = state.undecided()
     blocking: dict[Pos, tuple[Pos, Pos]] = {}
     for k in undecided:
         if counts[k]:
@@ -201,17 +236,21 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     lies inside every carried interval, but carried deductions are only a guide: the
     finished puzzle is always solved again from scratch.  The new deducer also keeps
     what ``engine`` knows about where its rules cannot fire
-    (:class:`hashikit.logic.engine.Deducer`)."""
-    from ..logic.engine import Deducer
-    from ..logic.state import Geometry, State
-
-    same = [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]
-    if same:
+    (:class:`hashikit.logic.engine.Deducer`); a :class:`_Closed` one (easy and medium) gets a
+    :class:`_Closed` one, whose rules may fire only at the ends of the links started afresh.
+    Above medium (loops allowed) the new state is closed under the easy and medium rules first
+    (:func:`hashikit.logic.closure.close`: where the engine's run would take it before its first
+    harder step), and the deducer goes on from there."""
+    State, Geometry = type(engine.st), type(engine.st.geo)  # (no import per carry)
+    links = new.__dict__.get("links")
+    same = links is not None and links is old.__dict__.get("links")  # made by old.with_numbers
+    if same or [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
         # only numbers changed: the links, crossings and geometry are the old ones
         cached = new.__dict__
-        for name in ("index", "links", "link_index", "incident", "crossings", "crossing_partners"):
+        for name in Puzzle._BY_CELLS:
             if name in old.__dict__:
                 cached.setdefault(name, old.__dict__[name])
+        same = True
         st = State(new, geo=Geometry(new, like=engine.st.geo))
         island_map = list(range(st.geo.n))
         link_map = list(range(st.geo.nlinks))
@@ -232,7 +271,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
                 near.update(ends[k])
     lo, hi, cap = engine.st.lo, engine.st.hi, geo.cap
     if same:
-        slo, shi = list(lo), list(map(min, hi, cap))
+        slo, shi = list(lo), [h if h < c else c for h, c in zip(hi, cap)]
     else:
         slo = [lo[j] if j >= 0 else 0 for j in link_map]
         shi = [min(hi[j], c) if j >= 0 else c for j, c in zip(link_map, cap)]
@@ -240,8 +279,23 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
         for k in inc[i]:
             slo[k], shi[k] = 0, cap[k]
     st.lo, st.hi = slo, shi
-    # only the links of ``near`` start afresh (and far numbers did not change)
-    return Deducer(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words)
+    # only the links of ``near`` start afresh (and far numbers did not change), and new links: an
+    # island taken away joins the two links across its cell into one, between islands not near it
+    fresh = [k for i in near for k in inc[i]]
+    if not same:
+        fresh += [k for k, j in enumerate(link_map) if j < 0]
+    woken = sorted({e for k in fresh for e in ends[k]})  # where a rule may fire first
+    if isinstance(engine, _Closed):
+        return _Closed(st, engine.level, engine.close, woken)
+    if new.no_loops:
+        return type(engine)(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words,
+                            groups=False)
+    # above medium: the easy and medium steps closed first, as the engine's run would take them
+    # first; the deducer then wakes its rules wherever the state differs from its parent's
+    from ..logic.closure import close
+
+    close(st, "medium", woken)
+    return type(engine)(st, engine, island_map, link_map, suppose=False, words=engine.words, groups=False)
 
 
 #: a carried deducer starts afresh on the links of the changed islands and of this many rings of
@@ -387,11 +441,11 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
                                          deadline, stats, Deducer, State)
             if found is None:
                 continue
-            puzzle, solution, steps = found
+            puzzle, solution, levels = found
             per = {level: 0 for level in LEVELS}
-            for step in steps:
-                per[step.level] += 1
-            graded = Grade(difficulty, sum(WEIGHTS[s.level] for s in steps), per, 0)
+            for level in levels:
+                per[level] += 1
+            graded = Grade(difficulty, sum(WEIGHTS[level] for level in levels), per, 0)
             if fill_frame:
                 puzzle, solution = stretch_to_frame(puzzle, solution)
             if verify:
@@ -409,21 +463,22 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
 def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None) -> None:
     """The checker accepts the construction; the SAT engine finds no second solution."""
     from ..checker import check
-    from ..solvers import solve
+    from ..solvers import Status, solve
 
     if not check(puzzle, solution).ok:
         raise AssertionError("the generator's construction breaks the rules")
     if puzzle.no_loops:
         return
     proof = None if deadline is None else deadline.at_least(PROOF_FLOOR)
-    if proof is not None and len(puzzle.links) <= _VERIFY_IN_PROCESS:
+    if proof is None or len(puzzle.links) <= _VERIFY_IN_PROCESS:
         # the deadline checked between the SAT solver's calls, each of them short here
-        from ..solvers.sat import solve as sat_solve
+        from ..solvers.sat import other_solution
 
-        result = sat_solve(puzzle, max_solutions=2, time_limit=proof)
+        status, _counts = other_solution(puzzle, solution.counts(puzzle), time_limit=proof, solver=_PROOF_SOLVER)
+        second = status is Status.SOLVED
     else:
-        result = solve(puzzle, max_solutions=2, time_limit=proof)
-    if result.unique is False:
+        second = solve(puzzle, max_solutions=2, time_limit=proof).unique is False
+    if second:
         raise AssertionError("the SAT engine found a second solution of a logically finished puzzle")
 
 
@@ -433,6 +488,9 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None) -> No
 #: 1-2 ms at 15x15 (about 60 links), 30-45 ms at 40x40 (720), 55-85 ms at 60x60 (1,700), where the
 #: worker's round trip alone costs about 13 ms a puzzle
 _VERIFY_IN_PROCESS = 2_000
+#: the SAT solver of that proof: MiniSat starts and answers a small formula sooner than the
+#: default CaDiCaL 1.9.5 (15x15, 60 proofs: 336 us against 552 us; 40x40 and 60x60 as fast or faster)
+_PROOF_SOLVER = "minisat22"
 
 
 def _block(p: Pos) -> tuple[int, int]:
@@ -454,11 +512,11 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
     ``more``: the chance that a count change adds a bridge where it could also take one away.
     """
-    pos = [(r, c) for r, c, _n in puzzle.islands]
+    cells_of = puzzle.link_cells
     built = solution.bridges
-    counts = [built.get((pos[a], pos[b]), 0) for a, b in engine.st.geo.ends]  # the construction per link
-    cells = _repair_cells(puzzle, solution, engine.st, rng, counts, allow_adjacent)
+    counts = list(map(built.get, cells_of, repeat(0)))  # the construction per link
     open_links = engine.st.undecided()
+    cells = _repair_cells(puzzle, solution, open_links, rng, counts, allow_adjacent)
     rng.shuffle(open_links)
     link_index, index = puzzle.link_index, puzzle.index
     taken_blocks: set[tuple[int, int]] = set()
@@ -486,8 +544,7 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     chosen: list[_Repair] = []
 
     def count_change(k: int) -> _Repair | None:
-        ln = puzzle.links[k]
-        r = _Repair((pos[ln.a], pos[ln.b]))
+        r = _Repair(cells_of[k])
         if not free(r):
             return None
         moves = _count_moves(puzzle, k, counts, added)
@@ -523,12 +580,13 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     return chosen, [r for r in inserts[:9] if r not in chosen]
 
 
-def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
-    """Per repair, the open links of ``engine`` with an island within half a :data:`_SITE_GAP`
-    of one of the repair's cells."""
-    half, gap = _SITE_GAP // 2, _SITE_GAP
+def _sites(repairs: list[_Repair]) -> tuple[list[tuple[int, int, int, int]], dict[tuple[int, int], set[int]]]:
+    """Where :func:`_open_near` looks for each repair: its box (its cells and half a
+    :data:`_SITE_GAP` around them: first row, last row, first column, last column), and per block
+    the repairs whose cells lie in it or in a block next to it."""
+    half = _SITE_GAP // 2
     boxes = []
-    by_block: dict[tuple[int, int], set[int]] = {}  # the repairs whose box may reach into a block
+    by_block: dict[tuple[int, int], set[int]] = {}
     for s, r in enumerate(repairs):
         rows = [p[0] for p in r.where]
         cols = [p[1] for p in r.where]
@@ -538,13 +596,18 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
             for i in (-1, 0, 1):
                 for j in (-1, 0, 1):
                     by_block.setdefault((br + i, bc + j), set()).add(s)
+    return boxes, by_block
+
+
+def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair], sites=None) -> list[int]:
+    """Per repair, the open links of ``engine`` with an island within half a :data:`_SITE_GAP`
+    of one of the repair's cells (``sites``: :func:`_sites` of the repairs, when the caller has it)."""
+    gap = _SITE_GAP
+    boxes, by_block = sites if sites is not None else _sites(repairs)
     out = [0] * len(repairs)
-    isl, ends = puzzle.islands, engine.st.geo.ends
-    lo, hi = engine.st.lo, engine.st.hi
+    isl = puzzle.islands
     get = by_block.get
-    for k, (a, b) in enumerate(ends):
-        if lo[k] >= hi[k]:
-            continue  # decided
+    for a, b in compress(engine.st.geo.ends, map(lt, engine.st.lo, engine.st.hi)):  # the open links
         ra, ca, _n = isl[a]
         rb, cb, _n = isl[b]
         sa, sb = get((ra // gap, ca // gap)), get((rb // gap, cb // gap))
@@ -561,9 +624,65 @@ def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair]) -> list[int]:
     return out
 
 
+def _same_cells(built: Puzzle, checked: Puzzle) -> Puzzle:
+    """``checked`` (the same islands as ``built``, in the same order) with ``built``'s links,
+    crossings and the rest worked out from the islands' cells, where ``built`` has them."""
+    if checked.islands == built.islands and checked.maxbridges == built.maxbridges:
+        known, cached = built.__dict__, checked.__dict__
+        for name in Puzzle._BY_CELLS:
+            if name in known:
+                cached[name] = known[name]
+    return checked
+
+
+def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadline | None, Deducer, State,
+                  quick: bool, geo=None):
+    """The engine's run from scratch on ``puzzle`` up to ``difficulty`` (level index ``target``):
+    ``(engine, levels, stuck, hardest level index)``, ``levels`` the level of each of its steps
+    (for a puzzle of grade ``difficulty`` only, else None; a puzzle too easy gets no engine).
+
+    With loops allowed, the easy and medium part is worked out without the engine
+    (:mod:`hashikit.logic.closure`: the same state, and the same steps): at easy and medium,
+    ``quick`` first closes the rules level by level without steps (cheaper when the puzzle turns
+    out too easy or stuck), else the steps are followed at once; above medium, the rules are
+    closed and the engine goes on from there, and the steps before its first are followed only
+    for a puzzle of the grade asked for.  No-loops puzzles are run by the engine from scratch.
+    ``geo``: the puzzle's geometry when the caller has one (with what it worked out about its links)."""
+    st = State(puzzle, geo=geo)
+    geo = st.geo
+    if puzzle.no_loops:
+        engine = Deducer(st, suppose=False, words=False)
+        steps: list = []
+        stuck = engine.run(difficulty, steps=steps, deadline=deadline)
+        return engine, [step.level for step in steps], stuck, engine.hardest
+    from ..logic.closure import CLOSED_LEVELS, close, step_levels
+
+    top = min(target, len(CLOSED_LEVELS) - 1)  # the last level closed
+    if target > top or quick:
+        for rank, level in enumerate(CLOSED_LEVELS[:top + 1]):
+            if close(st, level):
+                if rank < target:
+                    return None, None, False, rank
+                return None, step_levels(State(puzzle, geo=geo), difficulty), False, rank
+        if target == top:
+            return _Closed(st, difficulty, close, ()), None, True, -1
+        engine = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top], groups=False)
+        rest: list = []
+        stuck = engine.run(difficulty, steps=rest, deadline=deadline)
+        if stuck or engine.hardest < target:
+            return (engine if stuck else None), None, stuck, engine.hardest
+        levels = step_levels(State(puzzle, geo=geo), CLOSED_LEVELS[top]) + [step.level for step in rest]
+        return None, levels, False, engine.hardest
+    levels = step_levels(st, difficulty)
+    if st.lo != st.hi:
+        return _Closed(st, difficulty, close, ()), None, True, -1
+    return None, levels, False, max((LEVELS.index(level) for level in set(levels)), default=-1)
+
+
 def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,
                          allow_adjacent: bool, deadline: Deadline | None, stats: GenerateStats, Deducer, State):
-    """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, steps) or None.
+    """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, the level of
+    each step of the engine's run from scratch) or None.
 
     Where the engine is stuck, a batch of repairs far apart (one per :data:`_OPEN_PER_SITE`
     open links, see :func:`_batch`) is made in one rebuild, and the engine continues from the
@@ -573,29 +692,31 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     """
     puzzle, solution = drawn
 
-    def from_scratch(puzzle):
-        engine = Deducer(State(puzzle), suppose=False, words=False)
-        steps: list = []
-        stuck = engine.run(difficulty, steps=steps, deadline=deadline)
-        return engine, steps, stuck
+    def from_scratch(puzzle, quick: bool = True, engine=None):
+        # (``engine``: a deducer of ``puzzle`` whose geometry the run shares)
+        geo = engine.st.geo if engine is not None and engine.st.puzzle is puzzle else None
+        return _from_scratch(puzzle, difficulty, target, deadline, Deducer, State, quick, geo)
 
-    # ``fresh``: the steps of ``engine`` when it ran from scratch on ``puzzle`` (a finished run is
-    # then not run again: the engine is deterministic), else None
-    engine, fresh, stuck = from_scratch(puzzle)
+    # ``scratch``: ``engine``, ``stuck`` and ``hardest`` are those of a run from scratch on
+    # ``puzzle`` (a finished run is then not run again: the engine is deterministic), and ``fresh``
+    # the levels of its steps when the puzzle has the grade asked for
+    engine, fresh, stuck, hardest = from_scratch(puzzle)
+    scratch = True
     last_stuck = None  # (puzzle, solution, insertions not tried yet, engine, undo) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failures = retreats = 0
     for _trial in range(max_repairs + 1):
         _check(deadline)
         if not stuck:
-            if fresh is None:
-                engine, fresh, stuck = from_scratch(puzzle)
-            steps = fresh
+            if not scratch:
+                # an easy puzzle the carried run finished is nearly always kept: its steps at once
+                engine, fresh, stuck, hardest = from_scratch(puzzle, quick=target > 0, engine=engine)
+                scratch = True
             undo = []
-            if not stuck and engine.hardest == target:
+            if not stuck and hardest == target:
                 # built by the checking constructors (the repairs' own builds skip the checks)
-                return (Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops),
-                        Solution(solution.bridges), steps)
+                checked = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops)
+                return _same_cells(puzzle, checked), Solution(solution.bridges), fresh
         if not stuck:
             # too easy: the last repairs gave away too much; try another insertion there
             if last_stuck is None:
@@ -603,13 +724,14 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if last_stuck[2]:
                 puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
                 stats.insertions += 1
-                engine, fresh, stuck = from_scratch(puzzle)
+                engine, fresh, stuck, hardest = from_scratch(puzzle)
+                scratch = True
                 continue
             if retreats >= _RETREATS:
                 return None
             retreats += 1  # no insertion left: another batch from the last stuck version
             puzzle, solution, _cells, engine, undo = last_stuck
-            stuck, failures, fresh = True, 0, None
+            stuck, failures, scratch = True, 0, False
         size = 1 if difficulty in _ONE_AT_A_TIME else max(1, engine.open // _OPEN_PER_SITE)
         batch, inserts = _batch(puzzle, solution, engine, rng, allow_adjacent, size, undo,
                                 0.5 if difficulty in _ONE_AT_A_TIME else 1.0)
@@ -618,7 +740,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             # the repairs to take back cover where it is stuck: take them back alone first
             new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
             engine = _carry(engine, puzzle, new_puzzle, where)
-            puzzle, solution, undo, fresh = new_puzzle, new_solution, [], None
+            puzzle, solution, undo, scratch = new_puzzle, new_solution, [], False
             stuck = engine.run(difficulty, deadline=deadline)
             continue
         if not batch:
@@ -631,12 +753,13 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         if trial.bad:
             helped = [False] * len(batch)
         else:
-            before, after = _open_near(engine, puzzle, batch), _open_near(trial, new_puzzle, batch)
+            sites = _sites(batch)
+            before, after = _open_near(engine, puzzle, batch, sites), _open_near(trial, new_puzzle, batch, sites)
             helped = [a < b for a, b in zip(after, before)]
             if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
                 helped = [trial.open < engine.open]
         if any(helped) or failures + 1 >= _TRIES:
-            puzzle, solution, engine, stuck, fresh = new_puzzle, new_solution, trial, trial_stuck, None
+            puzzle, solution, engine, stuck, scratch = new_puzzle, new_solution, trial, trial_stuck, False
             undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
             failures = 0
         else:

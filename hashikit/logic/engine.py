@@ -25,6 +25,7 @@ rule and to what wakes it would land in two files.
 from __future__ import annotations
 
 import heapq
+from itertools import compress
 from operator import gt, ne
 from typing import TYPE_CHECKING, Iterator
 
@@ -86,18 +87,25 @@ class Deducer:
     for stays asleep unless a change near it wakes it.
     ``suppose``: False leaves out the ``contradiction`` rule (used inside it).
     ``words``: False leaves every step's sentence empty.
+    ``settled``: a level whose element rules, and those of the levels below it, find nothing on
+    ``state`` (the caller closed it, :func:`hashikit.logic.closure.close`): they start asleep, as
+    after a run stuck at that level.
+    ``groups``: False works the certain groups out only once a rule that reads them may run
+    (a run at easy or medium, no-loops puzzles aside, never needs them; they are worked out from
+    the built links then, as a carried deducer's are).
     """
 
     def __init__(self, state: State, parent: "Deducer | None" = None,
                  island_map: list[int] | None = None, link_map: list[int] | None = None,
-                 changed: list[int] | None = None, suppose: bool = True, words: bool = True):
+                 changed: list[int] | None = None, suppose: bool = True, words: bool = True,
+                 settled: str | None = None, groups: bool = True):
         self.st = st = state
         #: False: the steps' sentences are left empty (a caller that reads only their levels and
         #: changes, as the generator's repair runs; the steps are otherwise the same)
         self.words = words
         geo = st.geo
         n, nl = geo.n, geo.nlinks
-        lo, hi, num, inc = st.lo, st.hi, geo.num, geo.inc
+        lo, hi, inc = st.lo, st.hi, geo.inc
         # the rules in use and what they read, worked out once per kind of deducer (shared, read only)
         table = _TABLES.get((suppose, st.puzzle.no_loops))
         if table is None or table[0] is not RULES:
@@ -120,23 +128,82 @@ class Deducer:
         self._supply = [0] * n
         self._risky: bytearray | None = None
         self._risk: list[int] | None = None
-        # certain groups: degrees, union-find, members and unfinished members per root
+        # the certain degrees; the certain groups (union-find, members and unfinished members per
+        # root) are worked out when a rule that reads them may first run (:meth:`_build_groups`)
         self.dlo = dlo = [0] * n
-        self.uf = uf = list(range(n))
-        for k, (a, b) in enumerate(geo.ends):  # degrees, and join along the built links (one pass, no lists)
+        ends = geo.ends
+        for k in compress(range(nl), lo):
             c = lo[k]
-            if c >= 1:
-                dlo[a] += c
-                dlo[b] += c
-                while uf[a] != a:
-                    uf[a] = a = uf[uf[a]]
-                while uf[b] != b:
-                    uf[b] = b = uf[uf[b]]
-                if a != b:
-                    uf[b] = a
-        self.members: list = [None] * n
+            a, b = ends[k]
+            dlo[a] += c
+            dlo[b] += c
+        self.uf: list[int] | None = None
+        self.members: list | None = None
+        self.incomplete: list[int] | None = None
+        #: the rank from which the rules in use read the groups (the no-loop rule, in no-loops
+        #: puzzles, at medium; the group rules at hard)
+        self._group_rank = LEVEL_RANK["medium"] if st.puzzle.no_loops else LEVEL_RANK["hard"]
+        by_scope = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
+        inherit = parent is not None and not parent.bad
+        # per element rule: the elements still to look at are those from ``cursor`` on (the first
+        # sweep, in index order) and those in ``heaps`` (woken again after the sweep passed them,
+        # marked in ``flags``).  A rule whose cursor is 0 has everything waiting: waking it costs
+        # nothing (rules above the levels in use stay so).
+        rules = self.rules
+        self.sizes: list[int] = [by_scope[rule.scope] for rule in rules]
+        asleep = self._asleep_at_start(parent if inherit else None, settled)
+        self.cursor: list[int] = [size if quiet else 0 for size, quiet in zip(self.sizes, asleep)]
+        self.heaps: list[list[int]] = [[] for _ in rules]
+        self.flags: list[bytearray] = [bytearray(size) for size in self.sizes]
+        #: per rule that reads beyond an island's own links: islands changed since it last looked
+        #: (its wider wake is worked out when it is next consulted, once per island)
+        self.pending: list[set[int]] = [set() for _ in rules]
+        #: the element rules that have started (cursor above 0), as ``_readers`` lists them: the
+        #: ones :meth:`touch` wakes (None: to be listed again, a rule having started since)
+        self._live: list | None = None
+        cursor = self.cursor
+        if groups or any(cursor[r] for r in self._group_rules) or any(cursor[r] for r in self._merge_rules):
+            self._build_groups()  # (rules that read them, inherited awake, read them from the first step)
+        if inherit:
+            if changed is None:
+                changed = _changed_islands(self, parent, island_map, link_map)
+            self.touch([k for x in changed for k in inc[x]])
+            if self.uf is not None:
+                find = self.find
+                for root in {find(x) for x in changed}:
+                    self._wake_group(root)
+
+    def _asleep_at_start(self, parent: "Deducer | None", settled: str | None) -> list[bool]:
+        """Per rule: an element rule that starts with nothing to look at, being of a level up to
+        ``settled`` or asleep in ``parent`` (the same rule there)."""
+        rules, ranks = self.rules, self.ranks
+        quiet = -1 if settled is None else level_rank(settled)
+        if parent is None:
+            return [rule.scope != BOARD and rank <= quiet for rule, rank in zip(rules, ranks)]
+        if parent.rules is rules:
+            held = [c >= size and not heap for c, size, heap in zip(parent.cursor, parent.sizes, parent.heaps)]
+        else:
+            index = parent._names
+            held = [rule.name in index and parent.asleep(index[rule.name]) for rule in rules]
+        return [rule.scope != BOARD and (rank <= quiet or was) for rule, rank, was in zip(rules, ranks, held)]
+
+    # -- certain groups ------------------------------------------------------------
+    def _build_groups(self) -> None:
+        """The certain groups from the built links: union-find, members and unfinished members
+        per root (kept from here on by :meth:`apply`)."""
+        geo, lo = self.st.geo, self.st.lo
+        n, ends, num, dlo = geo.n, geo.ends, geo.num, self.dlo
+        self.uf = uf = list(range(n))
+        for k in compress(range(geo.nlinks), lo):  # join along the built links (one pass, no lists)
+            a, b = ends[k]
+            while uf[a] != a:
+                uf[a] = a = uf[uf[a]]
+            while uf[b] != b:
+                uf[b] = b = uf[uf[b]]
+            if a != b:
+                uf[b] = a
+        self.members = members = [None] * n
         self.incomplete = incomplete = [0] * n
-        members = self.members
         for i in range(n):
             r = i
             while uf[r] != r:
@@ -148,37 +215,7 @@ class Deducer:
                 members[r].append(i)
             if dlo[i] != num[i]:
                 incomplete[r] += 1
-        sizes = {ISLAND: n, LINK: nl, CROSSING: len(geo.crossings), BOARD: 0}
-        inherit = parent is not None and not parent.bad
-        parent_index = parent._names if inherit else {}
-        # per element rule: the elements still to look at are those from ``cursor`` on (the first
-        # sweep, in index order) and those in ``heaps`` (woken again after the sweep passed them,
-        # marked in ``flags``).  A rule whose cursor is 0 has everything waiting: waking it costs
-        # nothing (rules above the levels in use stay so).
-        self.sizes: list[int] = []
-        self.cursor: list[int] = []
-        self.heaps: list[list[int]] = []
-        self.flags: list[bytearray] = []
-        #: per rule that reads beyond an island's own links: islands changed since it last looked
-        #: (its wider wake is worked out when it is next consulted, once per island)
-        self.pending: list[set[int]] = [set() for _ in self.rules]
-        for r, rule in enumerate(self.rules):
-            size = sizes[rule.scope]
-            asleep = (inherit and rule.scope != BOARD and rule.name in parent_index
-                      and parent.asleep(parent_index[rule.name]))
-            self.sizes.append(size)
-            self.cursor.append(size if asleep else 0)
-            self.heaps.append([])
-            self.flags.append(bytearray(size))
-        if inherit:
-            if changed is None:
-                changed = _changed_islands(self, parent, island_map, link_map)
-            self.touch([k for x in changed for k in inc[x]])
-            find = self.find
-            for root in {find(x) for x in changed}:
-                self._wake_group(root)
 
-    # -- certain groups ------------------------------------------------------------
     def find(self, x: int) -> int:
         uf = self.uf
         while uf[x] != x:
@@ -205,6 +242,8 @@ class Deducer:
         """(group of each island, members of each group), groups numbered in island order."""
         out = self._cache.get("components")
         if out is None:
+            if self.uf is None:
+                self._build_groups()
             out = self._cache["components"] = number_groups(self.st.geo.n, self.find)
         return out
 
@@ -212,6 +251,8 @@ class Deducer:
         """The certain groups in the form the lookahead trials read (see :class:`groups.LookaheadGroups`)."""
         out = self._cache.get("lookahead")
         if out is None:
+            if self.uf is None:
+                self._build_groups()
             find = self.find
             out = self._cache["lookahead"] = LookaheadGroups.of([find(i) for i in range(self.st.geo.n)],
                                                         self.members, self.incomplete)
@@ -396,10 +437,11 @@ class Deducer:
         where = None  # per kind of reader but the ends' own, the elements to wake (worked out once)
         islands = None  # the ends of the links, each once
         unfinished = finished = None  # those of them that miss bridges, and those that do not
-        for r, kind in self._readers:
+        live = self._live
+        if live is None:
+            live = self._live = [(r, kind) for r, kind in self._readers if cursor[r]]
+        for r, kind in live:
             top = cursor[r]
-            if not top:
-                continue
             if kind is None:
                 p = pending[r]
                 for k in links:
@@ -450,6 +492,8 @@ class Deducer:
 
     def next_step(self, top: int) -> Step | None:
         """The engine's next step using rules up to level index ``top`` (None when stuck)."""
+        if self.uf is None and top >= self._group_rank:
+            self._build_groups()
         pop = heapq.heappop
         heaps, cursor, sizes, pending = self.heaps, self.cursor, self.sizes, self.pending
         for r, rank, board, test, rule in self._plan:
@@ -473,6 +517,8 @@ class Deducer:
                     flag[x] = 0
             x, size = cursor[r], sizes[r]
             if x < size:
+                if not x:
+                    self._live = None  # the rule starts: touch wakes it from now on
                 while x < size:
                     step = test(self, x)
                     if step is not None:
@@ -484,6 +530,8 @@ class Deducer:
 
     def all_steps(self, level: str) -> Iterator[Step]:
         """Every step the rules of ``level`` find now (each element looked at, in table order)."""
+        if self.uf is None:
+            self._build_groups()
         geo = self.st.geo
         sizes = {ISLAND: geo.n, LINK: geo.nlinks, CROSSING: len(geo.crossings)}
         for rule in self.rules:
@@ -503,52 +551,26 @@ class Deducer:
         lo, hi = st.lo, st.hi
         changed, raised = [], []
         for k, new_lo, new_hi in step.changes:
-            was_open = lo[k] != hi[k]
-            moved = False
-            if new_lo > lo[k]:
-                raised.append((k, lo[k], new_lo))
+            old_lo, old_hi = lo[k], hi[k]
+            if new_lo > old_lo:
+                raised.append((k, old_lo, new_lo))
                 lo[k] = new_lo
-                moved = True
-            if new_hi < hi[k]:
-                if new_hi <= 0 < hi[k]:
+            elif new_hi >= old_hi:
+                continue  # nothing new on this link
+            if new_hi < old_hi:
+                if new_hi <= 0 < old_hi:
                     self.epoch[0] += 1  # a link can no longer be used: the graph of links changed
                 hi[k] = new_hi
-                moved = True
-            if moved:
-                changed.append(k)
-                if was_open and lo[k] >= hi[k]:
-                    self.open -= 1
-                if lo[k] > hi[k]:
-                    self.bad = True
+            changed.append(k)
+            if old_lo != old_hi and lo[k] >= hi[k]:
+                self.open -= 1
+            if lo[k] > hi[k]:
+                self.bad = True
         if not changed:
             return False
         self._cache.clear()
-        changed_groups = set()
         if raised:
-            geo = st.geo
-            num, dlo, find = geo.num, self.dlo, self.find
-            for k, old, new in raised:
-                a, b = geo.ends[k]
-                for e in (a, b):
-                    before = dlo[e] != num[e]
-                    dlo[e] += new - old
-                    after = dlo[e] != num[e]
-                    if before != after:
-                        self.incomplete[find(e)] += 1 if after else -1
-                        changed_groups.add(e)
-                if old == 0:
-                    small = self._union(a, b)
-                    if small is not None:
-                        self.epoch[1] += 1  # two groups joined
-                        changed_groups.add(a)
-                        if self._merge_rules:
-                            self._wake_merge(small, find(a))
-            cursor = self.cursor
-            for r in self._group_rules:
-                if cursor[r]:  # a group rule has started: wake it near the changed groups
-                    for root in {find(e) for e in changed_groups}:
-                        self._wake_group(root)
-                    break
+            self._raise(raised)
         if self._risk is not None:
             # a changed link changes its ends' supplies; a raised one also their neighbours'
             # (what the ends still miss caps the neighbours' links)
@@ -559,8 +581,45 @@ class Deducer:
                     around.update(near(e))
             self._update_supply(around)
         self.touch(changed)
-        self.hardest = max(self.hardest, LEVEL_RANK[step.level])
+        rank = LEVEL_RANK[step.level]
+        if rank > self.hardest:
+            self.hardest = rank
         return True
+
+    def _raise(self, raised: list[tuple[int, int, int]]) -> None:
+        """Links got more certain bridges (``(link, old lo, new lo)``): the degrees, the unfinished
+        islands per group and the groups follow, and the group rules that have started wake near
+        the groups that changed."""
+        geo = self.st.geo
+        num, dlo, ends, incomplete, find = geo.num, self.dlo, geo.ends, self.incomplete, self.find
+        if incomplete is None:  # no groups kept yet: the degrees alone
+            for k, old, new in raised:
+                a, b = ends[k]
+                dlo[a] += new - old
+                dlo[b] += new - old
+            return
+        cursor = self.cursor
+        changed_groups = set() if any(cursor[r] for r in self._group_rules) else None
+        for k, old, new in raised:
+            a, b = ends[k]
+            for e in (a, b):
+                before = dlo[e] != num[e]
+                dlo[e] += new - old
+                if before != (dlo[e] != num[e]):
+                    incomplete[find(e)] += -1 if before else 1
+                    if changed_groups is not None:
+                        changed_groups.add(e)
+            if old == 0:
+                small = self._union(a, b)
+                if small is not None:
+                    self.epoch[1] += 1  # two groups joined
+                    if changed_groups is not None:
+                        changed_groups.add(a)
+                    if self._merge_rules:
+                        self._wake_merge(small, find(a))
+        if changed_groups:  # a group rule has started: wake it near the changed groups
+            for root in {find(e) for e in changed_groups}:
+                self._wake_group(root)
 
     def contradiction(self) -> str | None:
         """Why the state cannot lead to a solution, or None when nothing is seen."""
@@ -605,6 +664,8 @@ class Deducer:
         for h, v in geo.crossings:
             if lo[h] and lo[v]:
                 return False
+        if self.uf is None:
+            self._build_groups()
         if geo.n > 1 and len(self.members[self.find(0)]) != geo.n:
             return False
         return not st.puzzle.no_loops or self.contradiction() is None

@@ -14,6 +14,8 @@ what is wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
+from operator import itemgetter, lt, ne
 
 from ..errors import PuzzleError
 from ..model import LEVELS, Puzzle, Solution, describe_cell
@@ -32,7 +34,7 @@ def bridges(n: int) -> str:
     return f"{word(n)} bridge{'' if n == 1 else 's'}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Step:
     """One deduction: ``changes`` lists ``(link, new_lo, new_hi)``, the new interval of each link."""
 
@@ -42,6 +44,12 @@ class Step:
     links: tuple[int, ...]
     changes: tuple[tuple[int, int, int], ...]
     sentence: str
+
+    def __init__(self, rule: str, level: str, islands: tuple[int, ...], links: tuple[int, ...],
+                 changes: tuple[tuple[int, int, int], ...], sentence: str):
+        # the fields set at once, past the frozen __setattr__ (a run makes thousands of steps)
+        self.__dict__.update(rule=rule, level=level, islands=islands, links=links, changes=changes,
+                             sentence=sentence)
 
     def __str__(self) -> str:
         return f"[{self.level}/{self.rule}] {self.sentence}"
@@ -63,7 +71,7 @@ class Geometry:
         whose links and crossings are shared."""
         self.puzzle = puzzle
         self.n = len(puzzle.islands)
-        self.num = num = [isl.number for isl in puzzle.islands]
+        self.num = num = list(map(itemgetter(2), puzzle.islands))  # the islands' numbers
         self._cross_of: list | None = None
         self._near: list | None = None
         self._reach: dict = {}
@@ -72,8 +80,12 @@ class Geometry:
             self.crossings, self.partners = like.crossings, like.partners
             self._region, self._cross_of = like._region, like._cross_of
             self._near, self._reach = like._near, like._reach
-            mb = puzzle.maxbridges
-            self.cap = [min(mb, num[a], num[b]) for a, b in self.ends]
+            self.cap = cap = list(like.cap)
+            mb, ends = puzzle.maxbridges, self.ends
+            for i in compress(range(self.n), map(ne, num, like.num)):  # the links of islands renumbered
+                for k in self.inc[i]:
+                    a, b = ends[k]
+                    cap[k] = min(mb, num[a], num[b])
             return
         self.nlinks = len(puzzle.links)
         self.ends = ends = [(ln.a, ln.b) for ln in puzzle.links]
@@ -236,7 +248,7 @@ class State:
         return self.geo.num[i] - self.degree_lo(i)
 
     def undecided(self) -> list[int]:
-        return [k for k in range(self.geo.nlinks) if self.lo[k] < self.hi[k]]
+        return list(compress(range(self.geo.nlinks), map(lt, self.lo, self.hi)))
 
     def complete(self) -> bool:
         return self.lo == self.hi

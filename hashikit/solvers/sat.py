@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from itertools import product
+from itertools import accumulate, product, repeat
+from operator import itemgetter
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -74,20 +75,22 @@ def _degree_patterns(caps: tuple[int, ...], need: int) -> tuple[tuple[tuple[int,
     return tuple(out)
 
 
+def _degree_clauses(caps: tuple[int, ...], need: int, bases: list[int]) -> list[list[int]]:
+    """:func:`_degree_patterns`'s clauses as literals, for links whose variables start after ``bases``."""
+    return [[bases[p] + j if j > 0 else j - bases[p] for p, j in pattern] for pattern in _degree_patterns(caps, need)]
+
+
 class Encoding:
     """The unary (order) CNF of a puzzle without connectivity, plus the variable map."""
 
     name = "unary"
 
-    def __init__(self, puzzle: Puzzle, implied: bool = True):
+    def __init__(self, puzzle: Puzzle, implied: bool = True, caps: list[int] | None = None):
         self.puzzle = puzzle
-        self.caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
-        self.base: list[int] = []  # x[k][j] is variable base[k] + j
-        top = 0
-        for cap in self.caps:
-            self.base.append(top)
-            top += cap
-        self.nvars = top
+        self.caps = _capacities(puzzle) if caps is None else caps
+        starts = [0, *accumulate(self.caps)]
+        self.base: list[int] = starts[:-1]  # x[k][j] is variable base[k] + j
+        self.nvars = starts[-1]
         self.clauses: list[list[int]] = []
         self._order()
         self._crossings()
@@ -103,15 +106,11 @@ class Encoding:
         return self.base[k] + 1 if self.caps[k] else 0
 
     def _order(self) -> None:
-        for k, cap in enumerate(self.caps):
-            b = self.base[k]
-            for j in range(1, cap):
-                self.clauses.append([-(b + j + 1), b + j])
+        self.clauses.extend([[-(b + j + 1), b + j] for b, cap in zip(self.base, self.caps) for j in range(1, cap)])
 
     def _crossings(self) -> None:
-        for h, v in self.puzzle.crossings:
-            if self.caps[h] and self.caps[v]:
-                self.clauses.append([-(self.base[h] + 1), -(self.base[v] + 1)])
+        caps, base = self.caps, self.base
+        self.clauses.extend([[-(base[h] + 1), -(base[v] + 1)] for h, v in self.puzzle.crossings if caps[h] and caps[v]])
 
     def _isolated_pairs(self) -> None:
         """Two islands with the same number c may not join by c bridges: they would be cut off
@@ -119,10 +118,10 @@ class Encoding:
         isl = self.puzzle.islands
         if len(isl) <= 2:
             return
-        for k, ln in enumerate(self.puzzle.links):
-            c = isl[ln.a].number
-            if c == isl[ln.b].number and c <= self.caps[k]:
-                self.clauses.append([-(self.base[k] + c)])
+        numbers = [(isl[a].number, isl[b].number) for a, b, _horizontal in self.puzzle.links]
+        base = self.base
+        self.clauses.extend([[-(base[k] + c)] for k, ((c, d), cap) in enumerate(zip(numbers, self.caps))
+                             if c == d and c <= cap])
 
     def _degrees(self) -> None:
         pool = None
@@ -149,8 +148,7 @@ class Encoding:
 
     def _degree_tuples(self, links: list[int], caps: list[int], need: int) -> None:
         base = self.base
-        for pattern in _degree_patterns(tuple(caps), need):
-            self.clauses.append([base[links[p]] + j if j > 0 else -(base[links[p]] - j) for p, j in pattern])
+        self.clauses.extend(_degree_clauses(tuple(caps), need, [base[k] for k in links]))
 
     def differs(self, k: int, c: int) -> list[int]:
         """Literals of "link ``k`` does not carry exactly ``c`` bridges"."""
@@ -260,12 +258,20 @@ class BinaryEncoding:
         return [sum(1 << j for j, b in enumerate(bits) if model[b - 1] > 0) for bits in self.bits]
 
 
+def _capacities(puzzle: Puzzle) -> list[int]:
+    """``puzzle.link_capacity(k)`` for every link (MAXBRIDGES, and no more than either end's number)."""
+    number = list(map(itemgetter(2), puzzle.islands)).__getitem__
+    links = puzzle.links
+    return list(map(min, repeat(puzzle.maxbridges, len(links)), map(number, map(itemgetter(0), links)),
+                    map(number, map(itemgetter(1), links))))
+
+
 def encode(puzzle: Puzzle, implied: bool = True):
     """The unary encoding for small capacities, the binary one above ``UNARY_MAX_CAP``."""
-    caps = (puzzle.link_capacity(k) for k in range(len(puzzle.links)))
+    caps = _capacities(puzzle)
     if max(caps, default=0) > UNARY_MAX_CAP:
         return BinaryEncoding(puzzle, implied)
-    return Encoding(puzzle, implied)
+    return Encoding(puzzle, implied, caps)
 
 
 class SatBackend:
@@ -293,6 +299,26 @@ class SatBackend:
 def blocking_clause(enc, counts: list[int]) -> list[int]:
     """"Some link's count differs from ``counts``": excludes exactly this solution."""
     return [lit for k, c in enumerate(counts) if enc.caps[k] for lit in enc.differs(k, c)]
+
+
+def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline | None = None,
+                   solver: str = DEFAULT_SAT_SOLVER) -> tuple[Status, list[int] | None]:
+    """A solution of ``puzzle`` other than ``counts`` (bridges per link of ``puzzle.links``):
+    ``(SOLVED, its counts)``, ``(INFEASIBLE, None)`` when the SAT solver proved there is none, or
+    ``(UNKNOWN, None)`` at the deadline (checked between solver calls only).
+
+    With ``counts`` a solution (the caller checks it), INFEASIBLE proves it the only one: the same
+    formula and lazy connectivity loop as :func:`solve` with ``max_solutions=2``, started with
+    the no-good of ``counts`` instead of a first call that finds them."""
+    deadline = Deadline.of(time_limit)
+    enc = encode(puzzle)
+    stats: dict = {}
+    with Solver(name=solver, bootstrap_with=enc.clauses) as sat:
+        backend = SatBackend(enc, sat)
+        backend.exclude(counts)
+        status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
+                                                     stats=stats, caps=enc.caps)
+    return (Status.SOLVED, found[0]) if found else (status, None)
 
 
 def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: str = DEFAULT_SAT_SOLVER,

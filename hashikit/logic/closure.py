@@ -1,0 +1,251 @@
+"""Where the easy and medium rules end, worked out island by island without taking steps.
+
+The rules of :mod:`.easy` and :mod:`.medium` (``no-loop`` aside) read one island's links, or
+one crossing, and only ever narrow intervals, and each fires again, to the same effect, on any
+narrower state that still holds a solution (the room ``fill`` reads is the exact one: see
+:mod:`.easy`).  So on a puzzle with a solution inside the state, every order of their steps ends
+in the same state: the one a :class:`~hashikit.logic.engine.Deducer` run stuck at that level ends
+in.  :func:`close` reaches it with a worklist of islands, a few times cheaper than the engine's
+steps (no steps, no sentences, no waking table): what the generator needs when it asks only
+whether a level finishes a puzzle, or where it gets stuck.  tests/test_logic.py compares it with
+the engine's runs.
+"""
+
+from __future__ import annotations
+
+from heapq import heappop, heappush
+from operator import ne
+
+from .state import LEVEL_RANK, State
+
+#: the levels :func:`close` knows, and the rank of the medium one
+CLOSED_LEVELS = ("easy", "medium")
+_MEDIUM = LEVEL_RANK["medium"]
+
+
+def close(st: State, level: str, islands=None) -> bool:
+    """Narrow ``st`` by the rules up to ``level`` (easy or medium) until none applies; True when
+    every link is then decided.  For a puzzle without the no-loops rule (whose medium rule reads
+    groups), on a state that holds a solution (the end state is then the engine's).
+
+    ``islands``: the islands where an island rule may fire (the others are known to be closed
+    already: none of their links changed since); every island by default."""
+    if level not in CLOSED_LEVELS or st.puzzle.no_loops:
+        raise ValueError(f"close() works out easy and medium in puzzles with loops, not {level!r}")
+    geo = st.geo
+    lo, hi = st.lo, st.hi
+    ends, partners = geo.ends, geo.partners
+    dlo = [0] * geo.n
+    for k, (a, b) in enumerate(ends):
+        c = lo[k]
+        if c:
+            dlo[a] += c
+            dlo[b] += c
+    if islands is None:
+        todo = list(range(geo.n - 1, -1, -1))
+        waiting = bytearray(b"\x01") * geo.n
+    else:
+        todo = list(islands)
+        waiting = bytearray(geo.n)
+        for i in todo:
+            waiting[i] = 1
+    for k in range(geo.nlinks):
+        if lo[k]:
+            _block(k, lo, hi, ends, partners, todo, waiting)
+    island = _island_rules(st, level, dlo, todo, waiting)
+    while todo:
+        i = todo.pop()
+        waiting[i] = 0
+        island(i)
+    return lo == hi
+
+
+def _block(k: int, lo: list[int], hi: list[int], ends, partners, todo: list[int], waiting: bytearray) -> None:
+    """``blocked``: link ``k`` carries a bridge, so the links crossing it carry none."""
+    for j in partners[k]:
+        if hi[j] and not lo[j]:
+            hi[j] = 0
+            for e in ends[j]:
+                if not waiting[e]:
+                    waiting[e] = 1
+                    todo.append(e)
+
+
+def _island_rules(st: State, level: str, dlo: list[int], todo: list[int], waiting: bytearray):
+    """The function that applies every island rule up to ``level`` at one island (``finished``,
+    ``fill``, ``one-each``, and at medium ``at-least-one``), putting back on ``todo`` the ends of
+    every link it narrows (the island itself among them)."""
+    geo = st.geo
+    lo, hi = st.lo, st.hi
+    num, inc, ends, partners = geo.num, geo.inc, geo.ends, geo.partners
+    most = st.puzzle.maxbridges
+    medium = LEVEL_RANK[level] >= _MEDIUM
+
+    def wake(k: int) -> None:
+        for e in ends[k]:
+            if not waiting[e]:
+                waiting[e] = 1
+                todo.append(e)
+
+    def raise_to(k: int, new: int) -> None:
+        old = lo[k]
+        lo[k] = new
+        a, b = ends[k]
+        dlo[a] += new - old
+        dlo[b] += new - old
+        wake(k)
+        if not old:
+            _block(k, lo, hi, ends, partners, todo, waiting)
+
+    def island(i: int) -> None:
+        links = inc[i]
+        need = num[i] - dlo[i]
+        if need < 0:
+            return  # overfilled: no solution inside the state, which the caller promises away
+        if not need:  # finished: its open links take nothing more
+            for k in links:
+                if hi[k] > lo[k]:
+                    hi[k] = lo[k]
+                    wake(k)
+            return
+        total = 0
+        for k in links:
+            r = hi[k] - lo[k]
+            if r > 0:
+                total += r if r < need else need
+        if total == need:  # fill: exactly as many missing as its links have room for
+            for k in links:
+                r = hi[k] - lo[k]
+                if r > 0:
+                    raise_to(k, lo[k] + (r if r < need else need))
+            return
+        usable = [k for k in links if hi[k] > 0]
+        if num[i] > (len(usable) - 1) * most:  # one-each: a bridge in every usable direction
+            for k in usable:
+                if not lo[k]:
+                    raise_to(k, 1)
+        if medium:  # at-least-one: a link without which the others cannot carry the number
+            avail = sum(hi[k] for k in links)
+            for k in links:
+                if not lo[k] and hi[k] and avail - hi[k] < num[i]:
+                    raise_to(k, 1)
+
+    return island
+
+
+def step_levels(st: State, level: str) -> list[str]:
+    """Narrow ``st`` as a :class:`~hashikit.logic.engine.Deducer` run at ``level`` (easy or
+    medium) does, and give the level of each of its steps (what a grade reads), without making them.
+
+    The engine's order, kept: the first rule in table order (``finished``, ``blocked``, ``fill``,
+    ``one-each``, and at medium ``at-least-one``) that fires somewhere, at its lowest island or
+    crossing, until every link is decided or none fires.  Each rule keeps its candidates in a
+    heap, all at first, and an element that does not fire waits until one of its links changes,
+    as the engine's waking does (these rules read their island's own links, or the crossing's
+    two).  For a puzzle without the no-loops rule, on a state that holds a solution.
+    tests/test_logic.py compares the levels and the end state with the engine's runs."""
+    if level not in CLOSED_LEVELS or st.puzzle.no_loops:
+        raise ValueError(f"step_levels() follows easy and medium in puzzles with loops, not {level!r}")
+    geo = st.geo
+    lo, hi = st.lo, st.hi
+    num, inc, ends, crossings = geo.num, geo.inc, geo.ends, geo.crossings
+    cross_of = geo.cross_of()
+    most = st.puzzle.maxbridges
+    dlo = [0] * geo.n
+    for k, (a, b) in enumerate(ends):
+        if lo[k]:
+            dlo[a] += lo[k]
+            dlo[b] += lo[k]
+
+    def finished(i: int):
+        if dlo[i] != num[i]:
+            return None
+        return [(k, lo[k], lo[k]) for k in inc[i] if hi[k] > lo[k]]
+
+    def blocked(c: int):
+        h, v = crossings[c]
+        for built, other in ((h, v), (v, h)):
+            if lo[built] >= 1 and hi[other] > 0 and lo[other] == 0:
+                return [(other, 0, 0)]
+        return None
+
+    def fill(i: int):
+        need = num[i] - dlo[i]
+        if need <= 0:
+            return None
+        total = 0
+        for k in inc[i]:
+            r = hi[k] - lo[k]
+            if r > 0:
+                total += r if r < need else need
+        if total != need:
+            return None
+        return [(k, lo[k] + min(hi[k] - lo[k], need), hi[k]) for k in inc[i] if hi[k] > lo[k]]
+
+    def one_each(i: int):
+        if dlo[i] >= num[i]:
+            return None
+        usable = [k for k in inc[i] if hi[k] > 0]
+        if num[i] <= (len(usable) - 1) * most:
+            return None
+        return [(k, 1, hi[k]) for k in usable if lo[k] == 0]
+
+    def at_least_one(i: int):
+        if dlo[i] >= num[i]:
+            return None
+        avail = sum(hi[k] for k in inc[i])
+        return [(k, 1, hi[k]) for k in inc[i] if lo[k] == 0 and hi[k] > 0 and avail - hi[k] < num[i]]
+
+    rules = [(finished, "easy", False), (blocked, "easy", True), (fill, "easy", False), (one_each, "easy", False)]
+    if LEVEL_RANK[level] >= _MEDIUM:
+        rules.append((at_least_one, "medium", False))
+    heaps = [list(range(len(crossings) if crossing else geo.n)) for _test, _level, crossing in rules]  # sorted
+    flags = [bytearray(b"\x01") * len(heap) for heap in heaps]
+    # a changed link wakes its ends in the island rules' heaps and its crossings in blocked's
+    by_island = [(heap, flag) for (_test, _level, crossing), heap, flag in zip(rules, heaps, flags) if not crossing]
+    crossing_heap, crossing_flag = heaps[1], flags[1]
+    open_links = sum(map(ne, lo, hi))
+    levels: list[str] = []
+    while open_links:
+        found = _first_step(rules, heaps, flags)
+        if found is None:
+            break
+        changes, taken = found
+        levels.append(taken)
+        for k, new_lo, new_hi in changes:
+            was_open = lo[k] != hi[k]
+            if new_lo > lo[k]:
+                a, b = ends[k]
+                dlo[a] += new_lo - lo[k]
+                dlo[b] += new_lo - lo[k]
+                lo[k] = new_lo
+            if new_hi < hi[k]:
+                hi[k] = new_hi
+            open_links -= was_open and lo[k] >= hi[k]
+            a, b = ends[k]
+            for heap, flag in by_island:
+                if not flag[a]:
+                    flag[a] = 1
+                    heappush(heap, a)
+                if not flag[b]:
+                    flag[b] = 1
+                    heappush(heap, b)
+            for c in cross_of[k]:
+                if not crossing_flag[c]:
+                    crossing_flag[c] = 1
+                    heappush(crossing_heap, c)
+    return levels
+
+
+def _first_step(rules, heaps: list[list[int]], flags: list[bytearray]):
+    """(changes, level) of the first rule that fires, at its lowest candidate (the candidates that
+    do not fire leave their heaps), or None."""
+    for (test, level, _crossing), heap, flag in zip(rules, heaps, flags):
+        while heap:
+            x = heap[0]
+            changes = test(x)
+            if changes:
+                return changes, level
+            heappop(heap)
+            flag[x] = 0
+    return None
