@@ -309,3 +309,24 @@ def test_a_died_worker_says_why_in_the_words_the_batch_runner_uses():
     assert str(WorkerDied(7)) == "the worker process ended without an answer (exit code 7)"
     assert str(WorkerDied(None)) == "the worker process ended without an answer"
     assert exit_note(None) == "ended abruptly" and exit_note(-200) == "killed by signal 200"
+
+
+def test_a_deadline_already_past_is_an_overrun_not_a_death(one):
+    """A job whose deadline has passed when it is handed over is an Overrun: the worker is killed
+    at once, and its "started" notice, still in the pipe, is not taken for its answer (it was
+    reported as WorkerDied, 'out of memory?', whenever the worker said it started in time)."""
+    for _ in range(20):
+        with pytest.raises(workers.Overrun):
+            one.run(sleep_then, (60,), deadline=time.monotonic() - 1)
+    assert one.run(square, (3,), deadline=soon(30)) == 9
+
+
+def test_what_a_killed_worker_left_in_its_pipe_is_read_but_its_start_is_no_answer():
+    mine, theirs = multiprocessing.Pipe()
+    got = []
+    theirs.send(("started", None))
+    theirs.send(("message", "m"))
+    assert workers._late(mine, got.append, "overrun", None) == ("overrun", None) and got == ["m"]
+    theirs.send(("started", None))
+    theirs.send(("value", 7))
+    assert workers._late(mine, got.append, "overrun", None) == ("value", 7)

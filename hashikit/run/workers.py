@@ -207,7 +207,7 @@ def _late(conn, on_message, kind: str, payload) -> tuple[str, Any]:
             got, value = conn.recv()
             if got == "message":
                 on_message(value)
-            else:
+            elif got != "started":  # the job's start is not its answer
                 return got, value
     except (EOFError, OSError):
         pass
