@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from hashikit.generate import generate_unique, random_solution
-from hashikit.logic.engine import solve_logically
+from hashikit.logic.deducer import solve_logically
 from hashikit.logic.grade import WEIGHTS
 from hashikit.logic.state import LEVELS
 from hashikit.model import Puzzle

@@ -9,7 +9,7 @@ SVG with resvg (resvg-py), so the PNG is the SVG, colour for colour.
 * A bridge of count 1 is one line, 2 two parallel lines, 3 and 4 (MAXBRIDGES > 2)
   that many; a count above 4 is drawn as four lines with a small count label.
 * ``highlight`` names island positions ``(row, col)`` or bridge keys
-  ``((r1, c1), (r2, c2))`` to draw in the accent colour (the hint engine and the
+  ``((r1, c1), (r2, c2))`` to draw in the accent colour (the deducer and the
   web page use it).  A highlighted bridge that the solution lacks is drawn as a
   dashed accent line: "a bridge goes here".  A highlighted empty cell gets an
   accent square.

@@ -226,7 +226,7 @@ def hashikit(*argv, **kw):
 
 @pytest.fixture(scope="module")
 def big_board(tmp_path_factory):
-    """A 60x60 random board: the deduction engine needs far longer than a second on it."""
+    """A 60x60 random board: the deducer needs far longer than a second on it."""
     from conftest import random_puzzle
     from hashikit.formats import write_text
 

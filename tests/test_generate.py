@@ -132,7 +132,7 @@ def test_runs_from_scratch_grade_as_the_engine(difficulty):
     from hashikit.generate import tatham_layout
     from hashikit.generate import unique as G
     from hashikit.logic import LEVELS
-    from hashikit.logic.engine import Deducer
+    from hashikit.logic.deducer import Deducer
     from hashikit.logic.state import State
 
     target = LEVELS.index(difficulty)
@@ -230,7 +230,7 @@ from hypothesis import assume, given, settings, strategies as st  # noqa: E402
 def _stuck(seed: int, size: int):
     """A default layout and the hard-level engine stuck on it (None when it finishes)."""
     import random
-    from hashikit.logic.engine import Deducer
+    from hashikit.logic.deducer import Deducer
     from hashikit.logic.state import State
     puzzle, sol = random_solution(size, size, random.Random(seed), cycles=0.1, doubles=0.5)
     engine = Deducer(State(puzzle), suppose=False)
@@ -260,7 +260,7 @@ def test_a_batch_of_repairs_keeps_the_construction_a_solution_and_undoes_exactly
     back, back_sol, _where = _apply(new, new_sol, [], batch)
     assert back == puzzle and back_sol == sol
     # the next batch, taking back every other repair of this one, is a solution as well
-    from hashikit.logic.engine import Deducer
+    from hashikit.logic.deducer import Deducer
     from hashikit.logic.state import State
     engine = Deducer(State(new), suppose=False)
     if engine.run("hard"):

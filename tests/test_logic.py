@@ -1,4 +1,4 @@
-"""The deduction engine: each rule on a small puzzle, soundness on real puzzles, grades."""
+"""The deducer: each rule on a small puzzle, soundness on real puzzles, grades."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 The clock starts when the process starts (:func:`hashikit.limits.process_start`: the
 interpreter's start-up and the imports count), and the command makes one
 :class:`~hashikit.limits.Deadline` from it that every stage takes: the engine's worker is
-killed at it (plus ``limits.GRACE``), the deduction engine's and the generator's worker at it.
+killed at it (plus ``limits.GRACE``), the deducer's and the generator's worker at it.
 The stages that run in this process and cannot stop themselves (reading a large file, building
 the puzzle, the admission checks, the rule checker on a found solution, preparing the output)
 are covered by a hard stop: :func:`arm` sets a timer for the deadline plus

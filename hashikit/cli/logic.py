@@ -1,8 +1,8 @@
-"""Commands built on the deduction engine and the generators: ``hint``, ``explain``, ``grade``,
+"""Commands built on the deducer and the generators: ``hint``, ``explain``, ``grade``,
 ``generate`` and ``generate-suite``, thin printers of :mod:`hashikit.service`.
 
 Same conventions as :mod:`hashikit.cli` (exit 0 success, 1 "no" or unknown, 2 bad input, 130
-Ctrl-C).  ``--time-limit`` work that cannot stop itself (the deduction engine, a generator's
+Ctrl-C).  ``--time-limit`` work that cannot stop itself (the deducer, a generator's
 layout) runs in a child process ended at the limit (:func:`hashikit.service.within`).
 
 About 540 lines: five commands, each a parser and a printer; ``generate`` carries its batch

@@ -1,15 +1,15 @@
 """Puzzles with exactly one solution at a chosen level, Tatham-style: a layout of
-:mod:`.layouts` (a random connected solution) is turned into a puzzle that the deduction engine
-(:mod:`hashikit.logic`) finishes at exactly the requested level.  Where the engine gets stuck,
+:mod:`.layouts` (a random connected solution) is turned into a puzzle that the deducer
+(:mod:`hashikit.logic`) finishes at exactly the requested level.  Where the deducer gets stuck,
 the construction is repaired there (an island inserted on one of its bridges, or a count
 changed: the construction stays a solution and the puzzle says more), and a layout that turns
 out too easy or hopeless is drawn again.  The result is proved unique by the SAT engine.
-At easy and medium the engine's runs are worked out by :mod:`hashikit.logic.closure` (the
-state those rules end in, and their steps in the engine's order, without the engine); above,
-the engine goes on from there.
+At easy and medium the deducer's runs are worked out by :mod:`hashikit.logic.closure` (the
+state those rules end in, and their steps in the deducer's order, without the deducer); above,
+the deducer goes on from there.
 
 About 750 lines: the repair loop (:func:`_repair_until_graded`), its batches of far-apart repairs
-and the carrying over of the engine's state from one repaired puzzle to the next are one
+and the carrying over of the deducer's state from one repaired puzzle to the next are one
 algorithm, tuned together (``benchmarks/results/generate.md``).
 """
 
@@ -64,7 +64,7 @@ class _Repair(NamedTuple):
 class _Closed:
     """The generator's deducer at easy and medium (loops allowed): a state that
     :func:`hashikit.logic.closure.close` closes under the rules up to ``level``, which is where
-    a :class:`~hashikit.logic.engine.Deducer` run at that level from the same state ends (those
+    a :class:`~hashikit.logic.deducer.Deducer` run at that level from the same state ends (those
     rules end in one state in any order, on a state that holds the construction, as every state
     here does).  What the repair loop reads of a deducer: ``st``, ``open``, ``bad``, ``words`` and
     :meth:`run`.  ``todo``: the islands where a rule may fire (None: any)."""
@@ -178,7 +178,7 @@ def _connected_without(puzzle: Puzzle, counts: list[int], skip) -> bool:
 
 def _repair_cells(puzzle: Puzzle, solution: Solution, undecided: list[int], rng: random.Random, counts: list[int],
                   allow_adjacent: bool = False) -> list[tuple[Pos, tuple[Pos, Pos]]]:
-    """Cells where a new island would add information where the engine is stuck (``undecided``:
+    """Cells where a new island would add information where the deducer is stuck (``undecided``:
     its open links), each with the construction bridge over it (``counts``: the construction on
     ``puzzle.links``).
 
@@ -228,20 +228,20 @@ def _repair_cells(puzzle: Puzzle, solution: Solution, undecided: list[int], rng:
     return list(out.items())
 
 
-def _carry(engine, old: Puzzle, new: Puzzle, cells):
+def _carry(deducer, old: Puzzle, new: Puzzle, cells):
     """A deducer for ``new``: ``old`` changed at the islands on ``cells``.
 
     Links far from the change keep the intervals found on ``old``; the links of the
     islands near it start afresh.  The construction is a solution of both puzzles and
     lies inside every carried interval, but carried deductions are only a guide: the
     finished puzzle is always solved again from scratch.  The new deducer also keeps
-    what ``engine`` knows about where its rules cannot fire
-    (:class:`hashikit.logic.engine.Deducer`); a :class:`_Closed` one (easy and medium) gets a
+    what ``deducer`` knows about where its rules cannot fire
+    (:class:`hashikit.logic.deducer.Deducer`); a :class:`_Closed` one (easy and medium) gets a
     :class:`_Closed` one, whose rules may fire only at the ends of the links started afresh.
     Above medium (loops allowed) the new state is closed under the easy and medium rules first
-    (:func:`hashikit.logic.closure.close`: where the engine's run would take it before its first
+    (:func:`hashikit.logic.closure.close`: where the deducer's run would take it before its first
     harder step), and the deducer goes on from there."""
-    State, Geometry = type(engine.st), type(engine.st.geo)  # (no import per carry)
+    State, Geometry = type(deducer.st), type(deducer.st.geo)  # (no import per carry)
     links = new.__dict__.get("links")
     same = links is not None and links is old.__dict__.get("links")  # made by old.with_numbers
     if same or [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
@@ -251,7 +251,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
             if name in old.__dict__:
                 cached.setdefault(name, old.__dict__[name])
         same = True
-        st = State(new, geo=Geometry(new, like=engine.st.geo))
+        st = State(new, geo=Geometry(new, like=deducer.st.geo))
         island_map = list(range(st.geo.n))
         link_map = list(range(st.geo.nlinks))
     else:
@@ -269,7 +269,7 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
         for i in list(near):
             for k in inc[i]:
                 near.update(ends[k])
-    lo, hi, cap = engine.st.lo, engine.st.hi, geo.cap
+    lo, hi, cap = deducer.st.lo, deducer.st.hi, geo.cap
     if same:
         slo, shi = list(lo), [h if h < c else c for h, c in zip(hi, cap)]
     else:
@@ -285,17 +285,17 @@ def _carry(engine, old: Puzzle, new: Puzzle, cells):
     if not same:
         fresh += [k for k, j in enumerate(link_map) if j < 0]
     woken = sorted({e for k in fresh for e in ends[k]})  # where a rule may fire first
-    if isinstance(engine, _Closed):
-        return _Closed(st, engine.level, engine.close, woken)
+    if isinstance(deducer, _Closed):
+        return _Closed(st, deducer.level, deducer.close, woken)
     if new.no_loops:
-        return type(engine)(st, engine, island_map, link_map, sorted(near), suppose=False, words=engine.words,
+        return type(deducer)(st, deducer, island_map, link_map, sorted(near), suppose=False, words=deducer.words,
                             groups=False)
-    # above medium: the easy and medium steps closed first, as the engine's run would take them
+    # above medium: the easy and medium steps closed first, as the deducer's run would take them
     # first; the deducer then wakes its rules wherever the state differs from its parent's
     from ..logic.closure import close
 
     close(st, "medium", woken)
-    return type(engine)(st, engine, island_map, link_map, suppose=False, words=engine.words, groups=False)
+    return type(deducer)(st, deducer, island_map, link_map, suppose=False, words=deducer.words, groups=False)
 
 
 #: a carried deducer starts afresh on the links of the changed islands and of this many rings of
@@ -379,9 +379,9 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     same puzzle, with the same deductions and grade); Tatham's layout is drawn again until it
     touches all four.  False leaves the default layout's puzzle where it grew.
 
-    Tatham-style grading: run the deduction engine up to ``difficulty`` (without the
+    Tatham-style grading: run the deducer up to ``difficulty`` (without the
     ``contradiction`` rule, the slowest by far: an expert puzzle made here needs no
-    supposition; the engine with it takes the same steps, since it is the last rule
+    supposition; the deducer with it takes the same steps, since it is the last rule
     tried); while it gets stuck, change the construction where it is stuck (insert an
     island on a construction bridge, or change one count: the construction stays a
     solution), in batches of places far apart built and run at once, and continue from
@@ -390,8 +390,8 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     160 + rows x cols).  The default layout doubles half the links and adds 0.1 extra
     links per island (medium and expert: 0.35 and 0.25; published puzzles: 0.25-0.46 of the bridges
     double, 0.01-0.10 loops per island; the repairs add a few more doubles): a layout
-    with fewer doubles and more loops leaves the engine stuck in far more places.  When
-    the engine finishes, the puzzle is solved again from scratch: if that run gets stuck,
+    with fewer doubles and more loops leaves the deducer stuck in far more places.  When
+    the deducer finishes, the puzzle is solved again from scratch: if that run gets stuck,
     the repairs go on from there; if its hardest step is of level ``difficulty`` the
     puzzle is kept; if it is too easy, another repair of the last stuck point is tried,
     or a new layout drawn.  Finishing by sound
@@ -405,7 +405,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     everywhere, the layout drawing included).
     """
     from ..logic import WEIGHTS, Grade
-    from ..logic.engine import Deducer
+    from ..logic.deducer import Deducer
     from ..logic.state import State
 
     tatham, islands_percent, expansion = validate_request(
@@ -497,9 +497,9 @@ def _block(p: Pos) -> tuple[int, int]:
     return (p[0] // _SITE_GAP, p[1] // _SITE_GAP)
 
 
-def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow_adjacent: bool, size: int,
+def _batch(puzzle: Puzzle, solution: Solution, deducer, rng: random.Random, allow_adjacent: bool, size: int,
            keep_away: list[_Repair], more: float = 1.0) -> tuple[list[_Repair], list[_Repair]]:
-    """Up to ``size`` repairs where the engine is stuck, far apart, and the insertions left over.
+    """Up to ``size`` repairs where the deducer is stuck, far apart, and the insertions left over.
 
     Candidates alternate as in a one-at-a-time repair: a count change on an open link
     (one more bridge where one may go, else one fewer: measured on 40x40 and 60x60 hard, one
@@ -515,7 +515,7 @@ def _batch(puzzle: Puzzle, solution: Solution, engine, rng: random.Random, allow
     cells_of = puzzle.link_cells
     built = solution.bridges
     counts = list(map(built.get, cells_of, repeat(0)))  # the construction per link
-    open_links = engine.st.undecided()
+    open_links = deducer.st.undecided()
     cells = _repair_cells(puzzle, solution, open_links, rng, counts, allow_adjacent)
     rng.shuffle(open_links)
     link_index, index = puzzle.link_index, puzzle.index
@@ -599,15 +599,15 @@ def _sites(repairs: list[_Repair]) -> tuple[list[tuple[int, int, int, int]], dic
     return boxes, by_block
 
 
-def _open_near(engine, puzzle: Puzzle, repairs: list[_Repair], sites=None) -> list[int]:
-    """Per repair, the open links of ``engine`` with an island within half a :data:`_SITE_GAP`
+def _open_near(deducer, puzzle: Puzzle, repairs: list[_Repair], sites=None) -> list[int]:
+    """Per repair, the open links of ``deducer`` with an island within half a :data:`_SITE_GAP`
     of one of the repair's cells (``sites``: :func:`_sites` of the repairs, when the caller has it)."""
     gap = _SITE_GAP
     boxes, by_block = sites if sites is not None else _sites(repairs)
     out = [0] * len(repairs)
     isl = puzzle.islands
     get = by_block.get
-    for a, b in compress(engine.st.geo.ends, map(lt, engine.st.lo, engine.st.hi)):  # the open links
+    for a, b in compress(deducer.st.geo.ends, map(lt, deducer.st.lo, deducer.st.hi)):  # the open links
         ra, ca, _n = isl[a]
         rb, cb, _n = isl[b]
         sa, sb = get((ra // gap, ca // gap)), get((rb // gap, cb // gap))
@@ -637,24 +637,24 @@ def _same_cells(built: Puzzle, checked: Puzzle) -> Puzzle:
 
 def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadline | None, Deducer, State,
                   quick: bool, geo=None):
-    """The engine's run from scratch on ``puzzle`` up to ``difficulty`` (level index ``target``):
-    ``(engine, levels, stuck, hardest level index)``, ``levels`` the level of each of its steps
-    (for a puzzle of grade ``difficulty`` only, else None; a puzzle too easy gets no engine).
+    """The deducer's run from scratch on ``puzzle`` up to ``difficulty`` (level index ``target``):
+    ``(deducer, levels, stuck, hardest level index)``, ``levels`` the level of each of its steps
+    (for a puzzle of grade ``difficulty`` only, else None; a puzzle too easy gets no deducer).
 
-    With loops allowed, the easy and medium part is worked out without the engine
+    With loops allowed, the easy and medium part is worked out without the deducer
     (:mod:`hashikit.logic.closure`: the same state, and the same steps): at easy and medium,
     ``quick`` first closes the rules level by level without steps (cheaper when the puzzle turns
     out too easy or stuck), else the steps are followed at once; above medium, the rules are
-    closed and the engine goes on from there, and the steps before its first are followed only
-    for a puzzle of the grade asked for.  No-loops puzzles are run by the engine from scratch.
+    closed and the deducer goes on from there, and the steps before its first are followed only
+    for a puzzle of the grade asked for.  No-loops puzzles are run by the deducer from scratch.
     ``geo``: the puzzle's geometry when the caller has one (with what it worked out about its links)."""
     st = State(puzzle, geo=geo)
     geo = st.geo
     if puzzle.no_loops:
-        engine = Deducer(st, suppose=False, words=False)
+        deducer = Deducer(st, suppose=False, words=False)
         steps: list = []
-        stuck = engine.run(difficulty, steps=steps, deadline=deadline)
-        return engine, [step.level for step in steps], stuck, engine.hardest
+        stuck = deducer.run(difficulty, steps=steps, deadline=deadline)
+        return deducer, [step.level for step in steps], stuck, deducer.hardest
     from ..logic.closure import CLOSED_LEVELS, close, step_levels
 
     top = min(target, len(CLOSED_LEVELS) - 1)  # the last level closed
@@ -666,13 +666,13 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
                 return None, step_levels(State(puzzle, geo=geo), difficulty), False, rank
         if target == top:
             return _Closed(st, difficulty, close, ()), None, True, -1
-        engine = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top], groups=False)
+        deducer = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top], groups=False)
         rest: list = []
-        stuck = engine.run(difficulty, steps=rest, deadline=deadline)
-        if stuck or engine.hardest < target:
-            return (engine if stuck else None), None, stuck, engine.hardest
+        stuck = deducer.run(difficulty, steps=rest, deadline=deadline)
+        if stuck or deducer.hardest < target:
+            return (deducer if stuck else None), None, stuck, deducer.hardest
         levels = step_levels(State(puzzle, geo=geo), CLOSED_LEVELS[top]) + [step.level for step in rest]
-        return None, levels, False, engine.hardest
+        return None, levels, False, deducer.hardest
     levels = step_levels(st, difficulty)
     if st.lo != st.hi:
         return _Closed(st, difficulty, close, ()), None, True, -1
@@ -681,28 +681,28 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
 
 def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,
                          allow_adjacent: bool, deadline: Deadline | None, stats: GenerateStats, Deducer, State):
-    """Repair one layout until the engine grades it ``difficulty``: (puzzle, solution, the level of
-    each step of the engine's run from scratch) or None.
+    """Repair one layout until the deducer grades it ``difficulty``: (puzzle, solution, the level of
+    each step of the deducer's run from scratch) or None.
 
-    Where the engine is stuck, a batch of repairs far apart (one per :data:`_OPEN_PER_SITE`
-    open links, see :func:`_batch`) is made in one rebuild, and the engine continues from the
+    Where the deducer is stuck, a batch of repairs far apart (one per :data:`_OPEN_PER_SITE`
+    open links, see :func:`_batch`) is made in one rebuild, and the deducer continues from the
     stuck state (:func:`_carry`).  A repair helped when fewer links are open near it; a batch
     where none helped is dropped (the :data:`_TRIES`-th in a row is kept); the repairs of a
     kept batch that did not help are taken back with the next batch.
     """
     puzzle, solution = drawn
 
-    def from_scratch(puzzle, quick: bool = True, engine=None):
-        # (``engine``: a deducer of ``puzzle`` whose geometry the run shares)
-        geo = engine.st.geo if engine is not None and engine.st.puzzle is puzzle else None
+    def from_scratch(puzzle, quick: bool = True, deducer=None):
+        # (``deducer``: a deducer of ``puzzle`` whose geometry the run shares)
+        geo = deducer.st.geo if deducer is not None and deducer.st.puzzle is puzzle else None
         return _from_scratch(puzzle, difficulty, target, deadline, Deducer, State, quick, geo)
 
-    # ``scratch``: ``engine``, ``stuck`` and ``hardest`` are those of a run from scratch on
-    # ``puzzle`` (a finished run is then not run again: the engine is deterministic), and ``fresh``
+    # ``scratch``: ``deducer``, ``stuck`` and ``hardest`` are those of a run from scratch on
+    # ``puzzle`` (a finished run is then not run again: the deducer is deterministic), and ``fresh``
     # the levels of its steps when the puzzle has the grade asked for
-    engine, fresh, stuck, hardest = from_scratch(puzzle)
+    deducer, fresh, stuck, hardest = from_scratch(puzzle)
     scratch = True
-    last_stuck = None  # (puzzle, solution, insertions not tried yet, engine, undo) before the last batch
+    last_stuck = None  # (puzzle, solution, insertions not tried yet, deducer, undo) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failures = retreats = 0
     for _trial in range(max_repairs + 1):
@@ -710,7 +710,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         if not stuck:
             if not scratch:
                 # an easy puzzle the carried run finished is nearly always kept: its steps at once
-                engine, fresh, stuck, hardest = from_scratch(puzzle, quick=target > 0, engine=engine)
+                deducer, fresh, stuck, hardest = from_scratch(puzzle, quick=target > 0, deducer=deducer)
                 scratch = True
             undo = []
             if not stuck and hardest == target:
@@ -724,42 +724,42 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if last_stuck[2]:
                 puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
                 stats.insertions += 1
-                engine, fresh, stuck, hardest = from_scratch(puzzle)
+                deducer, fresh, stuck, hardest = from_scratch(puzzle)
                 scratch = True
                 continue
             if retreats >= _RETREATS:
                 return None
             retreats += 1  # no insertion left: another batch from the last stuck version
-            puzzle, solution, _cells, engine, undo = last_stuck
+            puzzle, solution, _cells, deducer, undo = last_stuck
             stuck, failures, scratch = True, 0, False
-        size = 1 if difficulty in _ONE_AT_A_TIME else max(1, engine.open // _OPEN_PER_SITE)
-        batch, inserts = _batch(puzzle, solution, engine, rng, allow_adjacent, size, undo,
+        size = 1 if difficulty in _ONE_AT_A_TIME else max(1, deducer.open // _OPEN_PER_SITE)
+        batch, inserts = _batch(puzzle, solution, deducer, rng, allow_adjacent, size, undo,
                                 0.5 if difficulty in _ONE_AT_A_TIME else 1.0)
-        last_stuck = (puzzle, solution, inserts, engine, undo)
+        last_stuck = (puzzle, solution, inserts, deducer, undo)
         if not batch and undo:
             # the repairs to take back cover where it is stuck: take them back alone first
             new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
-            engine = _carry(engine, puzzle, new_puzzle, where)
+            deducer = _carry(deducer, puzzle, new_puzzle, where)
             puzzle, solution, undo, scratch = new_puzzle, new_solution, [], False
-            stuck = engine.run(difficulty, deadline=deadline)
+            stuck = deducer.run(difficulty, deadline=deadline)
             continue
         if not batch:
             return None
         new_puzzle, new_solution, where = _apply(puzzle, solution, batch, undo)
         stats.insertions += len(batch)
         stats.rebuilds += 1
-        trial = _carry(engine, puzzle, new_puzzle, where)
+        trial = _carry(deducer, puzzle, new_puzzle, where)
         trial_stuck = trial.run(difficulty, deadline=deadline)
         if trial.bad:
             helped = [False] * len(batch)
         else:
             sites = _sites(batch)
-            before, after = _open_near(engine, puzzle, batch, sites), _open_near(trial, new_puzzle, batch, sites)
+            before, after = _open_near(deducer, puzzle, batch, sites), _open_near(trial, new_puzzle, batch, sites)
             helped = [a < b for a, b in zip(after, before)]
             if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
-                helped = [trial.open < engine.open]
+                helped = [trial.open < deducer.open]
         if any(helped) or failures + 1 >= _TRIES:
-            puzzle, solution, engine, stuck, scratch = new_puzzle, new_solution, trial, trial_stuck, False
+            puzzle, solution, deducer, stuck, scratch = new_puzzle, new_solution, trial, trial_stuck, False
             undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
             failures = 0
         else:

@@ -4,11 +4,11 @@ The rules of :mod:`.easy` and :mod:`.medium` (``no-loop`` aside) read one island
 one crossing, and only ever narrow intervals, and each fires again, to the same effect, on any
 narrower state that still holds a solution (the room ``fill`` reads is the exact one: see
 :mod:`.easy`).  So on a puzzle with a solution inside the state, every order of their steps ends
-in the same state: the one a :class:`~hashikit.logic.engine.Deducer` run stuck at that level ends
-in.  :func:`close` reaches it with a worklist of islands, a few times cheaper than the engine's
+in the same state: the one a :class:`~hashikit.logic.deducer.Deducer` run stuck at that level ends
+in.  :func:`close` reaches it with a worklist of islands, a few times cheaper than the deducer's
 steps (no steps, no sentences, no waking table): what the generator needs when it asks only
 whether a level finishes a puzzle, or where it gets stuck.  tests/test_logic.py compares it with
-the engine's runs.
+the deducer's runs.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ _MEDIUM = LEVEL_RANK["medium"]
 def close(st: State, level: str, islands=None) -> bool:
     """Narrow ``st`` by the rules up to ``level`` (easy or medium) until none applies; True when
     every link is then decided.  For a puzzle without the no-loops rule (whose medium rule reads
-    groups), on a state that holds a solution (the end state is then the engine's).
+    groups), on a state that holds a solution (the end state is then the deducer's).
 
     ``islands``: the islands where an island rule may fire (the others are known to be closed
     already: none of their links changed since); every island by default."""
@@ -134,16 +134,16 @@ def _island_rules(st: State, level: str, dlo: list[int], todo: list[int], waitin
 
 
 def step_levels(st: State, level: str) -> list[str]:
-    """Narrow ``st`` as a :class:`~hashikit.logic.engine.Deducer` run at ``level`` (easy or
+    """Narrow ``st`` as a :class:`~hashikit.logic.deducer.Deducer` run at ``level`` (easy or
     medium) does, and give the level of each of its steps (what a grade reads), without making them.
 
-    The engine's order, kept: the first rule in table order (``finished``, ``blocked``, ``fill``,
+    The deducer's order, kept: the first rule in table order (``finished``, ``blocked``, ``fill``,
     ``one-each``, and at medium ``at-least-one``) that fires somewhere, at its lowest island or
     crossing, until every link is decided or none fires.  Each rule keeps its candidates in a
     heap, all at first, and an element that does not fire waits until one of its links changes,
-    as the engine's waking does (these rules read their island's own links, or the crossing's
+    as the deducer's waking does (these rules read their island's own links, or the crossing's
     two).  For a puzzle without the no-loops rule, on a state that holds a solution.
-    tests/test_logic.py compares the levels and the end state with the engine's runs."""
+    tests/test_logic.py compares the levels and the end state with the deducer's runs."""
     if level not in CLOSED_LEVELS or st.puzzle.no_loops:
         raise ValueError(f"step_levels() follows easy and medium in puzzles with loops, not {level!r}")
     geo = st.geo

@@ -35,13 +35,13 @@ bridge can make a link look roomier), so with MAXBRIDGES 3-4 his own grade depen
 order his passes visit the islands in (one 7x7 board in tests/test_levels.py is hard in
 reading order, his order for a loaded game, and easy in reverse; his generator grades in
 the order it placed the islands, which a game ID does not record), and copying the room
-into this engine (tried: ``fill`` and ``must-exit`` with his room) made random boards
+into this deducer (tried: ``fill`` and ``must-exit`` with his room) made random boards
 disagree more often, not less (15 of 3000 MAXBRIDGES-3 boards instead of 6).  The exact
 room is monotone, so the grade here does not depend on the order of the steps.
 
 Each rule reads one island's links (``blocked``: one crossing) and returns a
-:class:`~hashikit.logic.state.Step` or None; the engine
-(:mod:`hashikit.logic.engine`) decides where to look.
+:class:`~hashikit.logic.state.Step` or None; the deducer
+(:mod:`hashikit.logic.deducer`) decides where to look.
 """
 
 from __future__ import annotations

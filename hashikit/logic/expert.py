@@ -303,10 +303,10 @@ def contradiction(d) -> Iterator[Step]:
             else:
                 trial.hi[k] = lo
             # the rules before this one are stuck on ``st``: only what link k wakes needs a look
-            engine = type(d)(trial, d, identity, links, list(geo.ends[k]), suppose=False)  # a Deducer
+            deducer = type(d)(trial, d, identity, links, list(geo.ends[k]), suppose=False)  # a Deducer
             steps: list[Step] = []
-            engine.run("expert", steps=steps)
-            reason = engine.contradiction()
+            deducer.run("expert", steps=steps)
+            reason = deducer.contradiction()
             if reason is None:
                 continue
             hyp, change, concl = _hypothesis(st, k, full)
@@ -341,7 +341,7 @@ def single_exit(d) -> Iterator[Step]:
 
 
 def _group_links(d) -> tuple[list[list[int]], list[int]]:
-    """:func:`_links_of_groups` of the engine's groups, worked out once per state."""
+    """:func:`_links_of_groups` of the deducer's groups, worked out once per state."""
     out = d._cache.get("group links")
     if out is None:
         comp, members = d.components()
@@ -387,7 +387,7 @@ def _trial_quiet(d, k: int, full: bool) -> bool:
     """True when :func:`_lookahead_reason` finds nothing for this trial, worked out without
     changing the state: which ends the trial forces (close or fill their other links), what
     that does to their neighbours (too many or too few bridges), and whether an island it
-    leaves complete closes its group off (the engine's groups, joined along the new bridges,
+    leaves complete closes its group off (the deducer's groups, joined along the new bridges,
     with no island left incomplete).  Where a neighbour would be touched twice (never on a
     grid) it answers False, and the trial is run."""
     st = d.st
@@ -472,7 +472,7 @@ def _trial_quiet(d, k: int, full: bool) -> bool:
 
 
 def lookahead(d, k: int) -> Step | None:
-    """:func:`rule_lookahead` on one link, with the engine's certain groups."""
+    """:func:`rule_lookahead` on one link, with the deducer's certain groups."""
     st = d.st
     if st.geo.n < 3 or st.lo[k] >= st.hi[k]:
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model import Puzzle
-from .engine import solve_logically
+from .deducer import solve_logically
 from .state import LEVELS
 
 #: weight of one step of each level in the score
@@ -28,9 +28,9 @@ class Grade:
 
 
 def grade(puzzle: Puzzle, max_level: str = "expert") -> Grade:
-    """Grade ``puzzle`` by the hardest level the engine needed to finish it.
+    """Grade ``puzzle`` by the hardest level the deducer needed to finish it.
 
-    The engine always uses the lowest level that has a step, so a run with every
+    The deducer always uses the lowest level that has a step, so a run with every
     level follows a lower-level run exactly until that one gets stuck: the hardest
     level used is the lowest level that finishes the puzzle.
     """

@@ -1,6 +1,6 @@
 """The certain groups of a deduction state, kept in the form the lookahead trials read.
 
-Shared by the expert rules (which run the trials) and the engine (which hands its own
+Shared by the expert rules (which run the trials) and the deducer (which hands its own
 union-find groups over), so neither imports the other.
 """
 

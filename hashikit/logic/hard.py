@@ -16,8 +16,8 @@ His stage 3 tries things out on one unfinished island at a time:
 "Unable to reach its number" is his check: an island misses more bridges than
 its open links can take, each link counting at most what the island at its other
 end still misses.  The trials read the state only (nothing is propagated).  The
-engine keeps every island's supply (what its links can take so counted) and which
-islands are at risk of being starved (:meth:`hashikit.logic.engine.Deducer.risk`),
+deducer keeps every island's supply (what its links can take so counted) and which
+islands are at risk of being starved (:meth:`hashikit.logic.deducer.Deducer.risk`),
 so a trial adds only what it changes, and an island with no island at risk in
 reach is checked for room and isolation alone.
 """
@@ -89,7 +89,7 @@ def _trial(d, x: int, k: int, n: int) -> tuple[str, int] | None:
 
     The starve check reads each island's *supply* (what its open links can still
     carry, each capped by what the island at the other end misses) in the state
-    itself, kept by the engine (:meth:`Deducer.supply`), and adds what the trial
+    itself, kept by the deducer (:meth:`Deducer.supply`), and adds what the trial
     changes: link ``k`` (its bottom count, and the room of both ends), the links of
     ``x`` and ``o`` (their ends miss ``add`` fewer bridges) and the links crossing
     ``k`` that the first bridge blocks.  That is the whole of Tatham's check,

@@ -7,8 +7,8 @@ puzzle his generator makes at a level grades at that level here; ``expert``
 
 A rule looks at one *element* (an island, a link or a crossing pair) and returns a
 :class:`~hashikit.logic.state.Step` or None, or (``BOARD`` rules) at the whole board
-and yields steps.  Its entry says what it reads, so that the engine
-(:mod:`hashikit.logic.engine`) re-examines only the elements a change can affect:
+and yields steps.  Its entry says what it reads, so that the deducer
+(:mod:`hashikit.logic.deducer`) re-examines only the elements a change can affect:
 
 ``reach``     an island rule reads links up to this many links away from its island
               (0: its own links and the numbers at their ends);
@@ -20,7 +20,7 @@ and yields steps.  Its entry says what it reads, so that the engine
 ``open_only`` it never fires at an island that has all its bridges or on a decided link;
 ``full_only`` (island rules) it fires only at an island that has all its bridges;
 ``risk``      beyond its island's neighbours it reads only islands *at risk* (see
-              :meth:`hashikit.logic.engine.Deducer.risk`): a change farther away wakes it
+              :meth:`hashikit.logic.deducer.Deducer.risk`): a change farther away wakes it
               only where such an island is within its reach.
 
 Adding a rule is one line here and one function in its level's module.
@@ -42,7 +42,7 @@ class Rule:
     name: str
     level: str
     scope: str
-    #: ``test(engine, index) -> Step | None`` (``BOARD``: ``test(engine) -> iterator of steps``)
+    #: ``test(deducer, index) -> Step | None`` (``BOARD``: ``test(deducer) -> iterator of steps``)
     test: Callable
     #: one human sentence: what the rule says
     summary: str
@@ -51,7 +51,7 @@ class Rule:
     groups: bool = False
     merge: bool = False
     risk: bool = False
-    #: it can fire only in no-loops puzzles (the engine leaves it out of the others)
+    #: it can fire only in no-loops puzzles (the deducer leaves it out of the others)
     no_loops: bool = False
     #: it never fires at a finished island (island rules) or a decided link (link rules): a change
     #: does not wake it there (both stay so)

@@ -24,7 +24,7 @@ rasterised by resvg.  Two styles: ``classic`` (the look of ``hashikit render``: 
 a faint grid, blue-black bridges) and ``plain`` (black on white, no tint, no grid).
 
 Before anything is drawn every puzzle is checked, in the batch runner's worker processes when
-there are many: the SAT engine must prove it unique (``max_solutions=2``), the deduction engine
+there are many: the SAT engine must prove it unique (``max_solutions=2``), the deducer
 must grade it at its stated level, and the solution printed is the engine's, passed by the
 independent rule checker (again in this process).  A puzzle that fails is refused by name.
 
@@ -524,7 +524,7 @@ def _front(pages: list[Page], opts: Options, title: str, counts: str) -> None:
     x, _, w, _ = _content(page.number, opts)
     notes = [opts.copyright] if opts.copyright else []
     notes += ["Every puzzle in this book has exactly one solution, and it can be reached by logic alone: "
-              "each was proved unique by an exact solver and graded by a deduction engine.",
+              "each was proved unique by an exact solver and graded by a deducer.",
               "Rules: join the islands with horizontal and vertical bridges; bridges do not cross; at most two "
               "bridges join a pair of islands; each island has as many bridges as its number; all islands "
               "form one connected group."]

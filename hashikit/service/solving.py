@@ -88,7 +88,7 @@ def within(seconds: float | Deadline | None, fn: Callable, *args, cancel=None, *
     :class:`~hashikit.limits.Deadline` given (plus nothing: the caller adds
     ``limits.TIME_MARGIN`` to what it promises); :class:`OutOfTime` when killed.
 
-    For work without its own time limit (the deduction engine, the generator's layout).
+    For work without its own time limit (the deducer, the generator's layout).
     ``seconds`` None runs ``fn`` here.  The worker's exceptions are raised here; Ctrl-C kills
     the worker at once.  The worker is one of the current pool's (``hashikit.run.workers``: the web
     app has one; waiting for a free worker counts against ``seconds``), else a one-off process.

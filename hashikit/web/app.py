@@ -8,7 +8,7 @@ request) and answers bad input with a 4xx status and ``{"error": "..."}``.
 
 Limits (``hashikit.limits.WEB``): request bodies (413), board sides, islands and MAXBRIDGES
 (400, checked before a board is built), a time limit on every piece of work, and how many
-run at once.  Work with a time limit (a solve, the deduction engine, the generator) runs in a
+run at once.  Work with a time limit (a solve, the deducer, the generator) runs in a
 warm worker process (``hashikit.run.workers``) killed at its limit; the app starts the workers at
 start-up and ends them at shutdown.
 """
