@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from functools import cached_property
+from itertools import repeat
+from operator import itemgetter
 from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import PuzzleError
@@ -290,10 +292,18 @@ class Puzzle:
             out[v].append(h)
         return tuple(tuple(x) for x in out)
 
+    @cached_property
+    def link_capacities(self) -> tuple[int, ...]:
+        """For each link, the most bridges it can carry: MAXBRIDGES, and no more than either
+        end's number (worked out once; a puzzle's numbers never change)."""
+        number = [isl.number for isl in self.islands].__getitem__
+        links = self.links
+        return tuple(map(min, repeat(self.maxbridges, len(links)), map(number, map(itemgetter(0), links)),
+                         map(number, map(itemgetter(1), links))))
+
     def link_capacity(self, k: int) -> int:
-        """Most bridges link ``k`` can carry: MAXBRIDGES, and no more than either end's number."""
-        ln = self.links[k]
-        return min(self.maxbridges, self.islands[ln.a].number, self.islands[ln.b].number)
+        """Most bridges link ``k`` can carry (see :attr:`link_capacities`)."""
+        return self.link_capacities[k]
 
     def capacity_problems(self) -> list[str]:
         """Islands whose number their links cannot reach even with every link full.

@@ -93,8 +93,7 @@ class Geometry:
         for k, (a, b) in enumerate(ends):
             inc[a].append(k)
             inc[b].append(k)
-        mb = puzzle.maxbridges
-        self.cap = [min(mb, num[a], num[b]) for a, b in ends]
+        self.cap = list(puzzle.link_capacities)
         self.crossings = list(puzzle.crossings)
         self.partners = partners = [[] for _ in range(self.nlinks)]
         for h, v in self.crossings:

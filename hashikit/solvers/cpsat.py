@@ -122,7 +122,7 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, num_worker
     reason = simple_infeasibility(puzzle)
     if reason:
         return lazy.simple_result("cpsat", reason, stats, start)
-    caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
+    caps = list(puzzle.link_capacities)
     live = [k for k, c in enumerate(caps) if c]
     backend = CpBackend(puzzle, caps, live, num_workers, params or {})
     status, found, complete, stopped = lazy.run(

@@ -253,7 +253,7 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, weak: bool
     reason = simple_infeasibility(puzzle)
     if reason:
         return lazy.simple_result("milp", reason, stats, start)
-    caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
+    caps = list(puzzle.link_capacities)
     live = [k for k, c in enumerate(caps) if c]
     backend = MilpBackend(puzzle, caps, live, stats, weak, fractional, params or {})
     status, found, complete, stopped = lazy.run(

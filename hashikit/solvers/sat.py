@@ -33,8 +33,7 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from itertools import accumulate, product, repeat
-from operator import itemgetter
+from itertools import accumulate, product
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -87,7 +86,7 @@ class Encoding:
 
     def __init__(self, puzzle: Puzzle, implied: bool = True, caps: list[int] | None = None):
         self.puzzle = puzzle
-        self.caps = _capacities(puzzle) if caps is None else caps
+        self.caps = list(puzzle.link_capacities) if caps is None else caps
         starts = [0, *accumulate(self.caps)]
         self.base: list[int] = starts[:-1]  # x[k][j] is variable base[k] + j
         self.nvars = starts[-1]
@@ -178,7 +177,7 @@ class BinaryEncoding:
 
     def __init__(self, puzzle: Puzzle, implied: bool = True):
         self.puzzle = puzzle
-        self.caps = [puzzle.link_capacity(k) for k in range(len(puzzle.links))]
+        self.caps = list(puzzle.link_capacities)
         self.clauses: list[list[int]] = []
         self.nvars = 0
         self.false = self._new()
@@ -258,17 +257,9 @@ class BinaryEncoding:
         return [sum(1 << j for j, b in enumerate(bits) if model[b - 1] > 0) for bits in self.bits]
 
 
-def _capacities(puzzle: Puzzle) -> list[int]:
-    """``puzzle.link_capacity(k)`` for every link (MAXBRIDGES, and no more than either end's number)."""
-    number = list(map(itemgetter(2), puzzle.islands)).__getitem__
-    links = puzzle.links
-    return list(map(min, repeat(puzzle.maxbridges, len(links)), map(number, map(itemgetter(0), links)),
-                    map(number, map(itemgetter(1), links))))
-
-
 def encode(puzzle: Puzzle, implied: bool = True):
     """The unary encoding for small capacities, the binary one above ``UNARY_MAX_CAP``."""
-    caps = _capacities(puzzle)
+    caps = list(puzzle.link_capacities)
     if max(caps, default=0) > UNARY_MAX_CAP:
         return BinaryEncoding(puzzle, implied)
     return Encoding(puzzle, implied, caps)
