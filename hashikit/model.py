@@ -147,11 +147,17 @@ class Puzzle:
             islands[index[row, col]] = Island(row, col, number)
         out.islands = tuple(islands)
         out.ignored = ()
-        known, cached = self.__dict__, out.__dict__
+        out.share_cells(self)
+        return out
+
+    def share_cells(self, other: "Puzzle") -> None:
+        """Take ``other``'s structure worked out from the islands' cells (links, crossings and
+        indexes: :data:`_BY_CELLS`), where ``other`` has it, instead of working it out again; for a
+        puzzle whose islands lie on ``other``'s cells, in the same order (the caller's promise)."""
+        known, cached = other.__dict__, self.__dict__
         for name in self._BY_CELLS:
             if name in known:
-                cached[name] = known[name]
-        return out
+                cached.setdefault(name, known[name])
 
     # -- basic views -------------------------------------------------------------
     @property

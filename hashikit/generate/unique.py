@@ -246,10 +246,7 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
     same = links is not None and links is old.__dict__.get("links")  # made by old.with_numbers
     if same or [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
         # only numbers changed: the links, crossings and geometry are the old ones
-        cached = new.__dict__
-        for name in Puzzle._BY_CELLS:
-            if name in old.__dict__:
-                cached.setdefault(name, old.__dict__[name])
+        new.share_cells(old)
         same = True
         st = State(new, geo=Geometry(new, like=deducer.st.geo))
         island_map = list(range(st.geo.n))
@@ -628,10 +625,7 @@ def _same_cells(built: Puzzle, checked: Puzzle) -> Puzzle:
     """``checked`` (the same islands as ``built``, in the same order) with ``built``'s links,
     crossings and the rest worked out from the islands' cells, where ``built`` has them."""
     if checked.islands == built.islands and checked.maxbridges == built.maxbridges:
-        known, cached = built.__dict__, checked.__dict__
-        for name in Puzzle._BY_CELLS:
-            if name in known:
-                cached[name] = known[name]
+        checked.share_cells(built)
     return checked
 
 
