@@ -129,7 +129,13 @@ def install(tmp: Path) -> None:
     Path(site, "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", site, str(ROOT)],
                    check=True)
-    HASHIKIT, PYTHON = [str(venv / "bin" / "python"), "-m", "hashikit"], [str(venv / "bin" / "python")]
+    # the `hashikit` command pip wrote (into the target's bin/, for the interpreter that ran pip),
+    # pointed at the new environment's interpreter: the command a user types
+    script = Path(site, "bin", "hashikit")
+    command = venv / "bin" / "hashikit"
+    command.write_text(f"#!{venv / 'bin' / 'python'}\n" + script.read_text().split("\n", 1)[1])
+    command.chmod(0o755)
+    HASHIKIT, PYTHON = [str(command)], [str(venv / "bin" / "python")]
     where = subprocess.run([*PYTHON, "-c", "import hashikit; print(hashikit.__file__)"], cwd=tmp, check=True,
                            capture_output=True, text=True).stdout.strip()
     if not where.startswith(site):
@@ -153,8 +159,8 @@ def main() -> None:
             subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "hashikit")], check=True)
         else:
             install(tmp)
-        # run from the checkout, `python -m hashikit` would import the checkout's package (the current
-        # folder comes first on the path), not the installed one
+        # run from the checkout, `python -m hashikit` (--checkout) imports the checkout's package: the
+        # current folder comes first on the path
         where = ROOT if args.checkout else tmp
         subprocess.run([*HASHIKIT, "solve", str(hundred), "-o", str(tmp / "solved.sol"), "-q"], check=True, cwd=where)
         cmds = commands(small, hundred, tmp, baseline)

@@ -11,9 +11,9 @@ Its work is bounded by the number of bridges and islands, whatever coordinates a
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
 
 from .model import Pos, Puzzle, Solution, describe_cell
+from .records import Fresh, Record
 
 RULES = {
     "not-straight": "a bridge must run straight along one row or column between two cells",
@@ -28,20 +28,18 @@ RULES = {
 }
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(Record, frozen=True):
     rule: str
     message: str
-    cells: tuple[Pos, ...] = field(default=())
+    cells: tuple[Pos, ...] = ()
 
     def __str__(self) -> str:
         return f"[{self.rule}] {self.message}"
 
 
-@dataclass
-class CheckReport:
+class CheckReport(Record):
     violations: list[Violation]
-    components: list[list[Pos]] = field(default_factory=list)
+    components: list[list[Pos]] = Fresh(list)
 
     @property
     def ok(self) -> bool:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 import os
 import time
-from dataclasses import dataclass
+
+from .records import Record, fields
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Record, frozen=True):
     #: longest board side (rows or columns)
     max_side: int
     #: most cells (rows x cols)
@@ -181,12 +181,10 @@ _WHAT = {
 
 def readme_table() -> str:
     """The README's "Limits" table (markdown), made from these numbers."""
-    from dataclasses import fields
-
     out = ["| cap | command line and library readers (`limits.CLI`) | web API (`limits.WEB`) |",
            "|---|---|---|"]
-    for f in fields(Limits):
-        out.append(f"| {_WHAT[f.name]} | {_number(getattr(CLI, f.name))} | {_number(getattr(WEB, f.name))} |")
+    for name in fields(Limits):
+        out.append(f"| {_WHAT[name]} | {_number(getattr(CLI, name))} | {_number(getattr(WEB, name))} |")
     out.append(f"| generated board side | {GENERATE_MIN_SIDE} to {_number(min(GENERATE_MAX_SIDE, CLI.max_side))} | "
                f"{GENERATE_MIN_SIDE} to {WEB_GENERATE_MAX_SIDE} |")
     mb = f"{GENERATE_MAXBRIDGES[0]} to {GENERATE_MAXBRIDGES[1]}"

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "hashikit"
 
-BOTTOM = {"hashikit.errors", "hashikit.limits"}
+BOTTOM = {"hashikit.errors", "hashikit.records", "hashikit.limits"}
 MODEL = BOTTOM | {"hashikit.model"}
 FLOOR = MODEL | {"hashikit.run"}  # what the engines may use: the worker pool keeps their deadlines
 ENGINES = {"hashikit.checker", "hashikit.formats", "hashikit.render", "hashikit.solvers", "hashikit.logic"}
@@ -20,7 +20,8 @@ ENGINES = {"hashikit.checker", "hashikit.formats", "hashikit.render", "hashikit.
 #: package (or top-level module) -> the packages it may import, besides itself
 MAY_IMPORT = {
     "hashikit.errors": set(),
-    "hashikit.limits": {"hashikit.errors"},
+    "hashikit.records": set(),
+    "hashikit.limits": {"hashikit.errors", "hashikit.records"},
     "hashikit.run": BOTTOM,
     "hashikit.model": BOTTOM,
     "hashikit.checker": MODEL,

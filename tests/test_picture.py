@@ -287,9 +287,8 @@ def test_empty_file_is_refused(tmp_path, capsys):
 
 
 def test_a_picture_above_the_byte_cap_is_refused(tmp_path):
-    from dataclasses import replace
-
     from hashikit import limits
+    from hashikit.records import replace
 
     path = tmp_path / "big.png"
     path.write_bytes(render.png(Puzzle(3, 3, [(0, 0, 1), (0, 2, 1)]), None, cell=30))

@@ -17,14 +17,15 @@ SOLVE_IMPORTS = {
     "hashikit", "hashikit.checker", "hashikit.cli", "hashikit.cli.argtypes", "hashikit.cli.common", "hashikit.cli.deadline",
     "hashikit.cli.commands", "hashikit.cli.output", "hashikit.errors", "hashikit.formats", "hashikit.formats._common",
     "hashikit.formats.grid", "hashikit.formats.solved",  # the example's format, and the solution's as printed
-    "hashikit.limits", "hashikit.model", "hashikit.service",
+    "hashikit.limits", "hashikit.model", "hashikit.records", "hashikit.service",
     "hashikit.service.admit", "hashikit.service.converting", "hashikit.service.generating",
     "hashikit.service.grading", "hashikit.service.play", "hashikit.service.shapes", "hashikit.service.solving",
     "hashikit.solvers", "hashikit.solvers.base", "hashikit.solvers.graph", "hashikit.solvers.lazy",
     "hashikit.solvers.sat",
 }
-#: packages a plain solve must never load
-NEVER = ("pydantic", "logging", "fastapi", "starlette", "uvicorn", "distributed", "dask", "fpdf", "cv2", "numpy", "rich",
+#: packages a plain solve must never load (``dataclasses`` loads ``inspect``, ``ast``, ``dis`` and
+#: ``tokenize``: the records on this path are :mod:`hashikit.records`)
+NEVER = ("dataclasses", "inspect", "pydantic", "logging", "fastapi", "starlette", "uvicorn", "distributed", "dask", "fpdf", "cv2", "numpy", "rich",
          "ortools", "pyscipopt", "hashikit.logic", "hashikit.run.batch", "hashikit.generate", "hashikit.publish",
          "hashikit.web")
 

@@ -227,13 +227,12 @@ def test_every_module_the_page_imports_is_served(client):
 
 
 def test_answer_shapes_reach_the_openapi_description_with_their_field_docs(client):
-    from dataclasses import fields
-
+    from hashikit.records import fields
     from hashikit.service import shapes
 
     schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
     for cls in (shapes.SolveReport, shapes.BoardCheckReport, shapes.ParseReport, shapes.PuzzleModel):
-        assert set(schemas[cls.__name__]["properties"]) == {f.name for f in fields(cls)}, cls
+        assert set(schemas[cls.__name__]["properties"]) == set(fields(cls)), cls
     assert schemas["SolveReport"]["required"] == ["status"]
     assert schemas["SolveReport"]["properties"]["status"]["enum"] == ["solved", "infeasible", "unknown"]
     assert schemas["PuzzleModel"]["properties"]["islands"]["description"] == "[row, col, number]"
@@ -243,15 +242,14 @@ def test_answer_shapes_reach_the_openapi_description_with_their_field_docs(clien
 def test_the_puzzle_a_request_carries_has_the_json_shapes_fields_and_descriptions(client):
     """One source for the puzzle's JSON shape: the request's puzzle is PuzzleModel's fields (each
     optional, strict) plus ``grid``; the JSON format's writer writes exactly those fields."""
-    from dataclasses import fields
-
     from hashikit.formats.jsonfmt import puzzle_data
     from hashikit.model import Puzzle
+    from hashikit.records import fields
     from hashikit.service import shapes
 
     schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
     model, request = schemas["PuzzleModel"]["properties"], schemas["PuzzleIn"]["properties"]
-    assert set(request) == {f.name for f in fields(shapes.PuzzleModel)} | {"grid"}
+    assert set(request) == set(fields(shapes.PuzzleModel)) | {"grid"}
     for name, prop in model.items():
         assert request[name]["description"] == prop["description"], name
     written = puzzle_data(Puzzle.from_grid([[1, 0, 1]], no_loops=True))

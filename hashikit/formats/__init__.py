@@ -22,13 +22,13 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from dataclasses import dataclass
 from typing import Callable
 
 from .. import limits as _limits
 from ..errors import FormatError, PuzzleError
 from ..limits import Limits
 from ..model import Puzzle, Solution
+from ..records import Record
 
 #: Largest input hashikit reads (bytes), whatever the limits passed: limits.CLI's cap.
 MAX_INPUT_BYTES = _limits.CLI.max_input_bytes
@@ -52,8 +52,7 @@ _MODULES = {
 }
 
 
-@dataclass
-class Document:
+class Document(Record):
     """What a file holds: a puzzle, a solution, or both."""
 
     puzzle: Puzzle | None
@@ -64,8 +63,7 @@ class Document:
     picture: object | None = None
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(Record, frozen=True):
     name: str
     extensions: tuple[str, ...]
     #: one line for the CLI's help table

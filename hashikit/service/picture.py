@@ -7,27 +7,25 @@ from __future__ import annotations
 import base64
 import binascii
 
-from dataclasses import field
-
 from .. import limits as limits_mod
 from ..limits import Limits
+from ..records import Fresh
 from .admit import BadInput, admit, link_ends
-from .shapes import Answer, Bridge, LinkEnds, PuzzleModel, shape
+from .shapes import Answer, Bridge, LinkEnds, PuzzleModel
 
 __all__ = ["PictureReport", "read_picture_report", "decode_image"]
 
 
-@shape
 class PictureReport(Answer):
     puzzle: PuzzleModel
-    bridges: list[Bridge] = field(default_factory=list)
+    bridges: list[Bridge] = Fresh(list)
     """the bridges drawn: [r1, c1, r2, c2, count]"""
     links: list[LinkEnds]
     crossings: list[list[int]]
     """pairs of indices into links that cross"""
-    islands: list[list[float]] = field(default_factory=list)
+    islands: list[list[float]] = Fresh(list)
     """[row, col, number, sure (0..1), x, y]: x, y the digit's centre in picture pixels"""
-    unsure: list[str] = field(default_factory=list)
+    unsure: list[str] = Fresh(list)
     """where the reading is unsure, in words"""
     summary: str
     """what was read, in words"""

@@ -2,16 +2,18 @@
 marks.  ``--format json`` prints ``as_json()`` of these and the web API declares them, so the
 OpenAPI description is generated from the classes that make the answers.
 
-They are standard-library dataclasses, not pydantic models: a command pays nothing at start-up
-for them (a plain ``hashikit solve`` never imports pydantic).  The web app hands the same classes
-to FastAPI, which reads their fields, types and field docstrings (``__pydantic_config__``)."""
+They are records (:mod:`hashikit.records`), not pydantic models or dataclasses: a command pays
+nothing at start-up for them (a plain ``hashikit solve`` imports neither pydantic nor
+``dataclasses``).  The web app hands the same classes to FastAPI: :func:`declare_dataclasses` makes
+them standard dataclasses in place (fields only, no methods), which pydantic reads with their
+types and field docstrings (``__pydantic_config__``)."""
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
 from ..model import DEFAULT_MAXBRIDGES
+from ..records import MISSING, Fresh, Record, fields
 
 
 #: rules a board still being played can already break (the others need a finished board)
@@ -38,11 +40,14 @@ a request may leave ``most`` out (``[r1, c1, r2, c2]``, a "no bridge" mark)."""
 #: how pydantic (in the web app) reads these classes: a field's docstring is its description
 PYDANTIC_CONFIG = {"use_attribute_docstrings": True}
 
+#: every shape class, in the order made
+_SHAPES: list[type[Shape]] = []
+
 
 def plain(value: Any) -> Any:
-    """``value`` as JSON data: dataclasses as dicts of all their fields, tuples as lists."""
-    if hasattr(value, "__dataclass_fields__"):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    """``value`` as JSON data: shapes as dicts of all their fields, tuples as lists."""
+    if isinstance(value, Shape):
+        return {name: plain(getattr(value, name)) for name in fields(value)}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, dict):
@@ -50,49 +55,24 @@ def plain(value: Any) -> Any:
     return value
 
 
-def shape(cls):
-    """A JSON shape: a keyword-only dataclass that pydantic reads with :data:`PYDANTIC_CONFIG`; an
-    :class:`Answer` also remembers which fields its maker set.  The dataclass makes only
-    ``__init__``; equality and repr come from :class:`Shape` (a command that imports the shapes
-    builds one method per class, not three)."""
-    if not issubclass(cls, Shape):
-        raise TypeError(f"{cls.__name__}: a shape derives from Shape")
-    cls.__pydantic_config__ = PYDANTIC_CONFIG
-    cls = dataclass(kw_only=True, repr=False, eq=False)(cls)
-    if issubclass(cls, Answer):
-        init = cls.__init__
+class Shape(Record, kw_only=True):
+    """Base of every shape: a keyword-only record.  A list field's default is ``Fresh(list)``."""
 
-        def __init__(self, **given):
-            init(self, **given)
-            object.__setattr__(self, "_given", set(given))
+    __pydantic_config__ = PYDANTIC_CONFIG
 
-        __init__.__wrapped__ = init
-        cls.__init__ = __init__
-    return cls
-
-
-class Shape:
-    """Base of every shape: equal when of one class with equal fields; shown with its fields."""
-
-    __hash__ = None  # mutable, like a dataclass with eq
-
-    def _values(self) -> tuple:
-        return tuple(getattr(self, f.name) for f in fields(self))
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
-        return f"{type(self).__name__}({shown})"
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        _SHAPES.append(cls)
 
 
 class Answer(Shape):
     """Base of every answer: ``as_json()`` leaves out the optional fields the use-case did not
     set (so ``"unique": null`` means "asked, not known", and an absent ``"unique"`` "not asked");
     list fields are always there."""
+
+    def __init__(self, **given: Any) -> None:
+        super().__init__(**given)
+        object.__setattr__(self, "_given", set(given))
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
@@ -102,15 +82,35 @@ class Answer(Shape):
 
     def as_json(self) -> dict[str, Any]:
         given = self.__dict__.get("_given", ())
-        return {f.name: plain(getattr(self, f.name)) for f in fields(self)
-                if f.name in given or f.default is MISSING}
+        return {name: plain(getattr(self, name)) for name in self._fields if name in given or self._always(name)}
+
+    @classmethod
+    def _always(cls, name: str) -> bool:
+        """Whether field ``name`` is always in the JSON: required, or a list (``Fresh``)."""
+        default = cls._defaults.get(name, MISSING)
+        return default is MISSING or isinstance(default, Fresh)
 
     def dump(self) -> dict[str, Any]:
         """Every field, set or not, as JSON data."""
         return plain(self)
 
 
-@shape
+def declare_dataclasses() -> None:
+    """Make every shape a standard dataclass in place, for pydantic (the web app calls this once):
+    only the fields are declared (``init``, ``repr`` and ``eq`` stay the records'), so the classes
+    behave as before.  Loads ``dataclasses``, which a command never needs."""
+    import dataclasses
+
+    for cls in _SHAPES:
+        if dataclasses.is_dataclass(cls) and "__dataclass_fields__" in cls.__dict__:
+            continue
+        for name in cls.__dict__.get("__annotations__", {}):
+            default = cls.__dict__.get(name)
+            if isinstance(default, Fresh):
+                setattr(cls, name, dataclasses.field(default_factory=default.make))
+        dataclasses.dataclass(init=False, repr=False, eq=False, kw_only=True)(cls)
+
+
 class PuzzleModel(Shape):
     """A puzzle as the JSON format writes it (0-based; ``ignore``: islands left out of play)."""
 
@@ -124,7 +124,7 @@ class PuzzleModel(Shape):
     """the variant whose bridges may form no cycle"""
     islands: list[list[int]]
     """[row, col, number]"""
-    ignore: list[list[int]] = field(default_factory=list)
+    ignore: list[list[int]] = Fresh(list)
     """[row, col] of islands left out of play"""
     format: str | None = None
     """"hashikit-puzzle", the JSON format's tag"""
@@ -134,15 +134,14 @@ class PuzzleModel(Shape):
         """The shape of ``puzzle`` (a :class:`hashikit.model.Puzzle`), from the JSON format's own writer."""
         from ..formats.jsonfmt import puzzle_data
 
-        return cls(**{k: v for k, v in puzzle_data(puzzle).items() if k in cls.__dataclass_fields__})
+        return cls(**{k: v for k, v in puzzle_data(puzzle).items() if k in cls._fields})
 
 
-@shape
 class SolveReport(Answer):
     """One solve: the first solution's bridges, and what was asked about the others."""
 
     status: Literal["solved", "infeasible", "unknown"]
-    bridges: list[Bridge] = field(default_factory=list)
+    bridges: list[Bridge] = Fresh(list)
     engine: str | None = None
     stats: dict[str, Any] | None = None
     reason: str | None = None
@@ -158,24 +157,21 @@ class SolveReport(Answer):
     stopped: Literal["limit", "time limit", "engine"] | None = None
 
 
-@shape
 class ViolationModel(Shape):
     rule: str
     message: str
-    cells: list[Cell] = field(default_factory=list)
+    cells: list[Cell] = Fresh(list)
 
 
-@shape
 class BoardCheckReport(Answer):
     """``complete``: every rule holds.  ``valid``: no rule in ``violations`` is broken; for a
     board in play (``in_play``), ``violations`` holds only what such a board can break."""
 
     complete: bool
     valid: bool
-    violations: list[ViolationModel] = field(default_factory=list)
+    violations: list[ViolationModel] = Fresh(list)
 
 
-@shape
 class StepModel(Answer):
     """One deduction: the rule, its level, a sentence, the islands and links it is about and
     ``changes`` as ``[r1, c1, r2, c2, lo, hi]`` (the link's new bridge-count interval)."""
@@ -183,12 +179,11 @@ class StepModel(Answer):
     rule: str
     level: str
     sentence: str
-    islands: list[Cell] = field(default_factory=list)
-    links: list[LinkEnds] = field(default_factory=list)
-    changes: list[list[int]] = field(default_factory=list)
+    islands: list[Cell] = Fresh(list)
+    links: list[LinkEnds] = Fresh(list)
+    changes: list[list[int]] = Fresh(list)
 
 
-@shape
 class HintReport(Answer):
     """``hint`` (a step), ``conflict`` (``problems``), ``complete``, ``stuck``, ``infeasible`` (the
     puzzle has no solution) or ``unknown`` (time limit)."""
@@ -197,17 +192,16 @@ class HintReport(Answer):
     sentence: str
     rule: str | None = None
     level: str | None = None
-    islands: list[Cell] = field(default_factory=list)
-    links: list[LinkEnds] = field(default_factory=list)
-    changes: list[list[int]] = field(default_factory=list)
+    islands: list[Cell] = Fresh(list)
+    links: list[LinkEnds] = Fresh(list)
+    changes: list[list[int]] = Fresh(list)
     #: what the hint puts on the board: bridges ``[r1, c1, r2, c2, count]`` and marks
     #: ``[r1, c1, r2, c2, most]`` (0: "no bridge here"), which later hints receive back
-    bridges: list[Bridge] = field(default_factory=list)
-    marks: list[Mark] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    bridges: list[Bridge] = Fresh(list)
+    marks: list[Mark] = Fresh(list)
+    problems: list[str] = Fresh(list)
 
 
-@shape
 class GradeReport(Answer):
     """``grade`` is None (ungraded) when the rules get stuck; ``verdict`` then says why."""
 
@@ -218,7 +212,6 @@ class GradeReport(Answer):
     verdict: str | None = None
 
 
-@shape
 class ExplainReport(Answer):
     solved: bool
     steps: list[StepModel]
@@ -226,7 +219,6 @@ class ExplainReport(Answer):
     verdict: str | None = None
 
 
-@shape
 class AnalyzeReport(Answer):
     """For a puzzle being built: how many solutions, its grade when unique, where two differ."""
 
@@ -234,11 +226,10 @@ class AnalyzeReport(Answer):
     reason: str | None = None
     grade: str | None = None
     score: int | None = None
-    differ: list[LinkEnds] = field(default_factory=list)
-    solutions: list[list[Bridge]] = field(default_factory=list)
+    differ: list[LinkEnds] = Fresh(list)
+    solutions: list[list[Bridge]] = Fresh(list)
 
 
-@shape
 class ParseReport(Answer):
     puzzle: PuzzleModel
     bridges: list[Bridge] | None = None
@@ -247,7 +238,6 @@ class ParseReport(Answer):
     """pairs of indices into links that cross"""
 
 
-@shape
 class ConvertReport(Answer):
     """A puzzle (and its bridges) as text in a named format."""
 
@@ -255,7 +245,6 @@ class ConvertReport(Answer):
     text: str
 
 
-@shape
 class GenerateReport(Answer):
     puzzle: PuzzleModel
     grade: str | None = None

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from ..model import Solution
+from ..records import Fresh, Record
 
 
-@dataclass(frozen=True)
-class Capabilities:
+class Capabilities(Record, frozen=True):
     """What an engine declares it does; ``solvers.solve`` refuses anything else
     (``UnsupportedOption``) before the engine runs.  Declared in the registry, so an engine
     whose package is missing can still be described and refused."""
@@ -38,14 +37,13 @@ class Status(str, Enum):
         return self.value
 
 
-@dataclass
-class SolveResult:
+class SolveResult(Record):
     status: Status
     solution: Solution | None = None
     engine: str = ""
     #: every distinct solution found, ``solution`` first (more than one only when
     #: the caller asked for ``max_solutions > 1``)
-    solutions: list[Solution] = field(default_factory=list)
+    solutions: list[Solution] = Fresh(list)
     #: with ``max_solutions``: True when the engine proved there are no others
     complete: bool = False
     #: why the search stopped early, when it did: ``"time limit"`` only when the limit was
@@ -55,7 +53,7 @@ class SolveResult:
     reason: str | None = None
     #: Engine statistics: ``time`` (seconds, model building included) always;
     #: others per engine, e.g. ``rounds`` and ``cuts`` for lazy connectivity.
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: dict[str, Any] = Fresh(dict)
 
     def __post_init__(self) -> None:
         if self.solution is not None and not self.solutions:

@@ -4,7 +4,6 @@ the use-cases' own shapes (:mod:`hashikit.service.shapes`)."""
 
 from __future__ import annotations
 
-import dataclasses
 import typing
 from functools import lru_cache
 from typing import Literal
@@ -16,6 +15,13 @@ from ..errors import HashikitError
 from ..limits import (GENERATE_DENSITY, GENERATE_MAX_DENSITY, GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, TIME_MARGIN, WEB,
                       WEB_GENERATE_MAX_SIDE, WEB_MAX_GENERATING)
 from ..model import DEFAULT_MAXBRIDGES, LEVELS
+from ..records import fields as record_fields
+from ..service import picture as _picture  # noqa: F401  (its PictureReport is an answer too)
+from ..service.shapes import declare_dataclasses
+
+
+# pydantic reads the answers (the use-cases' shapes) as standard dataclasses
+declare_dataclasses()
 
 
 # -- the requests ---------------------------------------------------------------------
@@ -45,8 +51,8 @@ def _puzzle_in() -> type[Strict]:
     shape = service.PuzzleModel
     described = TypeAdapter(shape).json_schema()["properties"]
     hints = typing.get_type_hints(shape)
-    fields = {f.name: (_strict(hints[f.name]) | None, Field(None, description=described[f.name].get("description")))
-              for f in dataclasses.fields(shape)}
+    fields = {name: (_strict(hints[name]) | None, Field(None, description=described[name].get("description")))
+              for name in record_fields(shape)}
     fields["grid"] = (list[Ints] | None, Field(None, description="rows of cells: 0 empty, else the island's number"))
     return create_model("PuzzleIn", __base__=Strict, __doc__=(
         "A puzzle as the JSON format holds it (rows, cols, islands, optional maxbridges, no_loops and "
