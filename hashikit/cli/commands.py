@@ -237,23 +237,11 @@ def cmd_render(args) -> int:
 
 
 # -- parser -------------------------------------------------------------------
-#: the commands this module adds itself
-CORE = ("solve", "check", "convert", "render")
 #: each group module (its parser adder) and the commands it adds, so a command imports only its own group
 GROUPS = {(".logic", "add_parsers"): ("grade", "explain", "hint", "generate", "generate-suite"),
           (".bench", "add_parser"): ("bench",),
           (".catalog", "add_parsers"): ("catalog", "book"),
           ("..web.cli", "add_parser"): ("serve",)}
-
-
-def _command_groups(command: str | None):
-    """The parser adders of the groups to build: the one that has ``command``, or all (for
-    ``--help``, no command, or a misspelt one, so that argparse can list every command)."""
-    if command in CORE:
-        return
-    wanted = [g for g, names in GROUPS.items() if command in names]
-    for module, adder in wanted or GROUPS:
-        yield getattr(importlib.import_module(module, __package__), adder)
 
 
 def _command_in(argv: list[str]) -> str | None:
@@ -262,11 +250,10 @@ def _command_in(argv: list[str]) -> str | None:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The whole parser, or with ``command`` (one of the core commands or of :data:`GROUPS`) only
-    the parts that command needs: a plain ``solve`` does not import the generator, the batch
-    runner, the catalogue or the web server."""
+    """The whole parser, or with ``command`` (one of :data:`CORE` or of :data:`GROUPS`) only that
+    command's: a plain ``solve`` builds no other command's options and does not import the
+    generator, the batch runner, the catalogue or the web server."""
     from .. import __version__
-    from ..solvers import DEFAULT_ENGINE, ENGINES
 
     fmt = argparse.RawDescriptionHelpFormatter
     p = OneLineParser(
@@ -282,7 +269,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                "run 'hashikit COMMAND --help' for each command's options")
     p.add_argument("--version", action="version", version=f"hashikit {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for add in _adders(command):
+        add(sub)
+    return p
 
+
+def _add_solve(sub) -> None:
+    from ..solvers import DEFAULT_ENGINE, ENGINES
+
+    fmt = argparse.RawDescriptionHelpFormatter
     s = sub.add_parser("solve", help="solve a puzzle and print the solved grid", formatter_class=fmt,
                        description="Solve a puzzle exactly. Prints the solved grid (- = horizontal, | \" vertical "
                                    "bridges) and a one-line summary on standard error.",
@@ -311,6 +306,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_show(s)
     s.set_defaults(func=cmd_solve)
 
+
+def _add_check(sub) -> None:
+    fmt = argparse.RawDescriptionHelpFormatter
     c = sub.add_parser("check", help="check a solution against the rules", formatter_class=fmt,
                        description="Check a solution against every rule and name each violation: bridges not on a "
                                    "link, too many bridges, crossings, island counts, disconnected groups.",
@@ -325,6 +323,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    help='report as text or json: {"complete", "valid", "violations": [{"rule", "message", "cells"}]}')
     c.set_defaults(func=cmd_check)
 
+
+def _add_convert(sub) -> None:
+    fmt = argparse.RawDescriptionHelpFormatter
     v = sub.add_parser("convert", help="convert a puzzle (or solution) between formats", formatter_class=fmt,
                        description="Convert between formats; the output format comes from OUT's extension or --to.",
                        epilog=("examples:\n  hashikit convert puzzle.txt puzzle.has\n"
@@ -341,6 +342,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_show(v)
     v.set_defaults(func=cmd_convert)
 
+
+def _add_render(sub) -> None:
+    fmt = argparse.RawDescriptionHelpFormatter
     r = sub.add_parser("render", help="draw a puzzle or solution as SVG or PNG", formatter_class=fmt,
                        description="Draw a puzzle (and its solution, if the file has one or --solve is given) "
                                    "as SVG or PNG, chosen by OUT's extension.",
@@ -354,9 +358,22 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     r.add_argument("--show-links", action="store_true", help="draw the candidate links faintly")
     r.set_defaults(func=cmd_render)
 
-    for add in _command_groups(command):
-        add(sub)
-    return p
+
+#: the commands this module adds itself, each with its parser adder
+CORE = {"solve": _add_solve, "check": _add_check, "convert": _add_convert, "render": _add_render}
+
+
+def _adders(command: str | None):
+    """The parser adders to run: the one command's, or every command's (for ``--help``, no command,
+    or a misspelt one, so that argparse can list every command)."""
+    if command in CORE:
+        yield CORE[command]
+        return
+    wanted = [g for g, names in GROUPS.items() if command in names]
+    if not wanted:
+        yield from CORE.values()
+    for module, adder in wanted or GROUPS:
+        yield getattr(importlib.import_module(module, __package__), adder)
 
 
 def _picture_notes() -> None:
