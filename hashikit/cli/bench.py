@@ -47,7 +47,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``bench`` command to ``hashikit``'s subparsers."""
     b = subparsers.add_parser(
         "bench", help="solve many puzzles with one or more engines, verify and tabulate",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Solve every puzzle file (folders are searched recursively) with each engine in parallel "
                     "worker processes, check every solution with the rule checker, and print tables: "
                     "Table-1 style beside the published numbers of Coelho et al. (2019) for "

@@ -232,8 +232,7 @@ def _dpi(text: str) -> int:
 
 
 def add_parsers(sub) -> None:
-    fmt = argparse.RawDescriptionHelpFormatter
-    c = sub.add_parser("catalog", help="a SQLite catalogue of puzzles: add, list, export", formatter_class=fmt,
+    c = sub.add_parser("catalog", help="a SQLite catalogue of puzzles: add, list, export",
                        description="A catalogue keeps every puzzle once: a puzzle whose mirror image or "
                                    "rotation is already there is rejected as a duplicate.",
                        epilog="examples:\n  hashikit catalog add puzzles.db easy/ hard/*.txt\n"
@@ -268,7 +267,7 @@ def add_parsers(sub) -> None:
     add_filter_options(ex)
     ex.set_defaults(func=cmd_catalog_export)
 
-    b = sub.add_parser("book", help="a printable PDF book of puzzles, with its solutions", formatter_class=fmt,
+    b = sub.add_parser("book", help="a printable PDF book of puzzles, with its solutions",
                        description=_para("A book a printer takes: title page, copyright page, contents (one line per "
                                    "section), the puzzles in sections by level and board size (each from a "
                                    "right-hand page, numbered E001 ... M001 ... H001 ... X001 for expert, by score), "

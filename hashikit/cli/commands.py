@@ -255,9 +255,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     generator, the batch runner, the catalogue or the web server."""
     from .. import __version__
 
-    fmt = argparse.RawDescriptionHelpFormatter
     p = OneLineParser(
-        prog="hashikit", formatter_class=fmt,
+        prog="hashikit",
         description="Solve, check, convert and draw Hashiwokakero (Bridges) puzzles.",
         epilog="examples:\n"
                "  hashikit solve examples/prob-bridges.txt\n"
@@ -277,8 +276,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def _add_solve(sub) -> None:
     from ..solvers import DEFAULT_ENGINE, ENGINES
 
-    fmt = argparse.RawDescriptionHelpFormatter
-    s = sub.add_parser("solve", help="solve a puzzle and print the solved grid", formatter_class=fmt,
+    s = sub.add_parser("solve", help="solve a puzzle and print the solved grid",
                        description="Solve a puzzle exactly. Prints the solved grid (- = horizontal, | \" vertical "
                                    "bridges) and a one-line summary on standard error.",
                        epilog=("examples:\n  hashikit solve puzzle.txt --unique\n"
@@ -308,8 +306,7 @@ def _add_solve(sub) -> None:
 
 
 def _add_check(sub) -> None:
-    fmt = argparse.RawDescriptionHelpFormatter
-    c = sub.add_parser("check", help="check a solution against the rules", formatter_class=fmt,
+    c = sub.add_parser("check", help="check a solution against the rules",
                        description="Check a solution against every rule and name each violation: bridges not on a "
                                    "link, too many bridges, crossings, island counts, disconnected groups.",
                        epilog=("examples:\n  hashikit check puzzle.txt solution.sol.json\n"
@@ -325,8 +322,7 @@ def _add_check(sub) -> None:
 
 
 def _add_convert(sub) -> None:
-    fmt = argparse.RawDescriptionHelpFormatter
-    v = sub.add_parser("convert", help="convert a puzzle (or solution) between formats", formatter_class=fmt,
+    v = sub.add_parser("convert", help="convert a puzzle (or solution) between formats",
                        description="Convert between formats; the output format comes from OUT's extension or --to.",
                        epilog=("examples:\n  hashikit convert puzzle.txt puzzle.has\n"
                                "  hashikit convert puzzle.txt - --to tatham\n"
@@ -344,8 +340,7 @@ def _add_convert(sub) -> None:
 
 
 def _add_render(sub) -> None:
-    fmt = argparse.RawDescriptionHelpFormatter
-    r = sub.add_parser("render", help="draw a puzzle or solution as SVG or PNG", formatter_class=fmt,
+    r = sub.add_parser("render", help="draw a puzzle or solution as SVG or PNG",
                        description="Draw a puzzle (and its solution, if the file has one or --solve is given) "
                                    "as SVG or PNG, chosen by OUT's extension.",
                        epilog="examples:\n  hashikit render puzzle.txt puzzle.svg\n"

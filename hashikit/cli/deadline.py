@@ -14,14 +14,13 @@ answer comes within the limit plus ``limits.TIME_MARGIN`` whatever stage the tim
 
 The hard stop is armed only where this command is the process (``hashikit.cli.commands`` called
 from the command line, in the main thread); a library or test calling ``main(argv)`` keeps the
-deadline, counted from the call, without it.
+deadline, counted from the call, without it.  ``signal`` and ``threading`` load only when a
+deadline is armed: a command without ``--time-limit`` does not pay for them at start-up.
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import threading
 import time
 
 from ..limits import HARD_STOP, Deadline, process_start
@@ -48,8 +47,12 @@ def arm(args, deadline: Deadline | None, answer: list[tuple[int | str, str]]) ->
     docstring), unless it reaches :func:`commit` first.  Does nothing without a deadline, or
     where the command is not the whole process."""
     global _answer
-    if (deadline is None or not getattr(args, "whole_process", False)
-            or threading.current_thread() is not threading.main_thread()):
+    if deadline is None or not getattr(args, "whole_process", False):
+        return
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
         return
     _answer = answer
     signal.signal(signal.SIGALRM, _stop)
@@ -60,11 +63,15 @@ def commit() -> None:
     """The answer is ready and about to be written: the hard stop no longer applies."""
     global _answer
     if _answer is not None:
+        import signal
+
         _answer = None
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _stop(signum, frame) -> None:  # pragma: no cover - runs in a subprocess, tests see its exit
+    import signal
+
     answer = _answer
     if answer is None:  # committed while the signal was on its way
         return

@@ -422,9 +422,7 @@ def cmd_generate_suite(args) -> int:
 
 # -- parsers ------------------------------------------------------------------
 def add_parsers(sub) -> None:
-    fmt = argparse.RawDescriptionHelpFormatter
-
-    g = sub.add_parser("grade", help="grade a puzzle's difficulty by the rules a person needs", formatter_class=fmt,
+    g = sub.add_parser("grade", help="grade a puzzle's difficulty by the rules a person needs",
                        description="Grade = the lowest level of human-style rules (easy, medium, hard, expert) that "
                                    "finishes the puzzle with no guessing; 'ungraded' when the rules get stuck. "
                                    "The score weighs each step by its level (1, 3, 9, 27).",
@@ -438,7 +436,7 @@ def add_parsers(sub) -> None:
                    help="give up after this long with status 'unknown' (exit 1)")
     g.set_defaults(func=cmd_grade)
 
-    e = sub.add_parser("explain", help="print the whole logical solve path, step by step", formatter_class=fmt,
+    e = sub.add_parser("explain", help="print the whole logical solve path, step by step",
                        description="Solve as a person would, one named deduction at a time, each with a sentence.",
                        epilog="example:\n  hashikit explain puzzle.txt --max-level medium")
     e.add_argument("file", help="puzzle file")
@@ -449,7 +447,7 @@ def add_parsers(sub) -> None:
                    help="give up after this long with status 'unknown' (exit 1)")
     e.set_defaults(func=cmd_explain)
 
-    h = sub.add_parser("hint", help="the next logical step, with its reason", formatter_class=fmt,
+    h = sub.add_parser("hint", help="the next logical step, with its reason",
                        description="Print the next deduction a person can make, and why. With --state, start "
                                    "from the bridges you have drawn so far (a solved-grid text or JSON solution); "
                                    "a board that already breaks a rule, or has a bridge the (unique) solution "
@@ -474,7 +472,6 @@ def add_parsers(sub) -> None:
     h.set_defaults(func=cmd_hint)
 
     n = sub.add_parser("generate", help="make puzzles: unique and graded, or the paper's benchmark kind",
-                       formatter_class=fmt,
                        description="Two modes. --difficulty: puzzles with exactly one solution (proved by the exact "
                                    "solver) that grade exactly at that level. --islands: the generator of Coelho et al. "
                                    "(2019): a random tree grown along free lines, extra links (alpha), doubled "
@@ -521,7 +518,6 @@ def add_parsers(sub) -> None:
     n.set_defaults(func=cmd_generate)
 
     s = sub.add_parser("generate-suite", help="write a benchmark set laid out like Coelho et al.'s",
-                       formatter_class=fmt,
                        description="Folders 100/ 200/ 300/ 400/ of Hs_<side>_<n>_<alpha>_<beta>_<idx>.has files, "
                                    "alpha in 25, 50, 75 and beta in 0, 5, 10, 15, as the published set.",
                        epilog="example:\n  hashikit generate-suite --out-dir mysuite --per-group 5 --seed 7")

@@ -16,8 +16,6 @@ backend proved it, and ``stopped="time limit"`` only when the deadline was actua
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
 from typing import Callable, Protocol, Sequence
 
@@ -192,6 +190,9 @@ def simple_result(engine: str, reason: str, stats: dict, start: float) -> SolveR
 
 def _interrupt_can_land() -> bool:
     """A KeyboardInterrupt can be raised in this thread: the main thread, SIGINT not ignored."""
+    import signal
+    import threading
+
     return (threading.current_thread() is threading.main_thread()
             and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN)
 
@@ -206,6 +207,8 @@ def interruptible(call: Callable[[], object], stop: Callable[[], None]):
     solve costs SCIP about a third more CPU on a 400-island instance."""
     if not _interrupt_can_land():
         return call()
+    import threading
+
     box: dict = {}
 
     def target() -> None:

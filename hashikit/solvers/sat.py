@@ -35,25 +35,19 @@ import time
 from functools import lru_cache
 from itertools import accumulate, product
 
-from pysat.card import CardEnc, EncType
-from pysat.formula import IDPool
-from pysat.solvers import Solver, SolverNames
-
 from ..errors import BadArgument
 from ..limits import Deadline
 from ..model import Puzzle
 from . import lazy
 from .base import SolveResult, Status
+from .cadical import CADICAL, open_solver, solver_names
 from .graph import simple_infeasibility
 
-DEFAULT_SAT_SOLVER = "cadical195"
+DEFAULT_SAT_SOLVER = CADICAL
 #: degree constraints with more count tuples than this use a totalizer instead
 _TUPLE_LIMIT = 400
 #: links that can carry more bridges than this switch the puzzle to the binary encoding
 UNARY_MAX_CAP = 8
-#: python-sat names of incremental solvers (kissat is not incremental)
-SAT_SOLVERS = frozenset(name for key, names in vars(SolverNames).items()
-                        if isinstance(names, tuple) and not key.startswith("kissat") for name in names)
 
 
 @lru_cache(maxsize=None)
@@ -138,6 +132,9 @@ class Encoding:
                 self._degree_tuples(links, caps, need)
             else:
                 if pool is None:
+                    from pysat.card import CardEnc, EncType
+                    from pysat.formula import IDPool
+
                     pool = IDPool(start_from=self.nvars + 1)
                 lits = [self.var(k, j) for k in links for j in range(1, self.caps[k] + 1)]
                 enc = CardEnc.equals(lits=lits, bound=need, vpool=pool, encoding=EncType.totalizer)
@@ -304,7 +301,7 @@ def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadli
     deadline = Deadline.of(time_limit)
     enc = encode(puzzle)
     stats: dict = {}
-    with Solver(name=solver, bootstrap_with=enc.clauses) as sat:
+    with open_solver(solver, enc.clauses) as sat:
         backend = SatBackend(enc, sat)
         backend.exclude(counts)
         status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
@@ -325,9 +322,9 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     this in a worker process killed at the deadline.
     """
     start = time.monotonic()
-    if solver not in SAT_SOLVERS:
+    if solver != DEFAULT_SAT_SOLVER and solver not in solver_names():
         raise BadArgument(f"engine 'sat': unknown SAT solver {solver!r}; choose from "
-                          f"{', '.join(sorted(SAT_SOLVERS))}")
+                          f"{', '.join(sorted(solver_names()))}")
     deadline = Deadline.of(time_limit)
     stats: dict = {"sat_solver": solver, "rounds": 0, "cuts": 0}
     if announce is not None:  # which solver runs, even if the process is ended before it answers
@@ -340,7 +337,7 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     if announce is not None:
         announce(dict(stats))  # and the formula's size
     caps = enc.caps
-    with Solver(name=solver, bootstrap_with=enc.clauses) as sat:
+    with open_solver(solver, enc.clauses) as sat:
         status, found, complete, stopped = lazy.run(
             puzzle, SatBackend(enc, sat), max_solutions=max_solutions, deadline=deadline, stats=stats,
             report=report, caps=caps)

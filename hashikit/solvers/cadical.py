@@ -1,0 +1,101 @@
+"""The SAT engine's solver handle: CaDiCaL 1.9.5 (the default) called straight on python-sat's
+extension module, any other solver through python-sat's ``Solver``.
+
+python-sat's ``Solver`` is a Python layer over its extension module ``pysolvers``.  Importing that
+layer (``pysat.solvers``) loads its formula readers (with ``bz2``, ``gzip``, ``lzma`` and
+``decimal``), ``tempfile`` and ``random``: about 25 ms, a third of a plain ``hashikit solve``
+(``benchmarks/results/startup.md``).  The engine needs four calls on CaDiCaL: a new solver with
+its clauses, one more clause, solve, the model.  :func:`open_solver` makes them on ``pysolvers``
+itself, as ``pysat.solvers.Cadical195`` makes them, when the extension has them and answers a
+two-clause formula right (python-sat 1.8 and 1.9 do); otherwise, and for every other solver name,
+it returns python-sat's own ``Solver``.  ``tests/test_sat.py`` runs both on the same formulas.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+
+import pysolvers  # python-sat's extension module: without python-sat there is no SAT engine
+
+#: the solver this module calls directly
+CADICAL = "cadical195"
+_CALLS = ("cadical195_new", "cadical195_add_cl", "cadical195_solve", "cadical195_model", "cadical195_del")
+
+
+class Cadical:
+    """CaDiCaL on ``pysolvers``: ``add_clause``, ``solve``, ``get_model`` and ``delete`` as
+    python-sat's ``Solver`` has them (a context manager too)."""
+
+    def __init__(self, api, clauses=()) -> None:
+        self._api = api
+        self._solver = api.cadical195_new()
+        self._sat: bool | None = None
+        add, solver = api.cadical195_add_cl, self._solver
+        for clause in clauses:
+            add(solver, clause)
+
+    def add_clause(self, clause: list[int]) -> None:
+        self._api.cadical195_add_cl(self._solver, clause)
+
+    def solve(self) -> bool:
+        # the flag says whether this is the main thread, where CaDiCaL leaves Ctrl-C to Python
+        main = int(threading.current_thread() is threading.main_thread())
+        self._sat = self._api.cadical195_solve(self._solver, [], main)
+        return self._sat
+
+    def get_model(self) -> list[int] | None:
+        if not self._sat:
+            return None
+        return self._api.cadical195_model(self._solver) or []
+
+    def delete(self) -> None:
+        if self._solver is not None:
+            self._api.cadical195_del(self._solver, None)
+            self._solver = None
+
+    def __enter__(self) -> Cadical:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.delete()
+
+    def __del__(self) -> None:
+        self.delete()
+
+
+@lru_cache(maxsize=None)
+def extension():
+    """python-sat's extension module when it has CaDiCaL's calls and they answer right, else None."""
+    if not all(hasattr(pysolvers, name) for name in _CALLS):
+        return None
+    try:
+        with Cadical(pysolvers, [[1, 2], [-1]]) as probe:
+            if probe.solve() is not True or probe.get_model() != [-1, 2]:
+                return None
+            probe.add_clause([-2])
+            if probe.solve() is not False:
+                return None
+    except Exception:  # a changed signature: python-sat's own Solver knows its extension
+        return None
+    return pysolvers
+
+
+def open_solver(name: str, clauses: list[list[int]]):
+    """A solver holding ``clauses``: :class:`Cadical` for CaDiCaL when the extension allows it,
+    else python-sat's ``Solver(name=name)``.  Use it as a context manager."""
+    api = extension() if name == CADICAL else None
+    if api is not None:
+        return Cadical(api, clauses)
+    from pysat.solvers import Solver
+
+    return Solver(name=name, bootstrap_with=clauses)
+
+
+@lru_cache(maxsize=None)
+def solver_names() -> frozenset[str]:
+    """python-sat's incremental solvers' names (kissat is not incremental)."""
+    from pysat.solvers import SolverNames
+
+    return frozenset(name for key, names in vars(SolverNames).items()
+                     if isinstance(names, tuple) and not key.startswith("kissat") for name in names)
