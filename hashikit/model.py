@@ -15,7 +15,8 @@ from bisect import bisect_left
 from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
-from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
+from collections import namedtuple
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from .errors import PuzzleError
 
@@ -29,22 +30,20 @@ MAX_SIDE = 10_000
 Pos = tuple[int, int]
 
 
-class Island(NamedTuple):
-    row: int
-    col: int
-    number: int
+class Island(namedtuple("Island", "row col number")):
+    """An island: its cell (``row``, ``col``) and its ``number``."""
+
+    __slots__ = ()
 
     @property
     def pos(self) -> Pos:
         return (self.row, self.col)
 
 
-class Link(NamedTuple):
+class Link(namedtuple("Link", "a b horizontal")):
     """A candidate link between islands ``a < b`` (indices); ``a`` is left of / above ``b``."""
 
-    a: int
-    b: int
-    horizontal: bool
+    __slots__ = ()
 
 
 def _as_island(item) -> Island:

@@ -28,8 +28,6 @@ the deducer, books, pictures) use ``dataclasses`` as usual.
 
 from __future__ import annotations
 
-from typing import Any
-
 MISSING = object()
 
 
@@ -52,7 +50,7 @@ class Record:
     #: the fields' names in order, bases' first
     _fields: tuple[str, ...] = ()
     #: each field's default (a :class:`Fresh` for one made anew); a field without one is required
-    _defaults: dict[str, Any] = {}
+    _defaults: dict[str, object] = {}
     _frozen = False
     _kw_only = False
 
@@ -77,7 +75,7 @@ class Record:
         if "__hash__" not in cls.__dict__:
             cls.__hash__ = Record._hash if cls._frozen else None
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         names = self._fields
         if args and (self._kw_only or len(args) > len(names)):
             raise TypeError(f"{type(self).__name__}() takes {0 if self._kw_only else len(names)} positional "
@@ -113,7 +111,7 @@ class Record:
     def _hash(self) -> int:
         return hash(self._values())
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         if self._frozen:
             raise AttributeError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
         object.__setattr__(self, name, value)
@@ -133,7 +131,7 @@ def fields(record: Record | type[Record]) -> tuple[str, ...]:
     return record._fields
 
 
-def replace(record: Record, **changes: Any) -> Record:
+def replace(record: Record, **changes: object) -> Record:
     """A new record of ``record``'s class with ``changes`` to its fields (as ``dataclasses.replace``):
     ``replace(limits.WEB, max_input_bytes=100)``."""
     return type(record)(**{**{name: getattr(record, name) for name in record._fields}, **changes})

@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from .. import limits as _limits
 from ..errors import FormatError, PuzzleError

@@ -4,7 +4,6 @@ batches and catalogues."""
 
 from __future__ import annotations
 
-from typing import Any
 from .. import limits as limits_mod
 from ..limits import Deadline
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
@@ -51,7 +50,7 @@ def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbri
 
 
 def _layout(density: float | None, allow_adjacent: bool, no_loops: bool, islands_percent: int | None,
-            expansion: int | None) -> dict[str, Any]:
+            expansion: int | None) -> dict[str, object]:
     """The generator's layout keywords; BadInput for a density given with Tatham's layout."""
     if density is not None and (islands_percent is not None or expansion is not None):
         raise BadInput("density shapes the default layout; Tatham's (islands percent, expansion) has its own")
@@ -90,7 +89,7 @@ def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float
 
 def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = None, *,
                     islands: int | None = None, alpha: float = 50.0, beta: float = 5.0, maxbridges: int = DEFAULT_MAXBRIDGES,
-                    time_limit: float | Deadline | None = None, **layout) -> dict[str, Any]:
+                    time_limit: float | Deadline | None = None, **layout) -> dict[str, object]:
     """One generated puzzle as JSON data, for a batch (``generate --count``, ``generate-suite``,
     a catalogue or a cluster): a module-level function of plain arguments answering plain data,
     so any executor can run it and any sink store it.

@@ -10,10 +10,12 @@ types and field docstrings (``__pydantic_config__``)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 from ..model import DEFAULT_MAXBRIDGES
 from ..records import MISSING, Fresh, Record, fields
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for type checkers; pydantic gets them from declare_dataclasses
+    from typing import Any, Literal
 
 
 #: rules a board still being played can already break (the others need a finished board)
@@ -44,7 +46,7 @@ PYDANTIC_CONFIG = {"use_attribute_docstrings": True}
 _SHAPES: list[type[Shape]] = []
 
 
-def plain(value: Any) -> Any:
+def plain(value: object) -> object:
     """``value`` as JSON data: shapes as dicts of all their fields, tuples as lists."""
     if isinstance(value, Shape):
         return {name: plain(getattr(value, name)) for name in fields(value)}
@@ -70,17 +72,17 @@ class Answer(Shape):
     set (so ``"unique": null`` means "asked, not known", and an absent ``"unique"`` "not asked");
     list fields are always there."""
 
-    def __init__(self, **given: Any) -> None:
+    def __init__(self, **given: object) -> None:
         super().__init__(**given)
         object.__setattr__(self, "_given", set(given))
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
         given = self.__dict__.get("_given")
         if given is not None:
             given.add(name)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         given = self.__dict__.get("_given", ())
         return {name: plain(getattr(self, name)) for name in self._fields if name in given or self._always(name)}
 
@@ -90,7 +92,7 @@ class Answer(Shape):
         default = cls._defaults.get(name, MISSING)
         return default is MISSING or isinstance(default, Fresh)
 
-    def dump(self) -> dict[str, Any]:
+    def dump(self) -> dict[str, object]:
         """Every field, set or not, as JSON data."""
         return plain(self)
 
@@ -98,8 +100,13 @@ class Answer(Shape):
 def declare_dataclasses() -> None:
     """Make every shape a standard dataclass in place, for pydantic (the web app calls this once):
     only the fields are declared (``init``, ``repr`` and ``eq`` stay the records'), so the classes
-    behave as before.  Loads ``dataclasses``, which a command never needs."""
+    behave as before.  Loads ``dataclasses``, which a command never needs, and ``typing``: the
+    fields' annotations name ``Any`` and ``Literal``, which only pydantic evaluates, so they are
+    put in this module's namespace here rather than imported when a command loads the shapes."""
     import dataclasses
+    import typing
+
+    globals().update(Any=typing.Any, Literal=typing.Literal)
 
     for cls in _SHAPES:
         if dataclasses.is_dataclass(cls) and "__dataclass_fields__" in cls.__dict__:

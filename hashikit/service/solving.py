@@ -4,7 +4,7 @@ the time limit kept on work that cannot stop itself (a worker killed at the dead
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 from .. import limits as limits_mod
 from ..limits import Deadline, Limits
 from ..model import Puzzle, Solution

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
 
 from ..model import Solution
 from ..records import Fresh, Record
@@ -53,7 +52,7 @@ class SolveResult(Record):
     reason: str | None = None
     #: Engine statistics: ``time`` (seconds, model building included) always;
     #: others per engine, e.g. ``rounds`` and ``cuts`` for lazy connectivity.
-    stats: dict[str, Any] = Fresh(dict)
+    stats: dict[str, object] = Fresh(dict)
 
     def __post_init__(self) -> None:
         if self.solution is not None and not self.solutions:

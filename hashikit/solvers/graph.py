@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
 
-if TYPE_CHECKING:
-    from ..model import Puzzle
+from ..model import Puzzle
 
 
 class DisjointSets:

@@ -17,7 +17,7 @@ backend proved it, and ``stopped="time limit"`` only when the deadline was actua
 from __future__ import annotations
 
 import time
-from typing import Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
 
 from ..limits import Deadline
 from ..model import Puzzle, Solution
@@ -27,7 +27,9 @@ from .graph import DisjointSets, components
 TIME_LIMIT = "time limit"
 
 
-class Backend(Protocol):
+class Backend:
+    """What an engine gives the loop (any object with these four methods)."""
+
     def solve(self, deadline: Deadline | None) -> tuple[Status, list[int] | None]:
         """(SOLVED, counts) for an assignment meeting every constraint added so far;
         (INFEASIBLE, None) when proved there is none; (UNKNOWN, None) at the deadline."""
