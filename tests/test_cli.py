@@ -230,3 +230,26 @@ def test_solve_reads_standard_input():
     proc = subprocess.run([sys.executable, "-m", "hashikit.cli", "solve", "-"], input="",
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "<stdin>" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("columns", ["50", "100", "0", "junk"])
+def test_help_is_wrapped_to_the_width_argparse_itself_would_use(monkeypatch, columns):
+    """The CLI tells argparse the terminal's width (so that argparse need not import shutil); the
+    help must come out as argparse's own formatter lays it out, whatever COLUMNS says."""
+    import argparse
+
+    from hashikit.cli.common import OneLineParser
+
+    monkeypatch.setenv("COLUMNS", columns)
+
+    def made(parser):
+        parser.add_argument("--time-limit", metavar="SECONDS", help="give up after this long " * 6)
+        parser.add_argument("file", help="puzzle file ('-' for standard input)")
+        return parser.format_help()
+
+    ours = made(OneLineParser(prog="hashikit solve", description="Solve a puzzle exactly. " * 5))
+    theirs = made(argparse.ArgumentParser(prog="hashikit solve", description="Solve a puzzle exactly. " * 5,
+                                          formatter_class=argparse.RawDescriptionHelpFormatter))
+    assert ours == theirs
+    if columns == "50":
+        assert max(len(line) for line in ours.splitlines() if not line.startswith("Solve")) <= 50
