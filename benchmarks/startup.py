@@ -11,7 +11,8 @@ draws nothing).
 
 Both sides run from a fresh virtual environment holding hashikit installed as the README installs
 it (``pip install .``: a regular install, its bytecode compiled), the dependencies taken from this
-interpreter's site-packages by a path file: what a user meets.  An editable install (this
+interpreter's site-packages by a path file: what a user meets.  hashikit runs as the ``hashikit``
+command pip writes (not ``python -m hashikit``).  An editable install (this
 checkout's ``.venv``) loads a finder at every interpreter start, which costs both sides some
 14 ms and flatters the ratio; ``--checkout`` times the checkout that way instead.
 
