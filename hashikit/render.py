@@ -28,10 +28,10 @@ otherwise): a hostile coordinate never reaches the arithmetic.
 
 from __future__ import annotations
 
+import html
 import math
 import os
 from typing import Iterable, NamedTuple
-from xml.sax.saxutils import escape, quoteattr
 
 from .errors import FormatError, HashikitError
 from .model import Puzzle, Solution
@@ -346,7 +346,7 @@ def _svg_shape(shape) -> str:
         return f"<circle {attrs}/>"
     if isinstance(shape, Text):
         return (f'<text class="{shape.cls}" x="{_n(shape.x)}" y="{_n(shape.y)}" dy="0.36em"'
-                f' font-size="{_n(shape.size)}" fill="{shape.fill}">{escape(shape.text)}</text>')
+                f' font-size="{_n(shape.size)}" fill="{shape.fill}">{html.escape(shape.text, quote=False)}</text>')
     if isinstance(shape, Grid):
         d = "".join(f"M{_n(a)} {_n(b)}H{_n(x)}" if b == y else f"M{_n(a)} {_n(b)}V{_n(y)}"
                     for a, b, x, y in shape.segments)
@@ -367,7 +367,7 @@ def _svg_text(puzzle: Puzzle, scene: Scene, title: str | None) -> str:
            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}"'
            f' role="img" class="hashikit" data-rows="{puzzle.rows}" data-cols="{puzzle.cols}">']
     if title is not None:
-        out.append(f"<title>{escape(str(title))}</title>")
+        out.append(f"<title>{html.escape(str(title), quote=False)}</title>")
     for name, shapes in scene.layers:
         if not shapes:
             continue
@@ -375,7 +375,7 @@ def _svg_text(puzzle: Puzzle, scene: Scene, title: str | None) -> str:
         if name == "bridges" or name == "links":
             extra = ' stroke-linecap="butt"'
         elif name in ("islands", "labels"):
-            extra = (f' font-family={quoteattr(FONT_FAMILY)} font-weight="bold"'
+            extra = (f' font-family="{html.escape(FONT_FAMILY)}" font-weight="bold"'
                      ' text-anchor="middle"')
         out.append(f'<g id="{name}"{extra}>')
         out.extend(_svg_shape(s) for s in shapes)

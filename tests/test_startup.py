@@ -75,3 +75,14 @@ def test_a_plain_solve_loads_no_python_sat_layer_no_shutil_and_no_signal():
     assert not {"pysat", "pysat.solvers", "shutil", "bz2", "lzma", "signal", "dataclasses", "inspect", "typing"} & plain
     limited = imported("solve", str(EXAMPLE), "-q", "--time-limit", "30")
     assert "signal" in limited
+
+
+def test_drawing_an_svg_loads_no_network_or_mail_modules():
+    """The SVG writer escapes text with ``html.escape``: ``xml.sax.saxutils`` imported
+    ``urllib.request`` and with it ``http.client``, ``email``, ``ssl`` and ``socket``."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        mods = imported("render", str(EXAMPLE), str(Path(tmp) / "out.svg"))
+    assert "hashikit.render" in mods
+    assert not {"xml.sax.saxutils", "urllib.request", "http.client", "email", "ssl", "socket"} & mods
