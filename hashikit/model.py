@@ -12,11 +12,11 @@ puzzle and shared by the solvers, the formats and the renderers.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import namedtuple
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
-from collections import namedtuple
-from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from .errors import PuzzleError
 

@@ -109,7 +109,7 @@ def declare_dataclasses() -> None:
     globals().update(Any=typing.Any, Literal=typing.Literal)
 
     for cls in _SHAPES:
-        if dataclasses.is_dataclass(cls) and "__dataclass_fields__" in cls.__dict__:
+        if "__dataclass_fields__" in cls.__dict__:  # declared by an earlier call
             continue
         for name in cls.__dict__.get("__annotations__", {}):
             default = cls.__dict__.get(name)

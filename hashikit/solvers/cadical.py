@@ -29,6 +29,7 @@ class Cadical:
 
     def __init__(self, api, clauses=()) -> None:
         self._api = api
+        self._solver = None  # set before the call: a failed start leaves nothing for __del__ to free
         self._solver = api.cadical195_new()
         self._sat: bool | None = None
         add, solver = api.cadical195_add_cl, self._solver
