@@ -1,6 +1,6 @@
-"""The web API's own typed shapes (pydantic): the requests each endpoint takes, the error answer,
-and the limits document (``GET /api/limits``) the page reads instead of prose.  The answers are
-the use-cases' own shapes (:mod:`hashikit.service.shapes`)."""
+"""The web API's typed requests (pydantic): what each endpoint takes, and the two answers of the
+web's own, the error and the limits document (``GET /api/limits``) the page reads instead of
+prose.  Every other answer is a use-case's shape (:mod:`hashikit.service.shapes`)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ Ints = list[StrictInt]
 
 
 def _strict(tp):
-    """The strict pydantic type for a JSON-shape field's type (no coercion: "3" is not 3)."""
+    """The strict pydantic type for a field of a shape (no coercion: "3" is not 3)."""
     args = typing.get_args(tp)
     if typing.get_origin(tp) is list:
         return list[_strict(args[0])]
