@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import threading
 from pathlib import Path
 
@@ -44,8 +43,6 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 #: Largest request body (bytes).
 MAX_BODY = WEB.max_input_bytes
-#: Largest board side the app plays.
-MAX_SIDE = WEB.max_side
 #: Seconds one solve (or hint, analysis) may take before the answer is status "unknown".
 SOLVE_TIME_LIMIT = WEB.default_time_limit
 #: Seconds one generate request may take before it gives up (503).
@@ -76,12 +73,9 @@ class ApiError(Exception):
 
 # -- request helpers ----------------------------------------------------------------
 def request_puzzle(obj: PuzzleIn):
-    """The request's puzzle, built after its size is checked, or 400."""
+    """The request's puzzle, read as the JSON format reads one under ``limits.WEB`` (its size
+    checked before a board is built), or 400."""
     data = obj.model_dump(exclude_none=True)
-    if isinstance(data.get("rows"), int) and isinstance(data.get("cols"), int):
-        service.validate_dimensions(data["rows"], data["cols"], WEB)  # before building a huge board
-    if "grid" in data:
-        service.validate_dimensions(len(data["grid"]), max((len(r) for r in data["grid"]), default=0), WEB)
     from ..formats.jsonfmt import puzzle_from_data
 
     try:
@@ -271,7 +265,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                   docs_url=None, redoc_url=None, lifespan=worker_pool(pool_size),
                   description="The JSON API behind `hashikit serve`. Every endpoint takes and answers JSON; "
                               "rows and columns are 0-based. Bad input answers 4xx with `{\"error\": message}`. "
-                              f"Boards are limited to {MAX_SIDE}x{MAX_SIDE} and MAXBRIDGES {WEB.max_maxbridges}, "
+                              f"Boards are limited to {WEB.max_side}x{WEB.max_side} and MAXBRIDGES {WEB.max_maxbridges}, "
                               f"request bodies to {max_body} bytes, a solve, hint or analysis to "
                               f"{solve_time_limit:g} s, a generate to {generate_time_limit:g} s.")
     working = asyncio.Semaphore(MAX_WORKING)
@@ -318,13 +312,6 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     async def parse(req: ParseRequest) -> Response:
         if not req.text.strip():
             raise BadInput('"text" is empty')
-        if req.format is not None:
-            from ..formats import formats
-
-            if req.format not in formats() or formats()[req.format].read is None:
-                readable = sorted(n for n, f in formats().items() if f.read)
-                raise BadInput(f'"format" must be one of {", ".join(readable)} (or left out to guess)')
-        _validate_size(req.text, req.format)
         return JSONResponse((await work(service.parse, req.text, req.format, WEB)).as_json())
 
     @app.post("/api/solve", response_model=SolveReport, responses=ERRORS, summary="Solve a puzzle",
@@ -473,30 +460,3 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     return app
-
-
-#: Formats that spell the board out cell by cell: their text shows a too-large board before parsing.
-_CELL_FORMATS = ("grid", "csv", "has", "solved", "solved-unicode")
-
-
-#: the board size a Tatham game ID or a puzz.link URL declares up front
-_DECLARED = (re.compile(r"^\s*(?P<cols>\d{1,12})x(?P<rows>\d{1,12})"),
-             re.compile(r"hashikake/(?:v:/)?(?P<cols>\d{1,12})/(?P<rows>\d{1,12})"))
-
-
-def _validate_size(text: str, fmt: str | None) -> None:
-    """Refuse text that declares or spells out a board far larger than 60x60 before parsing it
-    (cheap: a 46-byte puzz.link URL can describe a 10000x10000 board)."""
-    from ..formats import sniff
-
-    for pattern in _DECLARED:
-        found = pattern.search(text[:200])
-        if found:
-            service.validate_dimensions(int(found["rows"]), int(found["cols"]), WEB)
-    if (fmt or sniff(text)) not in _CELL_FORMATS:
-        return
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    longest = max((len(ln) for ln in lines), default=0)
-    if len(lines) > 2 * MAX_SIDE + 1 or longest > 8 * MAX_SIDE:
-        raise BadInput(f"the board has {len(lines)} lines of up to {longest} characters; "
-                       f"the web app plays boards up to {MAX_SIDE}x{MAX_SIDE}")

@@ -62,9 +62,19 @@ def _puzzle_in() -> type[Strict]:
 PuzzleIn = _puzzle_in()
 
 
-class ParseRequest(Strict):
-    text: StrictStr = Field(description="grid text, a Tatham game ID, a puzz.link URL, JSON, ...")
-    format: StrictStr | None = Field(None, description="a readable format's name; left out: guessed")
+def _parse_request():
+    """The parse request, its ``format`` an enum built from the formats registry."""
+    from pydantic import create_model
+
+    from ..formats import formats
+
+    names = tuple(sorted(name for name, f in formats().items() if f.read))
+    return create_model("ParseRequest", __base__=Strict,
+                        text=(StrictStr, Field(description="grid text, a Tatham game ID, a puzz.link URL, JSON, ...")),
+                        format=(Literal[names] | None, Field(None, description="a readable format's name; left out: guessed")))
+
+
+ParseRequest = _parse_request()
 
 
 class PuzzleRequest(Strict):
