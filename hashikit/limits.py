@@ -87,10 +87,11 @@ CLI = Limits(max_side=MAX_SIDE, max_cells=4_000_000, max_islands=1_000_000, max_
 WEB = Limits(max_side=60, max_cells=3_600, max_islands=3_600, max_maxbridges=8,
              max_input_bytes=1_000_000, max_time_limit=10.0, default_time_limit=10.0)
 
-#: what a request for a generated puzzle may ask, wherever it comes from (the command line's
-#: options, the web API's schema and ``generate_unique`` all read these): the smallest side,
-#: MAXBRIDGES (lowest, highest), islands per cell of the default layout (the most, the default),
-#: and Tatham's layout's islands percent and expansion (lowest, highest)
+#: what a request for a generated puzzle may ask, wherever it comes from (``hashikit.spec``, the
+#: one rule book of such requests, reads these): the smallest side, MAXBRIDGES (lowest, highest),
+#: islands per cell of the default layout (the most, the default), Tatham's layout's islands
+#: percent and expansion (lowest, highest; and their defaults, his presets', when a request gives
+#: one of them) and the seeds (lowest, highest: 63 bits, as a catalogue stores them)
 GENERATE_MIN_SIDE = 2
 #: the largest side the command line generates (the web's is WEB_GENERATE_MAX_SIDE)
 GENERATE_MAX_SIDE = 1000
@@ -98,6 +99,8 @@ GENERATE_MAXBRIDGES = (1, 4)
 GENERATE_MAX_DENSITY, GENERATE_DENSITY = 0.5, 0.25
 GENERATE_ISLANDS_PERCENT = (1, 30)
 GENERATE_EXPANSION = (0, 100)
+GENERATE_TATHAM_DEFAULTS = (30, 10)
+GENERATE_SEEDS = (0, 2 ** 63 - 1)
 #: seconds the command line gives one graded puzzle when ``--time-limit`` is not given
 GENERATE_TIME_LIMIT = 120.0
 

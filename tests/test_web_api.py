@@ -280,8 +280,18 @@ def test_limits_document_is_typed_and_follows_the_app():
     props = openapi["components"]["schemas"]["GenerateRequest"]["properties"]
     assert [props["rows"]["minimum"], props["rows"]["maximum"]] == [gen["min_side"], gen["max_side"]]
     assert [props["maxbridges"]["minimum"], props["maxbridges"]["maximum"]] == gen["maxbridges"]
-    assert props["density"]["anyOf"][0]["le"] == gen["max_density"]
-    assert props["difficulty"]["enum"] == gen["levels"]
+    density = props["density"]["anyOf"][0]
+    assert [density["exclusiveMinimum"], density["maximum"]] == [gen["min_density"], gen["max_density"]]
+    for name in ("islands_percent", "expansion", "seed"):
+        ranged = props[name]["anyOf"][0]
+        # (FastAPI's OpenAPI model holds the bounds as floats: 2**63 - 1 comes out rounded)
+        assert [ranged["minimum"], ranged["maximum"]] == pytest.approx(gen["seeds" if name == "seed" else name]), name
+    assert props["difficulty"]["enum"] == gen["levels"] and props["difficulty"]["default"] == gen["default_level"]
+    assert props["rows"]["default"] == gen["default_side"] and props["maxbridges"]["default"] == gen["default_maxbridges"]
+    assert props["density"]["description"].endswith(f"(left out: {gen['default_density']})")
+    # the ranges in JSON Schema's words, never pydantic's own constraint names
+    assert not {"le", "ge", "lt", "gt"} & {key for p in props.values() for part in [p, *p.get("anyOf", [])] for key in part}
+    assert (doc["min_side"], doc["min_maxbridges"]) == (limits.MIN_SIDE, limits.MIN_MAXBRIDGES)
     assert set(openapi["components"]["schemas"]["LimitsReport"]["properties"]) == set(doc)
 
 

@@ -403,21 +403,19 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           f"generation at once.")
     async def generate(req: GenerateRequest, request: Request) -> Response:
         deadline = Deadline.after(generate_time_limit)
-        rows, cols = req.rows, req.cols if req.cols is not None else req.rows
-        seed = req.seed if req.seed is not None else int.from_bytes(os.urandom(4), "little")
+        spec = req.spec()
         if busy["generating"] >= MAX_GENERATING:
             raise ApiError(503, f"{MAX_GENERATING} puzzles are being generated already; try again in a moment",
                            status="busy")
         busy["generating"] += 1
         try:
-            _puzzle, report = await unless_gone(
-                request, service.generate_unique, rows, cols, req.difficulty, seed, maxbridges=req.maxbridges,
-                no_loops=req.no_loops, density=req.density,
-                time_limit=deadline, until=deadline)
+            _puzzle, report = await unless_gone(request, service.generate_unique, spec, time_limit=deadline,
+                                                until=deadline)
         except Cancelled:
             raise ApiError(CLIENT_GONE, "the request was cancelled", status="cancelled") from None
         except OutOfTime as exc:
-            raise ApiError(503, f"no {req.difficulty} {rows}x{cols} puzzle found within {generate_time_limit:g} s "
+            rows, cols = spec.size
+            raise ApiError(503, f"no {spec.difficulty} {rows}x{cols} puzzle found within {generate_time_limit:g} s "
                                 f"({exc}); try again, or a smaller board", status="timeout") from None
         finally:
             busy["generating"] -= 1
