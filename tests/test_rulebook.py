@@ -216,3 +216,27 @@ def test_the_limits_document_is_the_rule_books(client):
                                                              limits.GENERATE_TATHAM_DEFAULTS[1]]
     assert (doc["min_side"], doc["max_side"], doc["max_input_bytes"]) == (limits.MIN_SIDE, limits.WEB.max_side,
                                                                          limits.WEB.max_input_bytes)
+
+
+def test_the_readme_names_the_api_fields_the_models_have():
+    """The README's rows for GET /api/limits and POST /api/generate list the fields of the
+    answer and the request, no more and no fewer."""
+    import re
+
+    from hashikit.web.requests import FormatInfo, GenerateLimits, GenerateRequest, LimitsReport
+    from conftest import ROOT
+
+    rows = {line.split("|")[1].strip(): line for line in (ROOT / "README.md").read_text().splitlines()
+            if line.startswith("| `GET /api/") or line.startswith("| `POST /api/")}
+
+    def names(cell: str) -> set[str]:
+        return set(re.findall(r'"(\w+)"', cell))
+
+    limits_row = rows["`GET /api/limits`"].split("|")[3].split("`:")[0]
+    assert names(limits_row) == set(LimitsReport.model_fields) | set(GenerateLimits.model_fields) | set(
+        FormatInfo.model_fields)
+    generate_row = rows["`POST /api/generate`"].split("|")[2]
+    assert names(generate_row) == set(GenerateRequest.model_fields)
+    assert "MAXBRIDGES must be from 1 to 4 (got 5)" in (ROOT / "README.md").read_text()
+    assert str(pytest.raises(BadArgument, GenerateSpec(maxbridges=5).validate).value) == \
+        "MAXBRIDGES must be from 1 to 4 (got 5)"

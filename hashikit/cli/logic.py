@@ -147,7 +147,7 @@ def add_parsers(sub) -> None:
                        epilog="examples:\n  hashikit grade puzzle.txt\n  hashikit grade puzzle.txt --format json")
     g.add_argument("file", help="puzzle file")
     g.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
-    g.add_argument("--max-level", choices=levels(), default="expert", help="strongest rules to try")
+    g.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to try")
     g.add_argument("--format", choices=("text", "json"), default="text",
                    help='json: {"grade": ..., "score": ..., "steps": {level: count}, "undecided", "verdict"?}')
     g.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
@@ -159,7 +159,7 @@ def add_parsers(sub) -> None:
                        epilog="example:\n  hashikit explain puzzle.txt --max-level medium")
     e.add_argument("file", help="puzzle file")
     e.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
-    e.add_argument("--max-level", choices=levels(), default="expert", help="strongest rules to use")
+    e.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to use")
     e.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
     e.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
                    help="give up after this long with status 'unknown' (exit 1)")
@@ -179,7 +179,7 @@ def add_parsers(sub) -> None:
     h.add_argument("--state", metavar="SOLUTION", help="your board so far (bridges drawn)")
     h.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
     h.add_argument("--state-format", metavar="FORMAT", help="format of the state file")
-    h.add_argument("--max-level", choices=levels(), default="expert", help="strongest rules to use")
+    h.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to use")
     h.add_argument("--no-solution-check", dest="validate_solution", action="store_false",
                    help="do not compare your bridges with the solution (only the rules)")
     h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)")
