@@ -90,15 +90,16 @@ def parse(text: str, fmt: str | None = None, lim: Limits = limits_mod.WEB, sourc
         raise BadInput(refused)
     try:
         size = declared_size(text, fmt, source)
-        if size is not None:
-            validate_dimensions(*size, lim)
-        doc = read_text(text, fmt, source, lim)
+        refused = lim.problem(*size) if size is not None else None
+        doc = None if refused else read_text(text, fmt, source, lim)
     except FormatError as exc:
         raise BadInput(f"cannot read the puzzle: {_where(exc)}") from None
     except (PuzzleError, ValueError, IndexError, KeyError, TypeError, OverflowError) as exc:
         raise BadInput(f"cannot read the puzzle: {exc}") from None
     except RecursionError:
         raise BadInput("cannot read the puzzle: it is nested too deeply") from None
+    if refused:
+        raise BadInput(refused)
     if doc.puzzle is None:
         raise BadInput("the text holds bridges but no puzzle")
     admit(doc.puzzle, lim, numbers=False)
