@@ -370,13 +370,13 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     spec = GenerateSpec(rows=rows, cols=cols, difficulty=difficulty, maxbridges=maxbridges, no_loops=no_loops,
                         allow_adjacent=allow_adjacent, density=density, islands_percent=islands_percent,
                         expansion=expansion).validate()
-    return generate(spec, seed, fill_frame=fill_frame, max_attempts=max_attempts, max_repairs=max_repairs,
-                    time_limit=time_limit, verify=verify, stats=stats)
+    return generate_from(spec, seed, fill_frame=fill_frame, max_attempts=max_attempts, max_repairs=max_repairs,
+                         time_limit=time_limit, verify=verify, stats=stats)
 
 
-def generate(spec: GenerateSpec, seed=None, *, fill_frame: bool = True, max_attempts: int = 200,
-             max_repairs: int | None = None, time_limit: float | Deadline | None = None, verify: bool = True,
-             stats: GenerateStats | None = None) -> tuple[Puzzle, Solution, "Grade"]:
+def generate_from(spec: GenerateSpec, seed=None, *, fill_frame: bool = True, max_attempts: int = 200,
+                  max_repairs: int | None = None, time_limit: float | Deadline | None = None, verify: bool = True,
+                  stats: GenerateStats | None = None) -> tuple[Puzzle, Solution, "Grade"]:
     """:func:`generate_unique` for a spec checked where its request entered
     (:meth:`~hashikit.spec.GenerateSpec.validate`, as the service's callers do), not checked again."""
     from ..logic import WEIGHTS, Grade

@@ -33,13 +33,13 @@ def generate_unique(spec: GenerateSpec, time_limit: float | Deadline | None = No
 def _generate_solved(spec: GenerateSpec, time_limit: float | Deadline | None = None
                      ) -> tuple[Puzzle, Solution, GenerateReport]:
     """:func:`generate_unique` with the (checked) solution too."""
-    from ..generate import generate
+    from ..generate import generate_from
 
     deadline = time_limit_for(spec.time_limit if time_limit is None else time_limit, limits_mod.CLI)
     rows, cols = spec.size
     seed = spec.seed if spec.seed is not None else int.from_bytes(os.urandom(4), "big")
     try:
-        puzzle, solution, g = generate(spec, seed, time_limit=deadline)
+        puzzle, solution, g = generate_from(spec, seed, time_limit=deadline)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     except RuntimeError as exc:
