@@ -102,9 +102,10 @@ class WorkerDied(Exception):
 # -- the worker's side ----------------------------------------------------------------------------
 def _serve(conn, job=None, preload: Sequence[str] = (), owner: int | None = None,
            setup: tuple[Callable[..., None], tuple] | None = None) -> None:
-    """A worker's life: run ``job`` and end (one-off), or run the jobs sent on ``conn`` until it
-    closes (a pool's worker, after importing ``preload`` and running ``setup``, a function and its
-    arguments, so that its first job starts warm).  A pool's worker also ends itself within about a
+    """A worker's life: run ``job`` and end (one-off), or run the jobs sent on ``conn`` until the
+    pool closes its end, which ends the worker quietly wherever it is met (a pool's worker, after
+    importing ``preload`` and running ``setup``, a function and its arguments, so that its first
+    job starts warm).  A pool's worker also ends itself within about a
     second once the process ``owner`` that made the pool is gone (killed outright: nobody else
     would end a worker busy with a long job)."""
     global _active_lock
@@ -126,14 +127,14 @@ def _serve(conn, job=None, preload: Sequence[str] = (), owner: int | None = None
             pass  # an optional engine; the job that needs it says so
     if setup is not None:
         setup[0](*setup[1])
-    conn.send(("ready", os.getpid()))
-    while True:
-        try:
+    try:
+        conn.send(("ready", os.getpid()))
+        while True:
             job = conn.recv()
-        except (EOFError, OSError):
-            return
-        conn.send(("started", None))  # the caller knows the job reached a live worker
-        _run_job(conn, *job)
+            conn.send(("started", None))  # the caller knows the job reached a live worker
+            _run_job(conn, *job)
+    except (EOFError, OSError):
+        return  # the pool closed its end: nobody waits for this worker any more
 
 
 def _process_gone(pid: int) -> bool:
@@ -167,6 +168,8 @@ def _run_job(conn, fn: Callable, args: tuple, kwargs: dict, stream: bool) -> Non
         answer = ("error", exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
     try:
         conn.send(answer)
+    except OSError:
+        raise  # the caller closed its end: the worker's life ends (see _serve)
     except Exception as exc:  # an answer that does not pickle: say what it was
         conn.send(("error", RuntimeError(f"the worker's answer could not be handed back: "
                                          f"{type(exc).__name__}: {exc}")))
