@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from .. import __version__, service
 from ..errors import HashikitError
-from ..limits import MIN_MAXBRIDGES, MIN_SIDE, TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_MAX_GENERATING
+from ..limits import (MIN_MAXBRIDGES, MIN_SIDE, TIME_MARGIN, WEB, WEB_ADMISSION, WEB_GENERATE_MAX_SIDE,
+                      WEB_MAX_GENERATING, Admission)
 from ..records import fields as record_fields
 from ..spec import OPTIONS, GenerateSpec
 from ..service import picture as _picture  # noqa: F401  (its PictureReport is an answer too)
@@ -178,6 +179,41 @@ class FormatInfo(BaseModel):
     maxbridges: list[int] = Field(description="the MAXBRIDGES values (1 to the web cap) the format can hold")
 
 
+class AdmissionLimits(BaseModel):
+    """How this server shares its workers (``hashikit.limits.Admission``): lanes, queues, the
+    limits per client address and for slow clients."""
+
+    light_cells: int = Field(description="a board of at most this many cells (and light_islands islands) is light "
+                                         "work: it runs in the light lane, on workers of its own")
+    light_islands: int = Field(description="a board of at most this many islands (and light_cells cells) is light work")
+    light_at_once: int = Field(description="light requests that run at once")
+    heavy_at_once: int = Field(description="heavy requests (larger boards, pictures) that run at once")
+    generate_at_once: int = Field(description="generations that run at once")
+    queue_length: int = Field(description="requests that may wait in one lane; more are answered 503 at once")
+    queue_wait: float = Field(description="seconds a request waits for a slot at most; then 503 with Retry-After")
+    longest_wait: float = Field(description="seconds a client waits for a solve, hint or analysis at most: "
+                                            "queue_wait, then time_limit of work, then time_margin")
+    longest_generate_wait: float = Field(description="seconds a client waits for a generation at most")
+    client_at_once: int = Field(description="requests one client address may have in flight; more: 429")
+    client_heavy_at_once: int = Field(description="heavy requests (larger boards, pictures, generations) one client "
+                                                  "address may run at once; more: 429")
+    client_heavy_per_minute: int = Field(description="heavy requests one client address may start in any minute; "
+                                                     "more: 429 with Retry-After")
+    header_timeout: float = Field(description="seconds for a request's headers to arrive (hashikit serve; then "
+                                              "the connection is closed)")
+    body_timeout: float = Field(description="seconds for a request's body to arrive once its headers have (then 408)")
+    keep_alive: float = Field(description="seconds an idle connection is kept open (hashikit serve)")
+    client_connections: int = Field(description="connections one client address may hold open (hashikit serve; "
+                                                "a trusted proxy's are not counted)")
+    connections: int = Field(description="connections and requests the server holds at once (hashikit serve; "
+                                         "more: 503)")
+    worker_memory: int = Field(description="bytes of memory each worker process may map; work that needs more "
+                                           "is answered 503 and its worker replaced")
+    picture_pixels: int = Field(description="the largest picture /api/read-picture decodes, in pixels")
+    trusted_proxies: list[str] = Field(description="the proxies whose X-Forwarded-For names the client "
+                                                   "(addresses or networks)")
+
+
 class LimitsReport(BaseModel):
     """This server's limits and options (``hashikit.limits.WEB`` and the app's own settings)."""
 
@@ -189,8 +225,10 @@ class LimitsReport(BaseModel):
     min_maxbridges: int = Field(description="smallest MAXBRIDGES")
     max_maxbridges: int = Field(description="largest MAXBRIDGES (island numbers up to 4 x this)")
     max_input_bytes: int = Field(description="largest request body")
-    time_limit: float = Field(description="seconds a solve, hint or analysis may take (then status unknown)")
+    time_limit: float = Field(description="seconds of work a solve, hint or analysis may take, counted from when "
+                                          "its work starts (then status unknown)")
     time_margin: float = Field(description="seconds an answer may come after its time limit")
+    admission: AdmissionLimits
     generate: GenerateLimits
     formats: list[FormatInfo] = Field(description="the writable formats")
 
@@ -225,16 +263,22 @@ def format_infos() -> tuple[FormatInfo, ...]:
     return tuple(out)
 
 
-def limits_report(solve_time_limit: float, generate_time_limit: float, max_body: int) -> LimitsReport:
-    """The limits document of an app made with these settings: ``limits.WEB`` and the generation
-    rule book (:data:`hashikit.spec.OPTIONS`)."""
+def limits_report(solve_time_limit: float, generate_time_limit: float, max_body: int,
+                  admission: Admission = WEB_ADMISSION, trusted_proxies: list[str] = ()) -> LimitsReport:
+    """The limits document of an app made with these settings: ``limits.WEB``, its admission and
+    the generation rule book (:data:`hashikit.spec.OPTIONS`)."""
     def low_high(name):
         return list(OPTIONS[name].bounds(_WEB_HIGH.get(name)))
+
+    shared = AdmissionLimits(
+        **{name: getattr(admission, name) for name in record_fields(Admission)},
+        generate_at_once=WEB_MAX_GENERATING, longest_wait=admission.longest_wait(solve_time_limit),
+        longest_generate_wait=admission.longest_wait(generate_time_limit), trusted_proxies=list(trusted_proxies))
 
     return LimitsReport(
         version=__version__, min_side=MIN_SIDE, max_side=WEB.max_side, max_cells=WEB.max_cells,
         max_islands=WEB.max_islands, min_maxbridges=MIN_MAXBRIDGES, max_maxbridges=WEB.max_maxbridges,
-        max_input_bytes=max_body, time_limit=solve_time_limit, time_margin=TIME_MARGIN,
+        max_input_bytes=max_body, time_limit=solve_time_limit, time_margin=TIME_MARGIN, admission=shared,
         generate=GenerateLimits(
             min_side=low_high("rows")[0], max_side=low_high("rows")[1], default_side=OPTIONS["rows"].default,
             time_limit=generate_time_limit, at_once=WEB_MAX_GENERATING,
