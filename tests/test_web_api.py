@@ -186,12 +186,18 @@ def test_generate_options_maxbridges_no_loops_density(client):
         assert_error(client.post("/api/generate", json={"rows": 6, "difficulty": "easy", **body}), 400)
 
 
-def test_generate_gives_up_with_503():
-    app = create_app(generate_time_limit=1e-6)  # no puzzle can be made in a microsecond
+def test_generate_gives_up_with_503_saying_so_once():
+    app = create_app(generate_time_limit=1e-6, pool_size=0)  # no puzzle can be made in a microsecond
     with TestClient(app) as c:
         r = c.post("/api/generate", json={"rows": 12, "cols": 12, "difficulty": "expert", "seed": 1})
-        assert_error(r, 503)
+        message = assert_error(r, 503)
         assert r.json()["status"] == "timeout"
+    assert message.count("puzzle found") == 1 and "1e-06 s" in message, message
+    with TestClient(create_app(pool_size=0)) as c:  # the generator gives up early: it says when, and why
+        r = c.post("/api/generate", json={"rows": 3, "difficulty": "expert", "seed": 1})
+    message = assert_error(r, 503)
+    assert message.count("puzzle found") == 1 and "gave up after 200 layouts" in message, message
+    assert "within" not in message, message
 
 
 def test_openapi_and_page(client):

@@ -432,10 +432,12 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             out = await run(request, GENERATE, jobs.generate, spec, seconds=generate_time_limit)
         except (OutOfTime, workers.Overrun) as exc:
             took = asyncio.get_running_loop().time() - started
-            why = (f"within the time limit of {generate_time_limit:g} s" if isinstance(exc, workers.Overrun)
-                   or took >= generate_time_limit else f"in {took:.2g} s: the generator gave up ({_reason(exc)})")
-            raise ApiError(503, f"no {spec.difficulty} {rows}x{cols} puzzle found {why}; try again, or a smaller "
-                                f"board", status="timeout") from None
+            what = f"no {spec.difficulty} {rows}x{cols} puzzle found"
+            if isinstance(exc, workers.Overrun) or took >= generate_time_limit:
+                message = f"{what} within the time limit of {generate_time_limit:g} s; try again, or a smaller board"
+            else:
+                message = f"{what}: the generator gave up {_reason(exc)} ({took:.2g} s); try another size or level"
+            raise ApiError(503, message, status="timeout") from None
         return JSONResponse(out)
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
@@ -499,10 +501,12 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
 
 
 def _reason(exc: Exception) -> str:
-    """A generator's reason for giving up, without the words the message around it says already."""
+    """Why a generator gave up early (``after 200 layouts``), without the words the message around
+    it says already (the use-case's message holds the generator's own in brackets)."""
     text = str(exc)
     inner = text[text.find("(") + 1:text.rfind(")")] if text.endswith(")") and "(" in text else text
-    return inner.split(" puzzle found ", 1)[-1] if " puzzle found " in inner else inner
+    inner = inner.split(" puzzle found ", 1)[-1] if " puzzle found " in inner else inner
+    return "after " + inner[3:] if inner.startswith("in ") else inner
 
 
 def _description(adm: Admission, max_body: int, solve_time_limit: float, generate_time_limit: float) -> str:
