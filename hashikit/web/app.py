@@ -206,6 +206,36 @@ ERRORS = {code: {"model": ErrorAnswer, "description": what} for code, what in (
     (503, "the server is busy: no worker came free in time (`status: busy`), or the work ran out of "
           "memory; the `Retry-After` header says when to try again"))}
 
+#: why a request that matches its schema may still be refused (400): what JSON Schema cannot say
+BOARD_REFUSALS = ("an island outside the board", "two islands on one cell", "an island number above 4 x MAXBRIDGES",
+                  "grid rows of unequal lengths", "an ignored position that holds no island",
+                  "a puzzle left without islands (every one ignored)")
+IMPOSSIBLE = "numbers that alone make the puzzle impossible (an island that cannot reach another, or needs more " \
+             "bridges than its neighbours can take)"
+OFF_LINKS = "bridges or marks not on a link of the puzzle (an end outside the board, a bridge listed twice, no " \
+            "link between the two cells)"
+REFUSALS = {
+    "/api/parse": ("text that no format reads, or not the format named", "a board over the caps"),
+    "/api/solve": (*BOARD_REFUSALS, IMPOSSIBLE),
+    "/api/check": (*BOARD_REFUSALS, OFF_LINKS),
+    "/api/hint": (*BOARD_REFUSALS, IMPOSSIBLE, OFF_LINKS),
+    "/api/analyze": (*BOARD_REFUSALS, IMPOSSIBLE),
+    "/api/convert": (*BOARD_REFUSALS, OFF_LINKS, "a format that cannot hold the puzzle (its MAXBRIDGES or the "
+                     "no-loops variant)", "a format that shows a solution without `bridges`"),
+    "/api/read-picture": ("bytes that are not a PNG, JPEG or WebP picture", "a picture over the pixel cap",
+                          "a picture that holds no board"),
+    "/api/generate": ("options the rule book refuses together (a density with Tatham's layout or its adjacency, "
+                      "a level MAXBRIDGES 1 cannot reach)", "a board on which no bridge fits"),
+}
+
+
+def errors(path: str, more: dict | None = None) -> dict:
+    """The error answers of ``path`` for its OpenAPI description: the 400 says what a request
+    that matches the schema may still be refused for."""
+    refused = {"model": ErrorAnswer, "description": "malformed input, or input the schema cannot refuse "
+                                                    "(message in `error`): " + "; ".join(REFUSALS[path])}
+    return {**ERRORS, 400: refused, **(more or {})}
+
 
 def worker_pools(settings: Admission, warm: bool):
     """The lifespan that keeps the lanes' warm workers (``hashikit.run.workers.Pool``) while the
@@ -305,7 +335,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     async def limits() -> Response:
         return JSONResponse(limits_doc, headers={"cache-control": "no-cache"})
 
-    @app.post("/api/parse", response_model=ParseReport, responses=ERRORS, summary="Read puzzle text",
+    @app.post("/api/parse", response_model=ParseReport, responses=errors("/api/parse"), summary="Read puzzle text",
               description="Reads grid text, a Tatham game ID, a puzz.link URL, JSON or any other readable "
                           "format (guessed from the content unless `format` names it). Text only: a path is "
                           "not opened. The answer carries the geometry: `links` ([r1, c1, r2, c2]) and "
@@ -325,7 +355,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     def board_lane(puzzle) -> str:
         return gate.lane_for(service.puzzle_cost(puzzle.model_dump(exclude_none=True), WEB))
 
-    @app.post("/api/solve", response_model=SolveReport, responses=ERRORS, summary="Solve a puzzle",
+    @app.post("/api/solve", response_model=SolveReport, responses=errors("/api/solve"), summary="Solve a puzzle",
               description=f"Solves exactly and looks for a second solution (`unique`, `second`). Status "
                           f"`unknown` after {solve_time_limit:g} s of work.")
     async def solve(req: PuzzleRequest, request: Request) -> Response:
@@ -337,7 +367,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                               ).as_json()
         return JSONResponse(out)
 
-    @app.post("/api/check", response_model=BoardCheckReport, responses=ERRORS, summary="Check a board",
+    @app.post("/api/check", response_model=BoardCheckReport, responses=errors("/api/check"), summary="Check a board",
               description="`complete`: every rule holds. `valid` and `violations`: only the rules a board "
                           "still being played can break (bridges not on a free straight line, too many bridges "
                           "on one pair, crossings, an island over its number, more bridges on a link than its mark in "
@@ -351,7 +381,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             raise too_slow("the check", solve_time_limit) from None
         return JSONResponse(out)
 
-    @app.post("/api/hint", response_model=HintReport, responses=ERRORS, summary="Next deduction",
+    @app.post("/api/hint", response_model=HintReport, responses=errors("/api/hint"), summary="Next deduction",
               description="As `hashikit hint --state`: `conflict` (with `problems`) when the board breaks a rule "
                           "or holds a bridge (or a 'no bridge' mark) the unique solution contradicts, `complete`, "
                           "`hint` (the next step: `sentence`, the `islands` and `links` it is about, `changes` "
@@ -369,7 +399,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                              ).as_json()
         return JSONResponse(out)
 
-    @app.post("/api/analyze", response_model=AnalyzeReport, responses=ERRORS, summary="Analyze a puzzle",
+    @app.post("/api/analyze", response_model=AnalyzeReport, responses=errors("/api/analyze"), summary="Analyze a puzzle",
               description="For the constructor: `infeasible` (with `reason`), `unique` (with `grade` and "
                           "`score`), `several` (`solutions`: two of them, `differ`: the links [r1, c1, r2, c2] "
                           "on which they differ) or `unknown` past the time limit.")
@@ -382,7 +412,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                                 ).as_json()
         return JSONResponse(out)
 
-    @app.post("/api/convert", response_model=ConvertReport, responses=ERRORS, summary="Write a puzzle in a format",
+    @app.post("/api/convert", response_model=ConvertReport, responses=errors("/api/convert"), summary="Write a puzzle in a format",
               description="The puzzle (and `bridges`, for the formats that show a solution) as text in "
                           "`format`: a Tatham game ID, a puzz.link URL, JSON, grid text, ...")
     async def convert(req: ConvertRequest, request: Request) -> Response:
@@ -396,7 +426,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
 
     from ..service.picture import PictureReport, decode_image
 
-    @app.post("/api/read-picture", response_model=PictureReport, responses=ERRORS, summary="Read a picture",
+    @app.post("/api/read-picture", response_model=PictureReport, responses=errors("/api/read-picture"), summary="Read a picture",
               description="Reads a screenshot or photo of a board: the puzzle, the bridges drawn on it "
                           "(a game in progress), `unsure` (where the reading is doubtful, in words), the digits "
                           "read (`islands`: [row, col, number, sure, x, y]) and the lattice in picture pixels "
@@ -415,10 +445,10 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         return JSONResponse(out)
 
     @app.post("/api/generate", response_model=GenerateReport,
-              responses={**ERRORS, 503: {"model": ErrorAnswer,
+              responses=errors("/api/generate", {503: {"model": ErrorAnswer,
                                          "description": "no puzzle found in time (`status: timeout`), or the "
                                                         "server is busy (`status: busy`: no generation slot came "
-                                                        "free in time, with `Retry-After`)"}},
+                                                        "free in time, with `Retry-After`)"}}),
               summary="Generate a unique puzzle",
               description=f"A unique puzzle graded at `difficulty`. 503 with `status: timeout` when none is "
                           f"found in {generate_time_limit:g} s of work, `status: busy` while {MAX_GENERATING} others "
