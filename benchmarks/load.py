@@ -148,17 +148,23 @@ class Server:
                 self.proc.wait()
 
 
+#: the app as ``hashikit serve`` runs it, with admission fields changed (and "trusted", the trusted
+#: proxies, and "time_limit", a solve's): for the tests' short timeouts
 SERVE_WITH = """
 import json, sys
 import uvicorn
 from hashikit.limits import WEB_ADMISSION
+from hashikit.web.admission import proxies
 from hashikit.web.app import create_app
 from hashikit.web.cli import bind
 from hashikit.web.serving import config
-settings = WEB_ADMISSION.__class__(**{**{k: getattr(WEB_ADMISSION, k) for k in WEB_ADMISSION._fields}, **json.loads(sys.argv[1])})
+asked = json.loads(sys.argv[1])
+trusted, seconds = proxies(asked.pop("trusted", [])), asked.pop("time_limit", 10.0)
+settings = WEB_ADMISSION.__class__(**{**{k: getattr(WEB_ADMISSION, k) for k in WEB_ADMISSION._fields}, **asked})
 sock = bind("127.0.0.1", 0)
 print(f"hashikit: playing at http://127.0.0.1:{sock.getsockname()[1]}/", file=sys.stderr, flush=True)
-uvicorn.Server(config(create_app(admission=settings), settings)).run(sockets=[sock])
+app = create_app(admission=settings, trusted_proxies=trusted, solve_time_limit=seconds)
+uvicorn.Server(config(app, settings, trusted)).run(sockets=[sock])
 """
 
 

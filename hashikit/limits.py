@@ -298,4 +298,18 @@ def readme_table() -> str:
     out.append(f"| generate time limit | | {_number(WEB_GENERATE_TIME_LIMIT)} |")
     out.append(f"| generations at once | | {WEB_MAX_GENERATING} |")
     out.append(f"| margin allowed past a time limit | {_number(TIME_MARGIN)} | {_number(TIME_MARGIN)} |")
+    a = WEB_ADMISSION
+    out += [
+        f"| a light board (its own workers) | | at most {a.light_cells:,} cells and {a.light_islands:,} islands |",
+        f"| requests at once: light, heavy | | {a.light_at_once}, {a.heavy_at_once} |",
+        f"| requests waiting per lane, longest wait | | {a.queue_length}, {_number(a.queue_wait)} (then 503) |",
+        f"| per client: requests in flight | | {a.client_at_once} (then 429) |",
+        f"| per client: heavy requests at once, a minute | | {a.client_heavy_at_once}, {a.client_heavy_per_minute} "
+        f"(then 429) |",
+        f"| headers, body, idle keep-alive (`hashikit serve`) | | {_number(a.header_timeout)}, "
+        f"{_number(a.body_timeout)}, {_number(a.keep_alive)} |",
+        f"| open connections per client, in all (`hashikit serve`) | | {a.client_connections}, {a.connections} |",
+        f"| memory per worker process (address space) | | {_number(a.worker_memory)} |",
+        f"| picture pixels (`/api/read-picture`) | | {a.picture_pixels:,} |",
+    ]
     return "\n".join(out) + "\n"

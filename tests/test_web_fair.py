@@ -333,3 +333,33 @@ def test_the_server_process_makes_no_pool_current(warm):
 
     assert workers.current() is None
     assert warm.post("/api/solve", json={"puzzle": SQUARE}).json()["status"] == "solved"
+
+
+def test_the_readme_states_the_admission_from_limits_py():
+    from conftest import ROOT
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    a, solve = WEB_ADMISSION, WEB.default_time_limit
+    for promise in (
+            f"pictures up to {a.picture_pixels / 1e6:g} megapixels",
+            f"a board of at most {a.light_cells} cells and {a.light_islands} islands",
+            f"on {a.light_at_once} workers of its own", f"on {a.heavy_at_once} workers that run at a lower CPU priority",
+            f"generations on {limits.WEB_MAX_GENERATING} of their own",
+            f"waits for its lane at most {a.queue_wait:g} s ({a.queue_length} at most wait)",
+            f"a client waits at most {a.longest_wait(solve):g} s for a solve",
+            f"may have {a.client_at_once} requests in flight, and {a.client_heavy_at_once} heavy request",
+            f"at once and {a.client_heavy_per_minute} a minute",
+            f"may map {a.worker_memory // 2 ** 30} GiB of memory",
+            f"headers must arrive within {a.header_timeout:g} s and its body within {a.body_timeout:g} s",
+            f"an idle connection is closed after {a.keep_alive:g} s",
+            f"may hold {a.client_connections} connections open", f"and the server {a.connections} (then 503)"):
+        assert promise in readme, promise
+
+
+def test_serve_runs_uvicorn_with_the_admissions_connection_limits():
+    from hashikit.web.serving import config
+
+    cfg = config(create_app(pool_size=0), WEB_ADMISSION, (), host="127.0.0.1", port=0)
+    assert (cfg.limit_concurrency, cfg.timeout_keep_alive, cfg.proxy_headers) == (
+        WEB_ADMISSION.connections, WEB_ADMISSION.keep_alive, False)
+    assert cfg.http.__name__ == "TimedH11Protocol"

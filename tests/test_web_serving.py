@@ -5,8 +5,10 @@ stated timeouts, open connections capped per client address, and a short run of 
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -15,13 +17,15 @@ from conftest import ROOT, loaded
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import load  # noqa: E402
 
-#: the server's slow-client settings here: short, so that the tests wait little
+#: the server's slow-client settings here: short, so that the tests wait little; behind a proxy on
+#: this machine (the README's nginx and Caddy), and a solve's time limit short
 SHORT = {"header_timeout": 1.0, "body_timeout": 1.0, "keep_alive": 1.0, "client_connections": 3}
+SETTINGS = {**SHORT, "trusted": ["127.0.0.1"], "time_limit": 3.0}
 
 
 @pytest.fixture(scope="module")
 def server():
-    s = load.Server(None, settings=SHORT)
+    s = load.Server(None, settings=SETTINGS)
     try:
         yield s
     finally:
@@ -150,3 +154,105 @@ def test_serve_help_says_how_it_shares_and_whom_it_trusts(capsys, monkeypatch):
     assert "overload is 503, a client asking too much 429, both with Retry-After" in flat
     assert "closes slow connections" in flat and "GET /api/limits states how" in flat
     assert "hashikit serve --trusted-proxy 127.0.0.1" in out
+
+
+# -- behind the README's nginx and Caddy ---------------------------------------------------------
+def readme_block(first_line: str) -> str:
+    """The README's indented code block that starts with ``first_line``."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == first_line)
+    block = []
+    for line in lines[start:]:
+        if line and not line.startswith("    "):
+            break
+        block.append(line[4:])
+    return "\n".join(block).strip() + "\n"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def through(proxy_port: int, k: int, body: dict):
+    import httpx
+
+    transport = httpx.HTTPTransport(local_address=f"127.0.0.{k}")
+    with httpx.Client(transport=transport, timeout=60) as c:
+        return c.post(f"http://127.0.0.1:{proxy_port}/api/solve", json=body)
+
+
+def each_client_its_own_share(proxy_port: int) -> None:
+    """Through the proxy, client A's second heavy request at once is 429 while client B's first is
+    served: the server counts each by the address the proxy names, not the proxy's own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    (hard,) = load.hard_puzzles(1)
+    with ThreadPoolExecutor(3) as pool:
+        first = pool.submit(through, proxy_port, 5, {"puzzle": hard})
+        time.sleep(0.5)
+        second = pool.submit(through, proxy_port, 5, {"puzzle": hard})
+        other = pool.submit(through, proxy_port, 6, {"puzzle": hard})
+        answers = [first.result(), second.result(), other.result()]
+    assert [r.status_code for r in answers] == [200, 429, 200], [r.text[:200] for r in answers]
+    assert "heavy requests" in answers[1].json()["error"] and answers[1].headers["retry-after"]
+
+
+def test_behind_the_readmes_nginx_each_client_has_its_own_share(server, tmp_path):
+    import shutil
+
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx is None:
+        pytest.skip("nginx is not installed (Debian package nginx-core; .ci/run installs it)")
+    server.wait()
+    port = free_port()
+    site = readme_block("limit_conn_zone $binary_remote_addr zone=hashi:10m;")
+    site = site.replace("listen 443 ssl;", f"listen 127.0.0.1:{port};").replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
+    temp = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    (tmp_path / "nginx.conf").write_text(
+        f"daemon off; worker_processes 1; pid {tmp_path / 'nginx.pid'}; error_log {tmp_path / 'error.log'};\n"
+        f"events {{ worker_connections 64; }}\nhttp {{ access_log off; {temp}\n{site}}}\n")
+    proc = subprocess.Popen([nginx, "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        up(port, proc)
+        each_client_its_own_share(port)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_behind_the_readmes_caddy_each_client_has_its_own_share(server, tmp_path):
+    import os
+    import shutil
+
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        pytest.skip("caddy is not installed (Debian package caddy; .ci/run installs it)")
+    server.wait()
+    port = free_port()
+    site = readme_block("hashi.example.org {")
+    site = site.replace("hashi.example.org", f"http://127.0.0.1:{port}").replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
+    (tmp_path / "Caddyfile").write_text("{\n\tadmin off\n}\n" + site)
+    env = dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+    proc = subprocess.Popen([caddy, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        up(port, proc)
+        each_client_its_own_share(port)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def up(port: int, proc) -> None:
+    end = time.monotonic() + loaded(15)
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            pytest.fail(f"the proxy ended: {proc.stderr.read()[-2000:]}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    pytest.fail("the proxy did not start")
