@@ -140,26 +140,28 @@ class PuzzleRequest(Strict):
     puzzle: PuzzleIn
 
 
+Bridges = _described(list[Ints], _BRIDGES)
+MaybeBridges = _described(list[Ints] | None, _BRIDGES)
+MaybeMarks = _described(list[Ints] | None, _MARKS)
+#: base64 (padded), perhaps after a data: URL's header
+_BASE64 = r"^(data:[^,]*,)?([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$"
+Base64 = _described(StrictStr, {"type": "string", "pattern": _BASE64})
+
+
 class BoardRequest(Strict):
     puzzle: PuzzleIn
-    bridges: _described(list[Ints] | None, _BRIDGES) = Field(None, description="[r1, c1, r2, c2, count], 0-based",
-                                                             json_schema_extra=_no_default)
-    marks: _described(list[Ints] | None, _MARKS) = Field(
+    bridges: MaybeBridges = Field(None, description="[r1, c1, r2, c2, count], 0-based", json_schema_extra=_no_default)
+    marks: MaybeMarks = Field(
         None, description="[r1, c1, r2, c2, most]: at most `most` bridges on that link (0 or left out: 'no bridge'), "
                           "as hints hand them out", json_schema_extra=_no_default)
 
 
 class CheckRequest(BoardRequest):
-    bridges: _described(list[Ints], _BRIDGES) = Field(description="[r1, c1, r2, c2, count], 0-based")
-
-
-#: base64 (padded), perhaps after a data: URL's header
-_BASE64 = r"^(data:[^,]*,)?([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$"
+    bridges: Bridges = Field(description="[r1, c1, r2, c2, count], 0-based")
 
 
 class PictureRequest(Strict):
-    image: _described(StrictStr, {"type": "string", "pattern": _BASE64}) = Field(
-        description="the picture's bytes (PNG, JPEG or WebP) in base64, or a data: URL")
+    image: Base64 = Field(description="the picture's bytes (PNG, JPEG or WebP) in base64, or a data: URL")
 
 
 def _convert_request():
