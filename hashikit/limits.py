@@ -158,11 +158,12 @@ class Admission(Record, frozen=True):
 #: the process's start (start-up, reading, building, solving, checking, writing and the exit)
 TIME_MARGIN = 0.5
 #: the web server's admission: light boards up to 25x25 (the largest the page generates), 3 light
-#: and 2 heavy requests at once on 2 CPUs' worth of workers, pictures up to 13 megapixels (a 12 MP
-#: phone photo; the reader needs about 20 bytes a pixel)
+#: and 2 heavy requests at once on 2 CPUs' worth of workers, 8 requests in flight per client (a
+#: browser opens 6 connections to a server), pictures up to 13 megapixels (a 12 MP phone photo;
+#: the reader needs about 20 bytes a pixel)
 WEB_ADMISSION = Admission(
     light_cells=625, light_islands=200, light_at_once=3, heavy_at_once=2, queue_length=16, queue_wait=2.0,
-    client_at_once=4, client_heavy_at_once=1, client_heavy_per_minute=20,
+    client_at_once=8, client_heavy_at_once=1, client_heavy_per_minute=30,
     header_timeout=10.0, body_timeout=20.0, keep_alive=5.0, client_connections=16, connections=256,
     worker_memory=1024 * 1024 * 1024, picture_pixels=13_000_000)
 #: seconds past the deadline a worker that keeps the deadline itself gets to hand back its own

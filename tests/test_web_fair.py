@@ -200,7 +200,7 @@ def warm():
 
 def test_one_client_has_at_most_client_at_once_requests_in_flight_the_rest_429(monkeypatch):
     monkeypatch.setattr(jobs, "check", web_jobs.nap_check)  # the one-off workers are forks: they see it
-    with TestClient(create_app(pool_size=0)) as c:
+    with TestClient(create_app(pool_size=0, admission=admission(client_at_once=4, light_at_once=6))) as c:
         with ThreadPoolExecutor(6) as threads:
             answers = list(threads.map(lambda _: c.post("/api/check", json={"puzzle": SQUARE, "bridges": []}),
                                        range(6)))
@@ -224,6 +224,56 @@ def test_overload_is_503_with_retry_after_never_400(monkeypatch):
     for r in answers:
         if r.status_code == 503:
             assert int(r.headers["retry-after"]) >= 1 and r.json()["status"] == "busy", r.text
+
+
+def test_a_client_that_leaves_while_its_request_waits_gives_up_its_place(monkeypatch):
+    """The page aborts a request (a newer edit in the constructor): if it was waiting for a slot,
+    it leaves the queue at once, and no longer counts against its client."""
+    import json
+
+    monkeypatch.setattr(jobs, "check", web_jobs.nap_check)
+    app = create_app(pool_size=0, admission=admission(light_at_once=1, queue_wait=5.0))
+    body = json.dumps({"puzzle": SQUARE, "bridges": []}).encode()
+
+    def scope():
+        return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                "scheme": "http", "path": "/api/check", "raw_path": b"/api/check", "query_string": b"",
+                "root_path": "", "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
+                "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]}
+
+    def client(leave_after: float | None, sent: list):
+        first, leave_at = True, time.monotonic() + (60 if leave_after is None else leave_after)
+
+        async def receive():  # as a server's: the disconnect once it happened, else a wait for it
+            nonlocal first
+            if first:
+                first = False
+                return {"type": "http.request", "body": body, "more_body": False}
+            if time.monotonic() < leave_at:
+                await asyncio.sleep(leave_at - time.monotonic())
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        return receive, send
+
+    async def drive():
+        staying, leaving = [], []
+        first = asyncio.ensure_future(app(scope(), *client(None, staying)))
+        await asyncio.sleep(0.1)
+        start = time.monotonic()
+        await app(scope(), *client(0.2, leaving))  # waits behind the first, then leaves
+        took = time.monotonic() - start
+        lane = app.state.gate.lanes["light"]
+        queued = len(lane.waiting)
+        await first
+        return took, queued, staying, leaving
+
+    took, queued, staying, leaving = asyncio.run(drive())
+    assert leaving[0]["status"] == 499 and took < loaded(1.0), (leaving[0], took)
+    assert queued == 0 and staying[0]["status"] == 200
 
 
 def test_the_time_limit_counts_from_when_the_work_starts(monkeypatch):
@@ -347,7 +397,7 @@ def test_the_readme_states_the_admission_from_limits_py():
             f"generations on {limits.WEB_MAX_GENERATING} of their own",
             f"waits for its lane at most {a.queue_wait:g} s ({a.queue_length} at most wait)",
             f"a client waits at most {a.longest_wait(solve):g} s for a solve",
-            f"may have {a.client_at_once} requests in flight, and {a.client_heavy_at_once} heavy request",
+            f"may have {a.client_at_once} requests in flight", f"and {a.client_heavy_at_once} heavy request",
             f"at once and {a.client_heavy_per_minute} a minute",
             f"may map {a.worker_memory // 2 ** 30} GiB of memory",
             f"headers must arrive within {a.header_timeout:g} s and its body within {a.body_timeout:g} s",

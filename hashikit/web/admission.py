@@ -166,26 +166,42 @@ class Gatekeeper:
         s = self.settings
         return LIGHT if cost.light(s.light_cells, s.light_islands) else HEAVY
 
-    @asynccontextmanager
-    async def slot(self, client: str, lane: str):
-        """Run the body in a slot of ``lane`` for ``client``; :class:`Refused` (429 or 503) before."""
+    async def admit(self, client: str, lane: str) -> tuple[str, str]:
+        """A slot of ``lane`` for ``client``, once it is its turn: the ticket to :meth:`release`;
+        :class:`Refused` (429 or 503) instead.  Cancelled while it waits, it holds nothing."""
         heavy = lane != LIGHT
         if heavy:
             self._admit_heavy(client)
             self.heavy_now[client] += 1
         try:
             await self.lanes[lane].enter(client, self.settings.queue_wait)
-            try:
-                if heavy:
-                    self.heavy_started.setdefault(client, collections.deque()).append(time.monotonic())
-                yield
-            finally:
-                self.lanes[lane].leave(client)
-        finally:
+        except BaseException:
             if heavy:
-                self.heavy_now[client] -= 1
-                if self.heavy_now[client] <= 0:
-                    del self.heavy_now[client]
+                self._heavy_done(client)
+            raise
+        if heavy:
+            self.heavy_started.setdefault(client, collections.deque()).append(time.monotonic())
+        return client, lane
+
+    def release(self, ticket: tuple[str, str]) -> None:
+        client, lane = ticket
+        self.lanes[lane].leave(client)
+        if lane != LIGHT:
+            self._heavy_done(client)
+
+    @asynccontextmanager
+    async def slot(self, client: str, lane: str):
+        """Run the body in a slot of ``lane`` for ``client``; :class:`Refused` (429 or 503) before."""
+        ticket = await self.admit(client, lane)
+        try:
+            yield
+        finally:
+            self.release(ticket)
+
+    def _heavy_done(self, client: str) -> None:
+        self.heavy_now[client] -= 1
+        if self.heavy_now[client] <= 0:
+            del self.heavy_now[client]
 
     def _admit_heavy(self, client: str) -> None:
         s = self.settings

@@ -168,7 +168,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         ``workers.Overrun`` (out of time), ``workers.Cancelled`` (the client left),
         ``workers.WorkerDied`` or ``MemoryError`` (503)."""
         client = request.scope.get("state", {}).get("client") or client_of(request.scope, trusted)
-        async with gate.slot(client, lane):
+        ticket = await until_gone(request, gate.admit(client, lane))
+        try:
             deadline = Deadline.after(seconds)
             call = (*args, deadline) if timed else args
             fn, call = (killed_at_deadline, (job, *call)) if kill else (job, call)
@@ -184,6 +185,29 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                 return task.result()
             finally:
                 cancel.set()  # the handler itself was cancelled (server shutdown): end the work too
+        finally:
+            gate.release(ticket)
+
+    async def until_gone(request: Request, waiting):
+        """``waiting`` (a slot being waited for), given up as soon as the client disconnects: a page
+        that aborts a request (a newer edit in the constructor) holds no place in a queue."""
+        task = asyncio.ensure_future(waiting)
+        gone = False
+        try:
+            while not task.done():
+                await asyncio.wait({task}, timeout=DISCONNECT_POLL)
+                if not task.done() and await request.is_disconnected():
+                    gone = True
+                    break
+        finally:
+            if not task.done():  # it leaves the queue before anything else runs
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        if gone:
+            if not task.cancelled() and task.exception() is None:
+                gate.release(task.result())  # its turn came as it left
+            raise workers.Cancelled("the client went away while its request waited")
+        return task.result()
 
     def too_slow(what: str, seconds: float) -> ApiError:
         return ApiError(503, f"{what} did not finish within the time limit of {seconds:g} s; the server may be "
