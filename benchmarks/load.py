@@ -93,6 +93,22 @@ def memory(pid: int) -> tuple[int, int]:
     return rss, pss
 
 
+def cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds (user and system) of process ``pid`` itself, and of the processes under it (the
+    live ones, and those reaped already)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def stat(p: int) -> list[int]:
+        try:
+            return [int(v) for v in Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[11:15]]
+        except (OSError, ValueError):
+            return [0, 0, 0, 0]
+
+    own = stat(pid)
+    below = own[2] + own[3] + sum(sum(stat(p)) for p in tree_pids(pid)[1:])
+    return (own[0] + own[1]) / tick, below / tick
+
+
 class Server:
     """``hashikit serve --port 0`` from ``tree`` (a folder to put on PYTHONPATH; None: the installed
     package); ``settings`` (a dict of admission fields) serves the same app through a script instead,
@@ -136,6 +152,10 @@ class Server:
 
     def memory(self) -> tuple[int, int]:
         return memory(self.proc.pid)
+
+    def cpu(self) -> tuple[float, float]:
+        """CPU seconds of the server's own process, and of its workers."""
+        return cpu(self.proc.pid)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -349,11 +369,12 @@ async def slowloris(port: int, ks: list[int], stop: asyncio.Event, held: list, b
 
 
 # -- a phase -----------------------------------------------------------------------------------
-def attacker(attack: str, server: Server, ks: list[int], seconds: float, payloads: Path, out: Path):
-    """The attack in a process of its own (its many requests must not delay the players' clock)."""
+def attacker(attack: str, server: Server, ks: list[int], seconds: float, payloads: Path, out: Path, nice: int = 0):
+    """The attack in a process of its own (its many requests must not delay the players' clock),
+    ``nice`` lower in CPU priority (an attacker on another machine takes none of the server's CPUs)."""
     return subprocess.Popen([sys.executable, __file__, "--attack", attack, "--base", server.base, "--port",
                              str(server.port), "--ks", ",".join(map(str, ks)), "--seconds", str(seconds),
-                             "--payloads", str(payloads), "--json", str(out)],
+                             "--payloads", str(payloads), "--json", str(out), "--attacker-nice", str(nice)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
@@ -361,6 +382,8 @@ def attack_main(args) -> int:
     """``--attack``: wait for "go" on standard input, attack for ``--seconds``, write what came back."""
     ks = [int(k) for k in args.ks.split(",")]
     folder = Path(args.payloads)
+    if args.attacker_nice:
+        os.nice(args.attacker_nice)
     stop = asyncio.Event()
     sent: list = []
     held: dict[str, list] = {"headers": [], "body": []}
@@ -381,13 +404,16 @@ def attack_main(args) -> int:
 
     print("ready", flush=True)
     sys.stdin.readline()
+    start = os.times()
     asyncio.run(go())
-    Path(args.json).write_text(json.dumps({"sent": sent, "held": held if args.attack == "slowloris" else {}}))
+    end = os.times()
+    Path(args.json).write_text(json.dumps({"sent": sent, "held": held if args.attack == "slowloris" else {},
+                                           "cpu": end.user + end.system - start.user - start.system}))
     return 0
 
 
 async def phase(server: Server, name: str, seconds: float, players: int, small: list[dict],
-                payloads: Path, spread: int = 1) -> dict:
+                payloads: Path, spread: int = 1, nice: int = 0) -> dict:
     stop = asyncio.Event()
     played: list = []
     peak = [0, 0]
@@ -402,7 +428,7 @@ async def phase(server: Server, name: str, seconds: float, players: int, small: 
     procs = {}
     for n, attack in enumerate(attacks):
         ks = [ATTACKER + 2 * spread * n + j for j in range(spread)]
-        procs[attack] = attacker(attack, server, ks, seconds, payloads, payloads / f"out-{attack}.json")
+        procs[attack] = attacker(attack, server, ks, seconds, payloads, payloads / f"out-{attack}.json", nice)
     for proc in procs.values():
         if proc.stdout.readline().strip() != "ready":
             raise RuntimeError("an attacker did not start")
@@ -412,19 +438,25 @@ async def phase(server: Server, name: str, seconds: float, players: int, small: 
     tasks = [asyncio.ensure_future(player(server.base, PLAYER + i, small, stop, played)) for i in range(players)]
     tasks.append(asyncio.ensure_future(sample()))
     load_before = os.getloadavg()[0]
+    cpu_before, own_before = server.cpu(), os.times()
     await asyncio.sleep(seconds)
     stop.set()
+    cpu_after, own_after = server.cpu(), os.times()
     done, pending = await asyncio.wait(tasks, timeout=PLAYER_TIMEOUT + 5)
     for t in pending:
         t.cancel()
-    sent, held = {}, {}
+    sent, held, attacker_cpu = {}, {}, 0.0
     for attack, proc in procs.items():
         await asyncio.get_running_loop().run_in_executor(None, proc.wait)
         got = json.loads((payloads / f"out-{attack}.json").read_text())
         sent[attack] = got["sent"]
         held.update(got["held"])
+        attacker_cpu += got["cpu"]
+    players_cpu = own_after.user + own_after.system - own_before.user - own_before.system
     return {"phase": name, "seconds": seconds, "played": played, "sent": sent, "held": held,
-            "rss": peak[0], "pss": peak[1], "load": (load_before, os.getloadavg()[0])}
+            "rss": peak[0], "pss": peak[1], "load": (load_before, os.getloadavg()[0]),
+            "cpu": {"server": cpu_after[0] - cpu_before[0], "workers": cpu_after[1] - cpu_before[1],
+                    "attacker": attacker_cpu, "players": players_cpu}}
 
 
 async def drain(server: Server, puzzle: dict, within: float = 60.0) -> float:
@@ -443,16 +475,18 @@ async def drain(server: Server, puzzle: dict, within: float = 60.0) -> float:
     return time.monotonic() - t0
 
 
-def run_tree(tree: str | None, phases, seconds: float, players: int, spread: int = 1, hard: int = 4) -> dict:
+def run_tree(tree: str | None, phases, seconds: float, players: int, spread: int = 1, hard: int = 4,
+             nice: int = 0) -> dict:
     """Start a server from ``tree``, run the ``phases`` on it, stop it."""
     server = Server(tree)
     try:
-        return run_on(server, phases, seconds, players, spread, hard)
+        return run_on(server, phases, seconds, players, spread, hard, nice)
     finally:
         server.stop()
 
 
-def run_on(server: Server, phases, seconds: float, players: int, spread: int = 1, hard: int = 4) -> dict:
+def run_on(server: Server, phases, seconds: float, players: int, spread: int = 1, hard: int = 4,
+           nice: int = 0) -> dict:
     """The ``phases`` against ``server`` (started, perhaps still starting), one after another, each
     followed by a wait until the server answers promptly again."""
     small = small_puzzles()
@@ -470,7 +504,7 @@ def run_on(server: Server, phases, seconds: float, players: int, spread: int = 1
             out = []
             await drain(server, small[0])
             for name in phases:
-                out.append(await phase(server, name, seconds, players, small, payloads, spread))
+                out.append(await phase(server, name, seconds, players, small, payloads, spread, nice))
                 out[-1]["drain"] = await drain(server, small[0])
             return out
 
@@ -512,7 +546,7 @@ def figures(p: dict) -> dict:
                       "longest_closed": max(closed) if closed else None}
     return {"phase": p["phase"], "requests": len(lat), "p50": percentile(lat, 0.5), "p99": percentile(lat, 0.99),
             "max": max(lat) if lat else float("nan"), "answers": answers, "sent": sent, "held": held,
-            "rss": p["rss"], "pss": p["pss"], "load": p["load"], "drain": p.get("drain")}
+            "rss": p["rss"], "pss": p["pss"], "load": p["load"], "drain": p.get("drain"), "cpu": p.get("cpu")}
 
 
 def mib(n: int) -> str:
@@ -524,8 +558,9 @@ def table(name: str, run: dict) -> list[str]:
              f"Idle server: {mib(run['idle'][0])} resident, {mib(run['idle'][1])} proportional. "
              f"Server still answering afterwards: {'yes' if run['alive'] else 'NO'}.", "",
              "| phase | player solves | p50 | p99 | worst | players' answers | attacker's answers (429/503 with Retry-After) "
-             "| slow connections: still open / longest held | peak memory (resident / proportional) | load (1 min) |",
-             "|---|---:|---:|---:|---:|---|---|---|---|---|"]
+             "| slow connections: still open / longest held | peak memory (resident / proportional) "
+             "| CPU s: server, its workers, attacker, players | load (1 min) |",
+             "|---|---:|---:|---:|---:|---|---|---|---|---|---|"]
     for p in run["phases"]:
         f = figures(p)
         attacker = "; ".join(
@@ -536,8 +571,10 @@ def table(name: str, run: dict) -> list[str]:
                          + (f"{h['longest_closed']:.1f} s" if h["longest_closed"] is not None else "–")
                          for k, h in f["held"].items()) or "–"
         answers = ", ".join(f"{c}×{n}" for c, n in sorted(f["answers"].items()))
+        c = f["cpu"]
         lines.append(f"| {f['phase']} | {f['requests']} | {f['p50']:.0f} ms | {f['p99']:.0f} ms | {f['max']:.0f} ms | "
                      f"{answers} | {attacker} | {slow} | {mib(f['rss'])} / {mib(f['pss'])} | "
+                     f"{c['server']:.1f}, {c['workers']:.1f}, {c['attacker']:.1f}, {c['players']:.1f} | "
                      f"{f['load'][0]:.1f} → {f['load'][1]:.1f} |")
     return lines
 
@@ -548,6 +585,9 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--spread", type=int, default=1, metavar="N",
                     help="each attack comes from N addresses (a distributed attacker; default 1)")
+    ap.add_argument("--attacker-nice", type=int, default=0, metavar="N",
+                    help="run the attacker's processes N lower in CPU priority, as if it were on another "
+                         "machine (default 0: it competes with the server for these CPUs)")
     ap.add_argument("--phases", nargs="+", choices=PHASES, default=list(PHASES))
     ap.add_argument("--side-by-side", nargs="+", metavar="NAME=TREE_OR_REVISION",
                     help="serve from each in turn (a folder, or a git revision whose package is extracted)")
@@ -574,7 +614,8 @@ def main() -> int:
             if args.quick:
                 runs[name] = run_tree(folder, ("all",), 2.0, 2, hard=1)
             else:
-                runs[name] = run_tree(folder, args.phases, args.seconds, args.players, spread=args.spread)
+                runs[name] = run_tree(folder, args.phases, args.seconds, args.players, spread=args.spread,
+                                      nice=args.attacker_nice)
             print(f"{name}: done", file=sys.stderr, flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps({n: {**r, "figures": [figures(p) for p in r["phases"]],
@@ -591,8 +632,9 @@ def main() -> int:
              f"phases of {args.seconds:g} s. Attacks: near-cap pictures, hard 60x60 solves and max-size parses, "
              f"{AT_ONCE} at once; {FLOOD} small solves at once every {FLOOD_EVERY:g} s; {SLOW_CONNECTIONS} "
              f"slow-header and {SLOW_CONNECTIONS} slow-body connections dripping a byte every {DRIP:g} s. Each "
-             f"client has its own address in 127.0.0.0/8 (each attack {args.spread} of them). Answers are "
-             f"written `status×count`.", ""]
+             f"client has its own address in 127.0.0.0/8 (each attack {args.spread} of them). The attacker "
+             f"runs {args.attacker_nice} lower in CPU priority than the rest. Answers are written "
+             f"`status×count`.", ""]
     for name, run in runs.items():
         lines += table(name, run) + [""]
     Path(args.out).write_text("\n".join(lines) + "\n")

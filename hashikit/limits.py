@@ -114,7 +114,8 @@ class Admission(Record, frozen=True):
     """How a web server shares its workers among requests and clients (``hashikit serve``; the
     fields are stated in ``/api/limits``).  Each request that computes declares its cost before it
     runs (board cells and islands, or a picture's pixels from its header); a light one (a board
-    within ``light_cells`` and ``light_islands``) runs in the light lane, on workers of its own,
+    within ``light_cells`` and ``light_islands``, sent in at most ``light_bytes``) runs in the light
+    lane, on workers of its own,
     every other in the heavy lane, whose workers run at a lower CPU priority.  A request waits in
     its lane's queue at most ``queue_wait`` seconds (then 503 with Retry-After), and its time limit
     counts from when its work starts."""
@@ -122,6 +123,9 @@ class Admission(Record, frozen=True):
     #: cells and islands of the largest light board
     light_cells: int
     light_islands: int
+    #: the largest request body of light work: reading and parsing more is heavy work whatever it
+    #: holds (and a client at its heavy limit is refused such a request before its body is read)
+    light_bytes: int
     #: requests each lane runs at once, one worker each (generations have a lane of their own:
     #: ``WEB_MAX_GENERATING``)
     light_at_once: int
@@ -162,7 +166,7 @@ TIME_MARGIN = 0.5
 #: browser opens 6 connections to a server), pictures up to 13 megapixels (a 12 MP phone photo;
 #: the reader needs about 20 bytes a pixel)
 WEB_ADMISSION = Admission(
-    light_cells=625, light_islands=200, light_at_once=3, heavy_at_once=2, queue_length=16, queue_wait=2.0,
+    light_cells=625, light_islands=200, light_bytes=65_536, light_at_once=3, heavy_at_once=2, queue_length=16, queue_wait=2.0,
     client_at_once=8, client_heavy_at_once=1, client_heavy_per_minute=30,
     header_timeout=10.0, body_timeout=20.0, keep_alive=5.0, client_connections=16, connections=256,
     worker_memory=1024 * 1024 * 1024, picture_pixels=13_000_000)
@@ -301,7 +305,8 @@ def readme_table() -> str:
     out.append(f"| margin allowed past a time limit | {_number(TIME_MARGIN)} | {_number(TIME_MARGIN)} |")
     a = WEB_ADMISSION
     out += [
-        f"| a light board (its own workers) | | at most {a.light_cells:,} cells and {a.light_islands:,} islands |",
+        f"| a light board (its own workers) | | at most {a.light_cells:,} cells and {a.light_islands:,} islands, "
+        f"in a body of at most {a.light_bytes:,} bytes |",
         f"| requests at once: light, heavy | | {a.light_at_once}, {a.heavy_at_once} |",
         f"| requests waiting per lane, longest wait | | {a.queue_length}, {_number(a.queue_wait)} (then 503) |",
         f"| per client: requests in flight | | {a.client_at_once} (then 429) |",

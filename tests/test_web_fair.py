@@ -79,6 +79,8 @@ def test_a_picture_costs_the_pixels_its_header_declares():
 def test_lanes_follow_the_declared_cost():
     gate = Gatekeeper(WEB_ADMISSION, 2)
     assert gate.lane_for(service.Cost(cells=625, islands=200)) == "light"
+    assert gate.lane_for(service.Cost(cells=9), WEB_ADMISSION.light_bytes) == "light"
+    assert gate.lane_for(service.Cost(cells=9), WEB_ADMISSION.light_bytes + 1) == "heavy"  # a padded body
     assert gate.lane_for(service.Cost(cells=626, islands=10)) == "heavy"
     assert gate.lane_for(service.Cost(cells=100, islands=201)) == "heavy"
     assert gate.lane_for(service.Cost(pixels=100, picture=True)) == "heavy"
@@ -209,6 +211,44 @@ def test_one_client_has_at_most_client_at_once_requests_in_flight_the_rest_429(m
     for r in answers:
         if r.status_code == 429:
             assert r.headers["retry-after"] == "1" and r.json()["status"] == "limited"
+
+
+def test_a_request_known_heavy_is_refused_before_its_body_is_read(monkeypatch):
+    """A client at its heavy limit sends a picture, and a parse whose body declares more than the
+    light bytes: both are 429 at the door, their bodies never read (a client that keeps sending
+    heavy work costs the server no parsing)."""
+    import json
+
+    app = create_app(pool_size=0)
+    gate = app.state.gate
+    gate.heavy_now["127.0.0.1"] = WEB_ADMISSION.client_heavy_at_once  # its heavy request runs
+    big = json.dumps({"text": "3.3\n...\n3.3\n" + " " * WEB_ADMISSION.light_bytes}).encode()
+
+    async def post(path, body):
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                 "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
+                 "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                             (b"content-length", str(len(body)).encode())]}
+        read, sent = [], []
+
+        async def receive():
+            read.append(body)
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await app(scope, receive, send)
+        return sent[0], read
+
+    for path, body in (("/api/read-picture", b'{"image": "AAAA"}'), ("/api/parse", big)):
+        start, read = asyncio.run(post(path, body))
+        assert start["status"] == 429 and not read, (path, start)
+        assert (b"retry-after", b"2") in start["headers"]
+    del gate.heavy_now["127.0.0.1"]
+    start, read = asyncio.run(post("/api/parse", big))  # below its limit: read, and heavy work
+    assert start["status"] == 200 and read
 
 
 def test_overload_is_503_with_retry_after_never_400(monkeypatch):
@@ -392,7 +432,8 @@ def test_the_readme_states_the_admission_from_limits_py():
     a, solve = WEB_ADMISSION, WEB.default_time_limit
     for promise in (
             f"pictures up to {a.picture_pixels / 1e6:g} megapixels",
-            f"a board of at most {a.light_cells} cells and {a.light_islands} islands",
+            f"a board of at most {a.light_cells} cells and {a.light_islands} islands, in a body of at most "
+            f"{a.light_bytes:,} bytes", f"a body declared larger than {a.light_bytes:,} bytes",
             f"on {a.light_at_once} workers of its own", f"on {a.heavy_at_once} workers that run at a lower CPU priority",
             f"generations on {limits.WEB_MAX_GENERATING} of their own",
             f"waits for its lane at most {a.queue_wait:g} s ({a.queue_length} at most wait)",

@@ -161,10 +161,16 @@ class Gatekeeper:
         self.heavy_now: collections.Counter[str] = collections.Counter()
         self.heavy_started: dict[str, collections.deque] = {}
 
-    def lane_for(self, cost) -> str:
-        """The lane of a request that declared ``cost`` (a :class:`hashikit.service.Cost`)."""
+    def lane_for(self, cost, body: int = 0) -> str:
+        """The lane of a request that declared ``cost`` (a :class:`hashikit.service.Cost`) and came in a
+        body of ``body`` bytes."""
         s = self.settings
-        return LIGHT if cost.light(s.light_cells, s.light_islands) else HEAVY
+        return LIGHT if cost.light(s.light_cells, s.light_islands) and body <= s.light_bytes else HEAVY
+
+    def refuse_heavy(self, client: str) -> None:
+        """:class:`Refused` (429) if ``client`` may start no heavy request now (the gate's early look,
+        before a body known to be heavy is read); the slot's own check follows all the same."""
+        self._admit_heavy(client)
 
     async def admit(self, client: str, lane: str) -> tuple[str, str]:
         """A slot of ``lane`` for ``client``, once it is its turn: the ticket to :meth:`release`;
@@ -227,13 +233,20 @@ class Gatekeeper:
 
 
 # -- the gate: requests in flight per client --------------------------------------------------
+#: the endpoints whose work is always heavy (a picture, a generation)
+ALWAYS_HEAVY = frozenset({"/api/read-picture", "/api/generate"})
+
+
 class ClientGate:
     """ASGI middleware for the API's POST endpoints (``paths``): names the request's client
     (``scope["state"]["client"]``) and lets each client have at most ``at_once`` such requests in
-    flight; one more is answered 429 with Retry-After at once, before its body is read."""
+    flight; one more is answered 429 with Retry-After at once, before its body is read.  So is a
+    request known to be heavy before it is read (its endpoint's, or its body's declared length over
+    ``light_bytes``) from a client at its heavy limit (``gate``)."""
 
-    def __init__(self, app, at_once: int, trusted: tuple = (), paths: frozenset = frozenset()):
-        self.app, self.at_once, self.trusted, self.paths = app, at_once, trusted, paths
+    def __init__(self, app, at_once: int, trusted: tuple = (), paths: frozenset = frozenset(),
+                 gate: "Gatekeeper | None" = None):
+        self.app, self.at_once, self.trusted, self.paths, self.gate = app, at_once, trusted, paths, gate
         self.in_flight: collections.Counter[str] = collections.Counter()
 
     async def __call__(self, scope, receive, send):
@@ -241,9 +254,16 @@ class ClientGate:
             return await self.app(scope, receive, send)
         client = client_of(scope, self.trusted)
         scope.setdefault("state", {})["client"] = client
+        refused = None
         if self.in_flight[client] >= self.at_once:
             refused = Refused(429, f"this client has {self.at_once} requests in flight already, the most at once; "
                                    f"wait for their answers", 1.0, "limited")
+        elif self.gate is not None and self._heavy(scope):
+            try:
+                self.gate.refuse_heavy(client)
+            except Refused as exc:
+                refused = exc
+        if refused is not None:
             from starlette.responses import JSONResponse
 
             response = JSONResponse(refused.body(), status_code=429, headers=refused.headers())
@@ -255,3 +275,11 @@ class ClientGate:
             self.in_flight[client] -= 1
             if self.in_flight[client] <= 0:
                 del self.in_flight[client]
+
+    def _heavy(self, scope) -> bool:
+        if scope["path"] in ALWAYS_HEAVY:
+            return True
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                return value.isdigit() and int(value) > self.gate.settings.light_bytes
+        return False

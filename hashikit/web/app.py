@@ -234,14 +234,17 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             raise BadInput('"text" is empty')
         cost = service.text_cost(req.text, req.format, WEB)
         try:
-            out = await run(request, gate.lane_for(cost), jobs.parse, req.text, req.format,
+            out = await run(request, lane_for(request, cost), jobs.parse, req.text, req.format,
                             seconds=solve_time_limit, timed=False)
         except workers.Overrun:
             raise too_slow("reading the text", solve_time_limit) from None
         return JSONResponse(out)
 
-    def board_lane(puzzle) -> str:
-        return gate.lane_for(service.puzzle_cost(puzzle.model_dump(exclude_none=True), WEB))
+    def lane_for(request: Request, cost) -> str:
+        return gate.lane_for(cost, request.scope.get("state", {}).get("body_bytes", 0))
+
+    def board_lane(puzzle, request: Request) -> str:
+        return lane_for(request, service.puzzle_cost(puzzle.model_dump(exclude_none=True), WEB))
 
     @app.post("/api/solve", response_model=SolveReport, responses=errors("/api/solve"), summary="Solve a puzzle",
               description=f"Solves exactly and looks for a second solution (`unique`, `second`). Status "
@@ -249,7 +252,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     async def solve(req: PuzzleRequest, request: Request) -> Response:
         data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle), jobs.solve, data, seconds=solve_time_limit, kill=False)
+            out = await run(request, board_lane(req.puzzle, request), jobs.solve, data, seconds=solve_time_limit,
+                            kill=False)
         except workers.Overrun:
             out = SolveReport(status="unknown", message=f"no answer within the time limit of {solve_time_limit:g} s"
                               ).as_json()
@@ -263,7 +267,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     async def check(req: CheckRequest, request: Request) -> Response:
         data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle), jobs.check, data, req.bridges, req.marks,
+            out = await run(request, board_lane(req.puzzle, request), jobs.check, data, req.bridges, req.marks,
                             seconds=solve_time_limit, timed=False)
         except workers.Overrun:
             raise too_slow("the check", solve_time_limit) from None
@@ -280,33 +284,35 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     async def hint(req: BoardRequest, request: Request) -> Response:
         data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle), jobs.hint, data, req.bridges, req.marks,
+            out = await run(request, board_lane(req.puzzle, request), jobs.hint, data, req.bridges, req.marks,
                             seconds=solve_time_limit)
         except workers.Overrun:
             out = HintReport(status="unknown", sentence=f"no answer within the time limit of {solve_time_limit:g} s"
                              ).as_json()
         return JSONResponse(out)
 
-    @app.post("/api/analyze", response_model=AnalyzeReport, responses=errors("/api/analyze"), summary="Analyze a puzzle",
+    @app.post("/api/analyze", response_model=AnalyzeReport, responses=errors("/api/analyze"),
+              summary="Analyze a puzzle",
               description="For the constructor: `infeasible` (with `reason`), `unique` (with `grade` and "
                           "`score`), `several` (`solutions`: two of them, `differ`: the links [r1, c1, r2, c2] "
                           "on which they differ) or `unknown` past the time limit.")
     async def analyze(req: PuzzleRequest, request: Request) -> Response:
         data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle), jobs.analyze, data, seconds=solve_time_limit)
+            out = await run(request, board_lane(req.puzzle, request), jobs.analyze, data, seconds=solve_time_limit)
         except workers.Overrun:
             out = AnalyzeReport(status="unknown", reason=f"no answer within the time limit of {solve_time_limit:g} s"
                                 ).as_json()
         return JSONResponse(out)
 
-    @app.post("/api/convert", response_model=ConvertReport, responses=errors("/api/convert"), summary="Write a puzzle in a format",
+    @app.post("/api/convert", response_model=ConvertReport, responses=errors("/api/convert"),
+              summary="Write a puzzle in a format",
               description="The puzzle (and `bridges`, for the formats that show a solution) as text in "
                           "`format`: a Tatham game ID, a puzz.link URL, JSON, grid text, ...")
     async def convert(req: ConvertRequest, request: Request) -> Response:
         data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle), jobs.convert, data, req.bridges, req.format,
+            out = await run(request, board_lane(req.puzzle, request), jobs.convert, data, req.bridges, req.format,
                             seconds=solve_time_limit, timed=False)
         except workers.Overrun:
             raise too_slow("the conversion", solve_time_limit) from None
@@ -314,7 +320,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
 
     from ..service.picture import PictureReport, decode_image
 
-    @app.post("/api/read-picture", response_model=PictureReport, responses=errors("/api/read-picture"), summary="Read a picture",
+    @app.post("/api/read-picture", response_model=PictureReport, responses=errors("/api/read-picture"),
+              summary="Read a picture",
               description="Reads a screenshot or photo of a board: the puzzle, the bridges drawn on it "
                           "(a game in progress), `unsure` (where the reading is doubtful, in words), the digits "
                           "read (`islands`: [row, col, number, sure, x, y]) and the lattice in picture pixels "
@@ -326,7 +333,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         raw = decode_image(req.image, WEB)
         cost = service.picture_cost(raw, admission.picture_pixels)
         try:
-            out = await run(request, gate.lane_for(cost), jobs.read_picture, raw, seconds=solve_time_limit,
+            out = await run(request, lane_for(request, cost), jobs.read_picture, raw, seconds=solve_time_limit,
                             timed=False)
         except workers.Overrun:
             raise too_slow("reading the picture", solve_time_limit) from None
@@ -411,7 +418,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
 
     posts = frozenset(route.path for route in app.routes if "POST" in getattr(route, "methods", ()))
     app.add_middleware(BodyGuard, max_body=max_body, paths=posts, timeout=admission.body_timeout)
-    app.add_middleware(ClientGate, at_once=admission.client_at_once, trusted=trusted, paths=posts)
+    app.add_middleware(ClientGate, at_once=admission.client_at_once, trusted=trusted, paths=posts, gate=gate)
     app.add_middleware(SecurityHeaders)
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
@@ -437,7 +444,8 @@ def _description(adm: Admission, max_body: int, solve_time_limit: float, generat
         f"{solve_time_limit:g} s of work, a generate to {generate_time_limit:g} s.\n\n"
         "**Admission.** Every request that computes declares its cost before it runs (its board's cells and "
         "islands, or its picture's pixels) and waits for a slot of its lane: light (boards of at most "
-        f"{adm.light_cells} cells and {adm.light_islands} islands: {adm.light_at_once} at once, on workers of "
+        f"{adm.light_cells} cells and {adm.light_islands} islands, in a body of at most {adm.light_bytes} bytes: "
+        f"{adm.light_at_once} at once, on workers of "
         f"their own), heavy (larger boards and pictures: {adm.heavy_at_once} at once) or generate "
         f"({MAX_GENERATING} at once). At most {adm.queue_length} requests wait in a lane, each at most "
         f"{adm.queue_wait:g} s; past that the answer is 503 with `Retry-After`. The time limit counts from when "

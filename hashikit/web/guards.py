@@ -41,7 +41,8 @@ class BodyGuard:
             body = await self._read(scope, receive)
         except ApiError as exc:
             headers = {"connection": "close"} if exc.code == 408 else None
-            return await JSONResponse({"error": exc.message}, status_code=exc.code, headers=headers)(scope, receive, send)
+            response = JSONResponse({"error": exc.message}, status_code=exc.code, headers=headers)
+            return await response(scope, receive, send)
         sent = False
 
         async def replay():
@@ -81,6 +82,7 @@ class BodyGuard:
             if not message.get("more_body"):
                 break
         validate_json(bytes(body))
+        scope.setdefault("state", {})["body_bytes"] = len(body)
         return body
 
 

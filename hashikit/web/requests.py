@@ -265,6 +265,8 @@ class AdmissionLimits(BaseModel):
     light_cells: int = Field(description="a board of at most this many cells (and light_islands islands) is light "
                                          "work: it runs in the light lane, on workers of its own")
     light_islands: int = Field(description="a board of at most this many islands (and light_cells cells) is light work")
+    light_bytes: int = Field(description="the largest request body of light work: a larger one is heavy work, and "
+                                         "refused before it is read when its client is at its heavy limit")
     light_at_once: int = Field(description="light requests that run at once")
     heavy_at_once: int = Field(description="heavy requests (larger boards, pictures) that run at once")
     generate_at_once: int = Field(description="generations that run at once")
