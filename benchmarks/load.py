@@ -596,6 +596,8 @@ def main() -> int:
                     help="the test suite's run: 2 players, every attack at once for 2 s, the installed package; "
                          "no report unless --out is given")
     ap.add_argument("--json", help="write the figures as JSON here too")
+    ap.add_argument("--append", action="store_true", help="add this run to the report at --out (its own header "
+                                                         "and tables) instead of writing a new one")
     for hidden in ("--attack", "--base", "--port", "--ks", "--payloads"):  # an attacker's own process
         ap.add_argument(hidden, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -623,8 +625,8 @@ def main() -> int:
     if args.quick and "--out" not in sys.argv:
         return 0 if all(r["alive"] for r in runs.values()) else 1
     cpus = os.cpu_count()
-    lines = ["# The web server under attack", "",
-             f"`python benchmarks/load.py {' '.join(sys.argv[1:])}`, {git_state()}, {time.strftime('%Y-%m-%d %H:%M')}, "
+    lines = ["" if args.append else "# The web server under attack", "",
+             f"{'## Another run: ' if args.append else ''}`python benchmarks/load.py {' '.join(sys.argv[1:])}`, {git_state()}, {time.strftime('%Y-%m-%d %H:%M')}, "
              f"{platform.machine()}, {cpus} CPUs, Python {platform.python_version()}. The load tool runs on the "
              f"same {cpus} CPUs as the server, and the machine is shared: each row gives the 1-minute load average "
              f"at the phase's start and end.", "",
@@ -637,7 +639,8 @@ def main() -> int:
              f"`status×count`.", ""]
     for name, run in runs.items():
         lines += table(name, run) + [""]
-    Path(args.out).write_text("\n".join(lines) + "\n")
+    before = Path(args.out).read_text() if args.append and Path(args.out).exists() else ""
+    Path(args.out).write_text(before + "\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
 
