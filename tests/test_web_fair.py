@@ -131,6 +131,30 @@ def test_a_freed_slot_goes_to_the_client_running_the_fewest_then_the_oldest():
     assert asyncio.run(scenario()) == ["player", "flood", "flood", "flood"]
 
 
+def test_a_full_queue_makes_room_for_a_client_with_less_by_pushing_out_the_crowds_newest():
+    async def scenario():
+        lane = Lane("light", 1, 2)
+        await lane.enter("flood", 1)
+        first = asyncio.ensure_future(lane.enter("flood", 5))
+        newest = asyncio.ensure_future(lane.enter("flood", 5))
+        await asyncio.sleep(0)
+        with pytest.raises(Refused):  # the flood cannot push out its own
+            await lane.enter("flood", 5)
+        player = asyncio.ensure_future(lane.enter("player", 5))
+        await asyncio.sleep(0)
+        with pytest.raises(Refused) as pushed:
+            await newest
+        lane.leave("flood")
+        await first
+        lane.leave("flood")
+        await player
+        return pushed.value, lane
+
+    pushed, lane = asyncio.run(scenario())
+    assert pushed.code == 503 and "among the most" in pushed.message and pushed.headers() == {"retry-after": "1"}
+    assert dict(lane.running) == {"player": 1} and not lane.waiting and lane.free == 0
+
+
 def test_a_cancelled_waiter_gives_back_what_it_was_granted():
     async def scenario():
         lane = Lane("light", 1, 5)

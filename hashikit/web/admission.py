@@ -8,8 +8,9 @@
   and pictures) and ``generate``, each running ``at_once`` requests on workers of its own.  A lane
   keeps at most ``queue_length`` requests waiting, each at most ``queue_wait`` seconds: past
   either, 503 with Retry-After.  A freed slot goes to the waiting request whose client runs the
-  fewest in that lane, the oldest first among equals, so one client's burst never queues ahead of
-  everyone else.
+  fewest in that lane, the oldest first among equals, and a full queue makes room for a client
+  with less in it by pushing out the newest waiter of the client with the most: one client's
+  burst never queues ahead of everyone else, nor keeps them out.
 - Heavy work (the heavy and generate lanes) is limited per client too: ``client_heavy_at_once`` at
   once and ``client_heavy_per_minute`` in any minute; past either, 429 with Retry-After.
 
@@ -106,26 +107,49 @@ class Lane:
 
     async def enter(self, client: str, wait: float) -> None:
         """Take a slot for ``client``, waiting at most ``wait`` seconds; :class:`Refused` (503)
-        when the queue is full or the wait runs out."""
+        when the queue is full or the wait runs out.  A full queue makes room for a client that
+        has less in this lane than another by pushing out that one's newest waiter (503): a
+        crowd of one client's requests never keeps the others out."""
         if self.free > 0 and not self.waiting:
             self._grant(client)
             return
         if len(self.waiting) >= self.queue_length:
-            raise self._busy(f"{len(self.waiting)} requests are waiting already")
+            self._push_out(client)
         waiter = _Waiter(client, asyncio.get_running_loop().create_future())
         self.waiting.append(waiter)
         try:
             await asyncio.wait_for(asyncio.shield(waiter.granted), wait)
         except asyncio.TimeoutError:
-            if not waiter.granted.done():
-                self.waiting.remove(waiter)
-                raise self._busy(f"no worker came free within {wait:g} s") from None
+            pass
+        except Refused:
+            raise  # pushed out of the queue
         except BaseException:  # cancelled (the server stops, the client went): give back what was granted
             if waiter in self.waiting:
                 self.waiting.remove(waiter)
-            elif waiter.granted.done():
+            elif waiter.granted.done() and not waiter.granted.cancelled() and waiter.granted.exception() is None:
                 self.leave(client)
             raise
+        if waiter.granted.done():
+            if waiter.granted.exception() is not None:
+                raise waiter.granted.exception()
+            return
+        self.waiting.remove(waiter)
+        raise self._busy(f"no worker came free within {wait:g} s")
+
+    def _share(self, client: str) -> int:
+        """What ``client`` has in this lane: running and waiting."""
+        return self.running[client] + sum(1 for w in self.waiting if w.client == client)
+
+    def _push_out(self, client: str) -> None:
+        """Room in a full queue for ``client``: the newest waiter of the client with the most in this
+        lane leaves it (503), if that client has more than one more than ``client``; else
+        :class:`Refused` for ``client`` itself."""
+        victim = max(reversed(self.waiting), key=lambda w: self._share(w.client))
+        if self._share(victim.client) <= self._share(client) + 1:
+            raise self._busy(f"{len(self.waiting)} requests are waiting already")
+        self.waiting.remove(victim)
+        victim.granted.set_exception(self._busy(f"{len(self.waiting) + 1} requests are waiting, this client's "
+                                                f"among the most"))
 
     def leave(self, client: str) -> None:
         self.running[client] -= 1
