@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from test_web_e2e import PUZZLE, browser, lay, open_page, server  # noqa: F401
+from test_web_e2e import PUZZLE, browser, json_link, lay, open_page, server, status  # noqa: F401
 
 from hashikit.model import LEVELS
 
@@ -81,6 +81,20 @@ def test_the_pages_source_names_no_level_and_carries_no_limit():
 
 
 # ------------------------------------------------------------------ in the browser
+def test_a_loop_in_the_no_loops_variant_is_marked_and_named(browser, server):
+    square = {"rows": 3, "cols": 3, "maxbridges": 2, "no_loops": True,
+              "islands": [[0, 0, 2], [0, 2, 2], [2, 0, 2], [2, 2, 2]]}
+    page, errors = open_page(browser, server, fragment=json_link(square))
+    for r1, c1, r2, c2 in ((0, 0, 0, 2), (0, 2, 2, 2), (2, 2, 2, 0)):
+        lay(page, r1, c1, r2, c2)
+    assert page.locator("#board .bridge.err").count() == 0
+    lay(page, 2, 0, 0, 0)
+    assert page.locator("#board .bridge.err").count() == 4
+    page.wait_for_function("document.getElementById('status').textContent.includes('loop')", timeout=10000)
+    assert "close a loop" in status(page) and page.locator("#banner").is_hidden()
+    assert errors == []
+
+
 def test_the_state_refuses_outside_writes_and_holds_no_dom(browser, server):
     page, errors = open_page(browser, server)
     lay(page, 1, 1, 1, 4)

@@ -6,7 +6,7 @@
 import { celebrate } from "./board.js";
 import { recordTime } from "./best.js";
 import { say } from "./messages.js";
-import { degree, isComplete, islandIndex, linkBetween } from "./rules.js";
+import { degree, isComplete, islandIndex, judge, linkBetween } from "./rules.js";
 import * as server from "./server.js";
 import { mistakesOf, solution } from "./solution.js";
 import * as store from "./store.js";
@@ -59,7 +59,12 @@ export async function checkBoard(auto = false) {
     say(["The board breaks a rule (highlighted):", out.violations.map((v) => v.message)], "error");
     return;
   }
-  if (auto) { say("Every island has its bridges, but the islands are not all connected.", "warn"); return; }
+  if (auto) {
+    const loop = judge(state.graph, state.position).violations.some((v) => v.rule === "loop");
+    say(loop ? "Every island has its bridges, but they close a loop, which this puzzle's rules forbid."
+             : "Every island has its bridges, but the islands are not all connected.", "warn");
+    return;
+  }
   let sol;
   try { sol = await solution(); } catch (e) { sol = e.status === 400 ? { status: "bad", reason: e.message } : null; }
   if (mine !== ticket) return;
