@@ -106,7 +106,7 @@ async function openHash(hash = location.hash) {
 }
 
 window.addEventListener("hashchange", () => {
-  if (state.mode === "play" && location.href !== shareUrl(true)) openHash();
+  if (state.mode === "play" && (!state.puzzle || location.href !== shareUrl(true))) openHash();
 });
 window.addEventListener("resize", () => layoutBoard());
 $("board-wrap").addEventListener("scroll", showCue, { passive: true });
