@@ -223,7 +223,7 @@ def test_every_module_the_page_imports_is_served(client):
         r = client.get(f"/static/{name}")
         assert r.status_code == 200 and "javascript" in r.headers["content-type"], name
         todo += re.findall(r'^import (?:[^;]*? from )?"\./([\w-]+\.js)";', r.text, re.M)
-    assert {"store.js", "rules.js", "server.js", "board.js", "moves.js", "input.js", "build.js"} <= seen
+    assert {"store.js", "referee.js", "server.js", "board.js", "moves.js", "input.js", "build.js"} <= seen
 
 
 def test_answer_shapes_reach_the_openapi_description_with_their_field_docs(client):

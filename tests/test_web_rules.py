@@ -1,16 +1,16 @@
-"""The page's own rule checks (hashikit/web/static/rules.js) against hashikit's checker, in Chromium.
+"""The page's own rule checks (hashikit/web/static/referee.js) against hashikit's checker, in Chromium.
 
 A few hundred boards -- puzzles from the project's generator, from Simon Tatham's generator
 (Debian's sgt-bridges) and random boards that need not be solvable, each with random bridges,
 "no bridge" marks, hints' limits and locks, and boards on the way to a puzzle's solution -- are
-judged in the browser by rules.js and in Python by ``checker.check`` and ``service.check``.  They
+judged in the browser by referee.js and in Python by ``checker.check`` and ``service.check``.  They
 must agree on every board: the verdicts (complete; valid while in play), and the islands and links
 each rule names (crossings, too many bridges, island counts, the groups, loops, marks), and the
 page must refuse a bridge exactly when the checker finds the board after it breaking a rule at that
 link.  The page's own deductions (an island that can no longer be finished, a finished group cut
 off) must never show on a board that is part of the unique solution.
 
-The comparison runs once more on deliberately broken copies of rules.js, and must find each one
+The comparison runs once more on deliberately broken copies of referee.js, and must find each one
 broken: the test can fail.  ``-m slow`` runs ten times as many boards, drawn afresh.
 
 The server and browser are those of tests/test_web_e2e.py.
@@ -36,7 +36,7 @@ from hashikit.limits import WEB
 from hashikit.model import Puzzle, Solution
 from hashikit.solvers import solve
 
-RULES_JS = Path(__file__).resolve().parents[1] / "hashikit" / "web" / "static" / "rules.js"
+REFEREE_JS = Path(__file__).resolve().parents[1] / "hashikit" / "web" / "static" / "referee.js"
 
 #: made by Debian's sgt-bridges 20230122.806ae71 (``sgt-bridges --generate 2 PARAMS``): puzzles
 #: from a generator no one here wrote, fixed so that every run tries the same boards
@@ -191,7 +191,7 @@ def page_request(boards_, parsed):
 
 
 def judge_in_page(page, url, boards_, parsed):
-    """rules.js's judgement of each board, at `url` (as JSON both ways: Playwright's own
+    """referee.js's judgement of each board, at `url` (as JSON both ways: Playwright's own
     serialisation of a few hundred boards takes seconds)."""
     return json.loads(page.evaluate(PAGE_JUDGE, [url, json.dumps(page_request(boards_, parsed))]))
 
@@ -207,7 +207,7 @@ def solution_of(puzzle: Puzzle, counts) -> Solution:
 
 
 def mark_list(puzzle: Puzzle, pos: dict) -> list:
-    """The marks as the page sends them (rules.js markList)."""
+    """The marks as the page sends them (referee.js markList)."""
     cells = lambda k: [*ends(puzzle, k)[0], *ends(puzzle, k)[1]]  # noqa: E731
     return [cells(k) for k in sorted(pos["marks"])] + \
         [[*cells(k), most] for k, most in sorted(pos["at_most"].items()) if k not in pos["marks"]]
@@ -377,7 +377,7 @@ def page(browser, server):  # noqa: F811
 
 def test_the_pages_rules_agree_with_the_checker(page, cases):
     seed, boards_, parsed, wants = cases
-    results = judge_in_page(page, "/static/rules.js", boards_, parsed)
+    results = judge_in_page(page, "/static/referee.js", boards_, parsed)
     assert len(results) == len(boards_) >= 300
     kinds = defaultdict(int)
     for want in wants:
@@ -389,7 +389,7 @@ def test_the_pages_rules_agree_with_the_checker(page, cases):
     assert not found, f"{len(found)} disagreements (seed {seed}); the first:\n" + "\n".join(found[:8])
 
 
-#: ways to break rules.js; the comparison must catch each one
+#: ways to break referee.js; the comparison must catch each one
 BROKEN = {
     "a crossing of a double bridge unseen": ("if (o > k && counts[o])", "if (o > k && counts[o] === 1)"),
     "islands short of their number unnamed": ("if (deg[i] !== s.n) violations", "if (deg[i] > s.n) violations"),
@@ -404,14 +404,14 @@ BROKEN = {
 
 def test_a_broken_rule_check_is_caught(page, cases):
     seed, boards_, parsed, wants = cases
-    source = RULES_JS.read_text(encoding="utf-8")
+    source = REFEREE_JS.read_text(encoding="utf-8")
     caught = {}
     for name, (good, bad) in BROKEN.items():
-        assert source.count(good) == 1, f"{name}: {good!r} is not once in rules.js"
+        assert source.count(good) == 1, f"{name}: {good!r} is not once in referee.js"
         url = page.evaluate("(src) => URL.createObjectURL(new Blob([src], {type: 'text/javascript'}))",
                             source.replace(good, bad))
         caught[name] = len(compare(boards_, wants, judge_in_page(page, url, boards_, parsed)))
-    assert all(caught.values()), f"broken copies of rules.js that agree with the checker (seed {seed}): " \
+    assert all(caught.values()), f"broken copies of referee.js that agree with the checker (seed {seed}): " \
         f"{[name for name, n in caught.items() if not n]}"
 
 

@@ -4,7 +4,7 @@
 
 import { R, S, cx, cy, drawIsland, drawSea, el } from "./draw.js";
 import { $, board } from "./dom.js";
-import { canTakeMore, degree, groups, judge, other, refusal } from "./rules.js";
+import { canTakeMore, degree, groups, judge, other, refusal } from "./referee.js";
 import { set, state, subscribe } from "./store.js";
 import { cellName, plural } from "./words.js";
 

@@ -6,7 +6,7 @@
 import { celebrate } from "./board.js";
 import { recordTime } from "./best.js";
 import { say } from "./messages.js";
-import { degree, isComplete, islandIndex, judge, linkBetween } from "./rules.js";
+import { degree, isComplete, islandIndex, judge, linkBetween } from "./referee.js";
 import * as server from "./server.js";
 import { mistakesOf, solution } from "./solution.js";
 import * as store from "./store.js";

@@ -10,7 +10,7 @@ import { S, cx, cy } from "./draw.js";
 import { cancelGeneration } from "./load.js";
 import { say } from "./messages.js";
 import { cycle, redo, toggleLock, toggleMark, undo } from "./moves.js";
-import { islandIndex, linkBetween, other } from "./rules.js";
+import { islandIndex, linkBetween, other } from "./referee.js";
 import { busy, set, state } from "./store.js";
 import { islandName } from "./words.js";
 import { svgPoint, zoomBy, zoomFit } from "./zoom.js";

@@ -1,17 +1,17 @@
 // hashikit web: the player's moves on the board (a bridge more, a "no bridge" mark, a lock) and
-// undo and redo: each move is checked by the rules (rules.js), made in the store and said.
+// undo and redo: each move is checked by the rules (referee.js), made in the store and said.
 "use strict";
 
 import { flash } from "./board.js";
 import { say } from "./messages.js";
-import { refusal } from "./rules.js";
+import { refusal } from "./referee.js";
 import * as store from "./store.js";
 import { COUNT_WORDS, ORDINALS, capital, islandName } from "./words.js";
 
 const { state } = store;
 const blocked = () => state.solved || store.busy();
 
-// a refusal (rules.js) in words
+// a refusal (referee.js) in words
 function refusalText(k, next, why) {
   const g = state.graph, l = g.links[k], name = (i) => islandName(g, i);
   if (why.rule === "marked") return `The link from ${name(l.a)} to ${name(l.b)} is marked "no bridge" (right-click it to unmark).`;

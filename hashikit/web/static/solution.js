@@ -3,7 +3,7 @@
 "use strict";
 
 import * as server from "./server.js";
-import { applyBridgeList, mistakes } from "./rules.js";
+import { applyBridgeList, mistakes } from "./referee.js";
 import { set, setSolution, state } from "./store.js";
 
 let asked = null, askedFor = null;      // the request under way or answered, and its puzzle

@@ -8,7 +8,7 @@
 "use strict";
 
 import { applyBridgeList, bridgeList, emptyPosition, graphOf, isComplete, markList, setValue,
-         validMoves } from "./rules.js";
+         validMoves } from "./referee.js";
 
 export const MAX_SAVED_MOVES = 300;        // undo and redo steps kept with a saved game
 
@@ -18,9 +18,9 @@ const fields = Object.seal({
   theme: "light",      // the colour theme, "light" or "dark"
   show: Object.freeze({ errors: true, possible: false, groups: false }),   // the board's toggles
   puzzle: null,        // as /api/parse returns it
-  graph: null,         // its islands and links (rules.js graphOf)
+  graph: null,         // its islands and links (referee.js graphOf)
   level: "custom",     // the generator's grade, when the puzzle came from it
-  position: null,      // {counts, marks, locked, atMost} (rules.js)
+  position: null,      // {counts, marks, locked, atMost} (referee.js)
   undo: [], redo: [],  // moves
   selected: null,      // the island picked for a bridge
   focus: 0,            // the island that takes the keyboard focus on the board

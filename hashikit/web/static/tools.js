@@ -5,7 +5,7 @@
 import { $ } from "./dom.js";
 import { paperBoard } from "./draw.js";
 import { say, setStatusKind } from "./messages.js";
-import { islandIndex, linkAt } from "./rules.js";
+import { islandIndex, linkAt } from "./referee.js";
 import * as server from "./server.js";
 import { highlightMistakes, solution } from "./solution.js";
 import * as store from "./store.js";

@@ -14,7 +14,7 @@ export function fmtTime(ms) {
 }
 
 export const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
-// an island of a graph (rules.js) by its number and place: "the 3 at row 2, column 5"
+// an island of a graph (referee.js) by its number and place: "the 3 at row 2, column 5"
 export const islandName = (g, i) => { const s = g.islands[i]; return `the ${s.n} at ${cellName(s.r, s.c)}`; };
 export const capital = (text) => text.replace(/^t/, "T");
 export const plural = (n, word, many = word + "s") => (n === 1 ? word : many);

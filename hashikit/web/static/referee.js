@@ -1,5 +1,5 @@
-// hashikit web: the rules on the page, as plain functions of a puzzle's graph and a position (no DOM,
-// no state of its own, no imports): the islands and links of a parsed puzzle, degrees and groups,
+// hashikit web: the referee, the rules on the page as plain functions of a puzzle's graph and a position (no
+// DOM, no state of its own, no imports): the islands and links of a parsed puzzle, degrees and groups,
 // the reason a move is refused, and the judgement of a board (the rule checker's rules, by the
 // checker's names, and the page's own two deductions).  tests/test_web_rules.py holds it to the
 // Python checker on random boards.
