@@ -147,8 +147,8 @@ def boards(seed: int, scale: int):
 
 
 # ------------------------------------------------------------------ the page's side
-PAGE_JUDGE = """async ([url, request]) => {
-  const R = await import(url), [puzzles, boards] = JSON.parse(request);
+PAGE_JUDGE = """async (url) => {
+  const R = await import(url), [puzzles, boards] = window.boardsToJudge;
   const graphs = puzzles.map((p) => R.graphOf(p));
   return JSON.stringify(boards.map((b) => {
     const g = graphs[b.puzzle], pos = R.emptyPosition(g);
@@ -190,10 +190,15 @@ def page_request(boards_, parsed):
     return parsed, out
 
 
-def judge_in_page(page, url, boards_, parsed):
-    """referee.js's judgement of each board, at `url` (as JSON both ways: Playwright's own
-    serialisation of a few hundred boards takes seconds)."""
-    return json.loads(page.evaluate(PAGE_JUDGE, [url, json.dumps(page_request(boards_, parsed))]))
+def send_boards(page, boards_, parsed):
+    """The boards to the page, once, as JSON (Playwright's own serialisation of a few hundred boards
+    takes seconds)."""
+    page.evaluate("(r) => { window.boardsToJudge = JSON.parse(r); }", json.dumps(page_request(boards_, parsed)))
+
+
+def judge_in_page(page, url):
+    """The judgement of each board sent by the referee at `url`."""
+    return json.loads(page.evaluate(PAGE_JUDGE, url))
 
 
 # ------------------------------------------------------------------ the checker's side
@@ -349,13 +354,16 @@ def disagreements(puzzle: Puzzle, pos: dict, want: dict, got: dict) -> list[str]
     return out
 
 
-def compare(boards_, wants, results) -> list[str]:
-    found = []
+def compare(boards_, wants, results, shown: int = 8) -> tuple[int, list[str]]:
+    """How many disagreements, and the first `shown` of them, with their boards."""
+    count, first = 0, []
     for (index, puzzle, pos), want, got in zip(boards_, wants, results):
-        for d in disagreements(puzzle, pos, want, got):
-            found.append(f"puzzle {index} ({write_text(puzzle, 'tatham').strip() if puzzle.maxbridges <= 4 and not puzzle.ignored else 'json'}), "
-                         f"bridges {pos['counts']}, marks {sorted(pos['marks'])}: {d}")
-    return found
+        found = disagreements(puzzle, pos, want, got)
+        count += len(found)
+        for d in found[:max(0, shown - len(first))]:
+            name = write_text(puzzle, "tatham").strip() if puzzle.maxbridges <= 4 and not puzzle.ignored else "json"
+            first.append(f"puzzle {index} ({name}), bridges {pos['counts']}, marks {sorted(pos['marks'])}: {d}")
+    return count, first
 
 
 # ------------------------------------------------------------------ the tests
@@ -377,7 +385,8 @@ def page(browser, server):  # noqa: F811
 
 def test_the_pages_rules_agree_with_the_checker(page, cases):
     seed, boards_, parsed, wants = cases
-    results = judge_in_page(page, "/static/referee.js", boards_, parsed)
+    send_boards(page, boards_, parsed)
+    results = judge_in_page(page, "/static/referee.js")
     assert len(results) == len(boards_) >= 300
     kinds = defaultdict(int)
     for want in wants:
@@ -385,8 +394,8 @@ def test_the_pages_rules_agree_with_the_checker(page, cases):
             kinds[rule] += 1
         kinds["complete"] += want["complete"]
     assert all(kinds[rule] >= 5 for rule in (*CHECKER_RULES, "complete")), kinds   # every rule is tried
-    found = compare(boards_, wants, results)
-    assert not found, f"{len(found)} disagreements (seed {seed}); the first:\n" + "\n".join(found[:8])
+    count, first = compare(boards_, wants, results)
+    assert not count, f"{count} disagreements (seed {seed}); the first:\n" + "\n".join(first)
 
 
 #: ways to break referee.js; the comparison must catch each one
@@ -405,12 +414,14 @@ BROKEN = {
 def test_a_broken_rule_check_is_caught(page, cases):
     seed, boards_, parsed, wants = cases
     source = REFEREE_JS.read_text(encoding="utf-8")
+    boards_, wants = boards_[::2], wants[::2]        # half the boards catch each one
     caught = {}
+    send_boards(page, boards_, parsed)
     for name, (good, bad) in BROKEN.items():
         assert source.count(good) == 1, f"{name}: {good!r} is not once in referee.js"
         url = page.evaluate("(src) => URL.createObjectURL(new Blob([src], {type: 'text/javascript'}))",
                             source.replace(good, bad))
-        caught[name] = len(compare(boards_, wants, judge_in_page(page, url, boards_, parsed)))
+        caught[name] = compare(boards_, wants, judge_in_page(page, url), shown=0)[0]
     assert all(caught.values()), f"broken copies of referee.js that agree with the checker (seed {seed}): " \
         f"{[name for name, n in caught.items() if not n]}"
 

@@ -113,7 +113,7 @@ export function flush() {
 }
 
 // ------------------------------------------------------------------ changing
-const SETTABLE = new Set(["limits", "theme", "show", "level", "selected", "focus", "aim", "drag", "hint", "pendingHint",
+const SETTABLE = new Set(["limits", "theme", "show", "selected", "focus", "aim", "drag", "hint", "pendingHint",
                           "checked", "revealed", "zoom", "generating"]);
 
 // named fields that change alone (the others through the functions below)

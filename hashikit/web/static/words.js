@@ -17,7 +17,7 @@ export const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
 // an island of a graph (referee.js) by its number and place: "the 3 at row 2, column 5"
 export const islandName = (g, i) => { const s = g.islands[i]; return `the ${s.n} at ${cellName(s.r, s.c)}`; };
 export const capital = (text) => text.replace(/^t/, "T");
-export const plural = (n, word, many = word + "s") => (n === 1 ? word : many);
+export const plural = (n, word) => (n === 1 ? word : word + "s");
 
 // the puzzle's own rules (MAXBRIDGES, no loops) in one sentence
 export function rulesText(mb, noLoops) {
