@@ -147,22 +147,44 @@ def _page_with_limits(browser, server, answer):
 
 def test_the_forms_follow_the_limits_document(browser, server):
     doc = _limits(server)
-    doc.update(max_side=30, max_maxbridges=5, max_input_bytes=5000)
-    doc["generate"].update(levels=["gentle", "fierce", "wicked"], min_side=4, max_side=12, maxbridges=[1, 3],
-                           default_maxbridges=3, max_density=0.4, time_limit=9)
+    doc.update(min_side=3, max_side=30, min_maxbridges=2, max_maxbridges=5, max_input_bytes=5000)
+    doc["generate"].update(levels=["gentle", "fierce", "wicked"], default_level="wicked", min_side=4, max_side=12,
+                           default_side=5, maxbridges=[1, 3], default_maxbridges=3, min_density=0.1,
+                           max_density=0.4, default_density=0.3, time_limit=9, seeds=[10, 99], allow_adjacent=False)
     page, errors = _page_with_limits(browser, server, lambda route: route.fulfill(json=doc))
     options = page.eval_on_selector_all("#gen-difficulty option", "os => os.map(o => o.value)")
-    assert options == ["gentle", "fierce", "wicked"] and page.input_value("#gen-difficulty") == "fierce"
+    assert options == ["gentle", "fierce", "wicked"] and page.input_value("#gen-difficulty") == "wicked"
     attrs = lambda sel: [page.get_attribute(sel, a) for a in ("min", "max")]  # noqa: E731
     assert attrs("#gen-rows") == attrs("#gen-cols") == ["4", "12"]
+    assert page.input_value("#gen-rows") == page.input_value("#gen-cols") == "5"
     assert attrs("#gen-mb") == ["1", "3"] and page.input_value("#gen-mb") == "3"
-    assert attrs("#gen-density") == ["0", "0.4"]
-    assert attrs("#blank-rows") == ["1", "30"] and attrs("#blank-mb") == ["1", "5"]
+    assert attrs("#gen-density") == ["0.1", "0.4"] and "0.3" in page.get_attribute("#gen-density", "placeholder")
+    assert page.locator(".opt-adjacent").is_hidden() and page.locator(".opt-noloops").is_visible()
+    assert attrs("#blank-rows") == ["3", "30"] and attrs("#blank-mb") == ["2", "5"]
     assert page.locator("#gen-note").inner_text() == "Sides 4 to 12; a generation may take up to 9 s."
+    page.fill("#gen-seed", "100")
+    page.click("#generate")
+    assert status(page) == "The seed must be a whole number from 10 to 99, or empty for a random one."
     page.fill("#gen-rows", "13")
     assert page.eval_on_selector("#gen-rows", "e => e.validity.rangeOverflow")
     page.set_input_files("#file", files=[{"name": "big.txt", "mimeType": "text/plain", "buffer": b"." * 6000}])
     assert status(page) == "big.txt is 6000 bytes; the limit is 5000."
+    assert errors == []
+
+
+def test_the_generators_options_reach_the_server(browser, server):
+    page, errors = open_page(browser, server)
+    sent = []
+    page.route("**/api/generate", lambda route: (sent.append(route.request.post_data_json), route.continue_()))
+    page.fill("#gen-rows", "5")
+    page.fill("#gen-cols", "6")
+    page.select_option("#gen-difficulty", "easy")
+    page.check("#gen-adjacent")
+    page.fill("#gen-seed", "7")
+    page.click("#generate")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('A new')", timeout=20000)
+    assert sent == [{"difficulty": "easy", "rows": 5, "cols": 6, "seed": 7, "maxbridges": 2, "allow_adjacent": True}]
+    assert page.get_attribute("#board", "viewBox") == "0 0 240 200"
     assert errors == []
 
 

@@ -409,19 +409,19 @@ function buildForm() {
   const lim = state.limits;
   $("blank").disabled = !lim;
   if (!lim) return;
-  for (const id of ["blank-rows", "blank-cols"]) Object.assign($(id), { min: 1, max: lim.max_side });
-  $("blank-mb").min = 1;
-  $("blank-mb").max = lim.max_maxbridges;
+  for (const id of ["blank-rows", "blank-cols"]) Object.assign($(id), { min: lim.min_side, max: lim.max_side });
+  Object.assign($("blank-mb"), { min: lim.min_maxbridges, max: lim.max_maxbridges });
 }
 
 function blank() {
   const lim = state.limits;
   if (!lim) return;
   const rows = Number($("blank-rows").value), cols = Number($("blank-cols").value), mb = Number($("blank-mb").value);
-  const side = lim.max_side, most = lim.max_maxbridges;
-  if (![rows, cols].every((v) => Number.isInteger(v) && v >= 1 && v <= side)) { say(`Rows and columns run from 1 to ${side}.`, "warn"); return; }
+  const sides = [lim.min_side, lim.max_side], bridges = [lim.min_maxbridges, lim.max_maxbridges];
+  const within = (v, [lo, hi]) => Number.isInteger(v) && v >= lo && v <= hi;
+  if (![rows, cols].every((v) => within(v, sides))) { say(`Rows and columns run from ${sides[0]} to ${sides[1]}.`, "warn"); return; }
   if (rows * cols > lim.max_cells) { say(`A board has at most ${lim.max_cells} cells here.`, "warn"); return; }
-  if (!Number.isInteger(mb) || mb < 1 || mb > most) { say(`Bridges per pair run from 1 to ${most}.`, "warn"); return; }
+  if (!within(mb, bridges)) { say(`Bridges per pair run from ${bridges[0]} to ${bridges[1]}.`, "warn"); return; }
   setBuild({ rows, cols, mb, noLoops: $("blank-noloops").checked, cells: new Map() });
   start(null);
   flush();

@@ -17,13 +17,16 @@ let generation = null;     // the AbortController of the generation under way
 
 // the generator's form, from the limits document (GET /api/limits); off when it could not be read
 function buildForm() {
-  const lim = state.limits, g = lim?.generate;
+  const g = state.limits?.generate;
   $("generate").disabled = !g;
   if (!g) {
     $("gen-note").textContent = "This server's limits could not be read, so the generator is off: reload the page to try again.";
     return;
   }
-  for (const id of ["gen-rows", "gen-cols"]) { $(id).min = g.min_side; $(id).max = g.max_side; }
+  for (const id of ["gen-rows", "gen-cols"]) {
+    Object.assign($(id), { min: g.min_side, max: g.max_side });
+    if (!$(id).value) $(id).value = g.default_side;
+  }
   const sel = $("gen-difficulty"), current = sel.value;
   sel.textContent = "";
   for (const level of g.levels) {
@@ -31,14 +34,18 @@ function buildForm() {
     o.value = o.textContent = level;
     sel.append(o);
   }
-  sel.value = g.levels.includes(current) ? current : g.levels[Math.min(1, g.levels.length - 1)];
+  sel.value = g.levels.includes(current) ? current : g.default_level;
   const [mbLo, mbHi] = g.maxbridges;
   Object.assign($("gen-mb"), { min: mbLo, max: mbHi });
   if (!$("gen-mb").value) $("gen-mb").value = g.default_maxbridges;
-  Object.assign($("gen-density"), { min: 0, max: g.max_density });
+  Object.assign($("gen-density"), { min: g.min_density, max: g.max_density, placeholder: `auto (${g.default_density})` });
   document.querySelector(".opt-noloops").hidden = !g.no_loops;
+  document.querySelector(".opt-adjacent").hidden = !g.allow_adjacent;
   $("gen-note").textContent = `Sides ${g.min_side} to ${g.max_side}; a generation may take up to ${g.time_limit} s.`;
 }
+
+// the highest seed the form takes: the server's, or the largest whole number the page's numbers hold exactly
+const highestSeed = (g) => Math.min(g.seeds[1], Number.MAX_SAFE_INTEGER);
 
 // the generate request from the form, or an error message naming the field
 function generateRequest() {
@@ -51,18 +58,24 @@ function generateRequest() {
   }
   const seed = $("gen-seed").value.trim();
   if (seed) {
-    if (!/^[0-9]{1,18}$/.test(seed)) return "The seed must be a whole number (up to 18 digits), or empty for a random one.";
-    body.seed = Number(seed);
+    const v = Number(seed), [first, last] = [g.seeds[0], highestSeed(g)];
+    if (!/^[0-9]+$/.test(seed) || v < first || v > last) {
+      return `The seed must be a whole number from ${first} to ${last}, or empty for a random one.`;
+    }
+    body.seed = v;
   }
   const mb = Number($("gen-mb").value), [a, b] = g.maxbridges;
   if (!Number.isInteger(mb) || mb < a || mb > b) return `Bridges per pair must run from ${a} to ${b}.`;
   body.maxbridges = mb;
   if ($("gen-density").value.trim()) {
     const d = Number($("gen-density").value);
-    if (!(d > 0 && d <= g.max_density)) return `Density must be above 0 and at most ${g.max_density}, or be left empty.`;
+    if (!(d > g.min_density && d <= g.max_density)) {
+      return `Density must be above ${g.min_density} and at most ${g.max_density}, or be left empty.`;
+    }
     body.density = d;
   }
   if (g.no_loops && $("gen-noloops").checked) body.no_loops = true;
+  if (g.allow_adjacent && $("gen-adjacent").checked) body.allow_adjacent = true;
   return body;
 }
 
