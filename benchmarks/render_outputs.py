@@ -201,7 +201,7 @@ def main() -> None:
             sides[side] = ROOT if rev == "WORKTREE" else extract_package(rev, tmp / side)
         data = tmp / "inputs"
         inputs(sides["new"], data)
-        keep = Path(args.keep) if args.keep else tmp
+        keep = Path(args.keep) if args.keep else tmp / "outputs"
         for side, src in sides.items():
             (keep / side).mkdir(parents=True, exist_ok=True)
             draw(src, data, keep / side)
