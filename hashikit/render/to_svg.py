@@ -18,9 +18,13 @@ PT = {"px": 96 / 72, "mm": 25.4 / 72}
 _ANCHOR = {"L": "start", "C": "middle", "R": "end"}
 
 
-def _n(v: float) -> str:
+#: decimals written, by a scene's unit (a hundredth of a pixel, a thousandth of a millimetre)
+DECIMALS = {"px": 2, "mm": 3}
+
+
+def _fmt(v: float, places: int = 2) -> str:
     """A compact, deterministic number for SVG attributes."""
-    s = f"{v:.2f}".rstrip("0").rstrip(".")
+    s = f"{v:.{places}f}".rstrip("0").rstrip(".")
     return "0" if s in ("-0", "") else s
 
 
@@ -29,6 +33,11 @@ def _paint(colour: str | None) -> str:
 
 
 def shape(item, unit: str = "px") -> str:
+    places = DECIMALS[unit]
+
+    def _n(v: float) -> str:
+        return _fmt(v, places)
+
     if isinstance(item, Rect):
         attrs = (f'x="{_n(item.x)}" y="{_n(item.y)}" width="{_n(item.w)}" height="{_n(item.h)}"'
                  f' fill="{_paint(item.fill)}"')
@@ -95,8 +104,8 @@ def _layers(scene: Scene, name_attr: str) -> list[str]:
 def document(scene: Scene, title: str | None = None, size: tuple[float, float] | None = None) -> str:
     """The scene as an SVG document; ``size`` (CSS pixels) when the scene's unit is not pixels.
     A board's own picture carries its rows and columns (``data-rows``, ``data-cols``)."""
-    w, h = (_n(v) for v in (size or (scene.width, scene.height)))
-    vw, vh = _n(scene.width), _n(scene.height)
+    w, h = (_fmt(v) for v in (size or (scene.width, scene.height)))
+    vw, vh = _fmt(scene.width), _fmt(scene.height)
     board = (f' role="img" class="hashikit" data-rows="{scene.rows}" data-cols="{scene.cols}"'
              if scene.rows else "")
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
