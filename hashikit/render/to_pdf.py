@@ -155,9 +155,20 @@ def subset_tags(data: bytes, names: dict[str, str]) -> bytes:
     return re.sub(rb"(/(?:BaseFont|FontName) */)MPDFAA\+([A-Za-z0-9_.-]+)", tag, data)
 
 
-def _tag(name: str, chars: list[int]) -> str:
-    digest = hashlib.sha256(name.encode() + b"\0" + ",".join(map(str, sorted(chars))).encode()).digest()
-    return "".join(chr(65 + b % 26) for b in digest[:6])
+def _tags(subsets: dict[str, list]) -> dict[str, str]:
+    """Each subset's tag, by its font's name: six capitals from a digest of the name and the
+    characters the subset holds, distinct within the document."""
+    tags: dict[str, str] = {}
+    for name, chars in sorted(subsets.items()):
+        seed = (name + "\0" + ",".join(sorted(map(str, chars)))).encode()
+        while True:
+            digest = hashlib.sha256(seed).digest()
+            tag = "".join(chr(65 + b % 26) for b in digest[:6])
+            if tag not in tags.values():
+                break
+            seed = digest
+        tags[name] = tag
+    return tags
 
 
 def write_pdf(pages: list[Scene], path: str, *, title: str, author: str | None = None,
@@ -196,8 +207,8 @@ def write_pdf(pages: list[Scene], path: str, *, title: str, author: str | None =
             pdf.set_font(FONT_NAME, "B", 10)
             body = "\n".join(board_ops(b, glyphs, bold_id) for b in boards)
             pdf._out(f"q {_K:.5f} 0 0 {-_K:.5f} 0 {page.height * _K:.3f} cm\n{body}\nQ")
-    tags = {font.name: _tag(font.name, [g.unicode for g, _ in font.subset.items() if g is not None])
-            for font in pdf.fonts.values() if hasattr(font, "subset")}
+    tags = _tags({font.name: [g.unicode for g, _ in font.subset.items() if g is not None]
+                  for font in pdf.fonts.values() if hasattr(font, "subset")})
     data = subset_tags(bytes(pdf.output()), tags)
     with open(os.fspath(path), "wb") as fh:
         fh.write(data)
