@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from ..render.scene import Rect, Scene, paper
+from ..render.scene import Scene, paper, sheet
 from .layout import Options, Page
 from .sources import BookError
 
@@ -16,10 +16,8 @@ _PX = 96 / 25.4  # CSS pixels per millimetre
 
 def page_scene(page: Page, style: str = "classic") -> Scene:
     """One page as a scene in millimetres: a white sheet, its labels, its boards."""
-    boards = tuple(paper(b.puzzle, b.solution, b.x, b.y, b.cell, style) for b in page.boards)
-    layers = (("paper", (Rect(0, 0, page.width, page.height, "#ffffff", cls="background"),)),
-              ("text", tuple(page.labels)), ("boards", boards))
-    return Scene(page.width, page.height, 0.0, layers, unit="mm")
+    return sheet(page.width, page.height, page.labels,
+                 [paper(b.puzzle, b.solution, b.x, b.y, b.cell, style) for b in page.boards])
 
 
 def write_pdf(pages: list[Page], path: str, opts: Options | None = None) -> None:

@@ -369,6 +369,12 @@ def paper(puzzle: Puzzle, solution: Solution | None, x: float, y: float, cell: f
     return Scene(w, h, c, layers, puzzle.rows, puzzle.cols, unit="mm")
 
 
+def sheet(width: float, height: float, labels: Iterable[Label], boards: Iterable[Scene]) -> Scene:
+    """A page in millimetres: a white sheet, its lines of text, its boards (scenes from :func:`paper`)."""
+    return Scene(width, height, 0.0, (("paper", (Rect(0, 0, width, height, "#ffffff", cls="background"),)),
+                                      ("text", tuple(labels)), ("boards", tuple(boards))), unit="mm")
+
+
 def overlay(puzzle: Puzzle, solution: Solution | None, *, origin: tuple[float, float], ex: tuple[float, float],
             ey: tuple[float, float], width: int, height: int, unsure: Iterable = ()) -> Scene:
     """The board drawn on a picture's lattice: cell (r, c) at ``origin + c * ex + r * ey`` (pixels of
@@ -387,5 +393,5 @@ def overlay(puzzle: Puzzle, solution: Solution | None, *, origin: tuple[float, f
 
 
 __all__ = ["Rect", "Line", "Circle", "Text", "Grid", "Label", "Scene", "Pen", "auto_cell", "screen", "paper",
-           "overlay", "paper_size", "number_size", "island_radius", "pen", "validate_cell", "split_highlight",
+           "overlay", "sheet", "paper_size", "number_size", "island_radius", "pen", "validate_cell", "split_highlight",
            "validate_board", "validate_types", "MAX_LINES", "MIN_CELL", "MAX_CELL"]

@@ -143,7 +143,7 @@ def table() -> dict[str, dict[str, float | None]]:
 
 def described() -> dict[str, str]:
     """What each size is, by name."""
-    return {name: row[3] for name, row in TABLE.items()}
+    return {name: row[-1] for name, row in TABLE.items()}
 
 
 __all__ = ["TABLE", "MEDIA", "Style", "SCREEN", "PRINT", "PAGE", "LEAST", "SMALL_CELL", "COLORS", "PLAIN",
