@@ -201,3 +201,27 @@ def test_a_500_puzzle_plain_book_is_print_ready_on_every_page(tmp_path):
     book.write_pdf(laid.pages, str(pdf), opts)
     seen = check_print_ready(pdf, 10)
     assert seen["pages"] == len(laid.pages) and seen["pairs"] > 1000
+
+
+def test_the_book_command_takes_a_safe_margin_and_refuses_one_out_of_range(tmp_path, capsys):
+    from hashikit.cli import main as hashikit
+
+    def run(*argv) -> int:
+        try:
+            return hashikit([str(a) for a in argv])
+        except SystemExit as exc:
+            return exc.code
+
+    folder = tmp_path / "easy"
+    assert run("generate", "--size", "7x7", "--difficulty", "easy", "--count", "3", "--seed", "3",
+               "--out-dir", folder, "--jobs", "1") == 0
+    pdf = tmp_path / "b.pdf"
+    assert run("book", folder, "-o", pdf, "--jobs", "1", "--style", "plain", "--safe-margin", "12") == 0
+    check_print_ready(pdf, 12)
+    capsys.readouterr()
+    for bad in ("31", "-2", "nan", "wide"):
+        assert run("book", folder, "-o", pdf, "--safe-margin", bad) == 2
+        err = capsys.readouterr().err
+        assert "--safe-margin" in err and ("0 to 30 mm" in err or "not a number" in err), err
+    assert run("book", "--help") == 0
+    assert "--safe-margin MM" in capsys.readouterr().out
