@@ -477,3 +477,33 @@ def test_book_command_options_and_refusals(catalogue, tmp_path, capsys):
     for flag in ("--per-page", "--solutions-per-page", "--solutions", "--answers", "--style", "--limit",
                  "--subtitle", "--author", "--copyright", "--no-blank-pages", "ROWSxCOLS", "7 pt"):
         assert flag in text
+
+
+def test_sheets_lay_out_any_list_of_puzzles_n_a_page(tmp_path):
+    """The layout engine without a book around it: a list of puzzles (of mixed sizes), 3 a page, one
+    cell size from the largest, captions from their labels; solution sheets draw the bridges."""
+    from hashikit.service import generate_paper
+    from hashikit.solvers import solve
+
+    items = []
+    for k, side in enumerate((6, 8, 7, 8, 6, 9, 7)):
+        p = generate_paper(side * 2, side, side, 50, 20, 40 + k)
+        items.append(BookPuzzle(p, solution=solve(p).solution, label=f"#{k + 1}"))
+    opts = Options(per_page=3, solutions_per_page="2x2", style="plain")
+    pages = book.sheets(items, opts)
+    assert [len(p.boards) for p in pages] == [3, 3, 1] and all(p.kind == "puzzles" for p in pages)
+    assert len({b.cell for p in pages for b in p.boards}) == 1
+    captions = [lab.text for p in pages for lab in p.labels if lab.text.startswith("#")]
+    assert captions == [f"#{k}" for k in range(1, 8)]
+    assert not any(b.solution for p in pages for b in p.boards)
+    solved = book.sheets(items, opts, kind="solution", heading="Answers")
+    assert [len(p.boards) for p in solved] == [4, 3] and all(b.solution for p in solved for b in p.boards)
+    pdf = tmp_path / "sheets.pdf"
+    book.write_pdf(solved, str(pdf), opts)
+    with pdfplumber.open(pdf) as doc:
+        assert len(doc.pages) == 2 and "Answers" in doc.pages[0].extract_text()
+        assert len(doc.pages[0].lines) >= sum(len(b.solution.bridges) for b in solved[0].boards)
+    with pytest.raises(BookError, match="no puzzles"):
+        book.sheets([], opts)
+    with pytest.raises(BookError, match="need each puzzle's solution"):
+        book.sheets([BookPuzzle(items[0].puzzle)], opts, kind="solution")
