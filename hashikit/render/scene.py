@@ -23,7 +23,7 @@ otherwise): a hostile coordinate never reaches the arithmetic.
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable, NamedTuple
+from typing import Iterable, NamedTuple
 
 from ..errors import FormatError
 from ..model import Puzzle, Solution
@@ -107,6 +107,21 @@ class Label(NamedTuple):
     align: str = "L"
 
 
+class Lattice(NamedTuple):
+    """Where the cells are: the centre of cell (0, 0), and the steps to the next column and row."""
+    ox: float
+    oy: float
+    exx: float
+    exy: float
+    eyx: float
+    eyy: float
+
+    def at(self, pos: tuple[int, int]) -> tuple[float, float]:
+        """The centre of cell ``pos`` (row, column)."""
+        r, c = pos
+        return self.ox + c * self.exx + r * self.eyx, self.oy + c * self.exy + r * self.eyy
+
+
 class Scene(NamedTuple):
     width: float
     height: float
@@ -163,16 +178,19 @@ def validate_board(puzzle: Puzzle, solution: Solution | None, hl_bridges: set = 
     off the board or an absurd count."""
     validate_types(puzzle, solution)
 
+    rows, cols = puzzle.rows, puzzle.cols
+
     def on_board(pos) -> bool:
-        return (isinstance(pos, tuple) and len(pos) == 2
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in pos)
-                and 0 <= pos[0] < puzzle.rows and 0 <= pos[1] < puzzle.cols)
+        if type(pos) is not tuple or len(pos) != 2:
+            return False
+        r, c = pos
+        return type(r) is int and type(c) is int and 0 <= r < rows and 0 <= c < cols
 
     items = list(solution.bridges.items()) if solution is not None else []
     for (p, q), count in items + [(key, 1) for key in hl_bridges]:
         if not (on_board(p) and on_board(q)):
-            raise FormatError(f"cannot draw a bridge with an end outside the {puzzle.rows}x{puzzle.cols} board")
-        if isinstance(count, bool) or not isinstance(count, int) or abs(count) >= 10 ** 9:
+            raise FormatError(f"cannot draw a bridge with an end outside the {rows}x{cols} board")
+        if type(count) is not int or abs(count) >= 10 ** 9:
             raise FormatError("cannot draw a bridge whose count is not a whole number below 10**9")
 
 
@@ -217,11 +235,18 @@ def pen(style: Style, cell: float) -> Pen:
 
 # -- the drawing -------------------------------------------------------------------------------------
 
-def _draw(puzzle: Puzzle, solution: Solution | None, c: float, centre: Callable, style: Style, colours: dict,
+#: makes a primitive from all its fields in order, without the keyword handling of its class's
+#: constructor (a third of the time of a book's boards goes to making their primitives)
+_new = tuple.__new__
+
+
+def _draw(puzzle: Puzzle, solution: Solution | None, c: float, lattice: Lattice, style: Style, colours: dict,
           hl_cells: set, hl_bridges: set, show_links: bool, board: list) -> tuple:
     """The layers of a board: ``board`` (given: background, frame, grid), highlighted empty cells,
     candidate links, bridges, count labels, islands."""
     C = colours
+    centre = lattice.at
+    ox, oy, exx, exy, eyx, eyy = lattice
     least = LEAST[style.medium]
     p = pen(style, c)
     radius = island_radius(style, c)
@@ -252,25 +277,27 @@ def _draw(puzzle: Puzzle, solution: Solution | None, c: float, centre: Callable,
     present = {key for key, _ in bridge_items}
     for key in sorted(hl_bridges - present):  # suggested bridges the solution lacks
         bridge_items.append((key, None))
+    gaps = {lines: p.spacing(style, c, lines) for lines in range(1, MAX_LINES + 1)}
+    add, line_w = bridges.append, p.line
     for (a, b), count in bridge_items:
-        (xa, ya), (xb, yb) = centre(a), centre(b)
+        xa, ya = ox + a[1] * exx + a[0] * eyx, oy + a[1] * exy + a[0] * eyy
+        xb, yb = ox + b[1] * exx + b[0] * eyx, oy + b[1] * exy + b[0] * eyy
         dx, dy = xb - xa, yb - ya
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length  # unit normal
-        hl = (a, b) in hl_bridges
+        hl = bool(hl_bridges) and (a, b) in hl_bridges
         colour = C["accent"] if hl else C["bridge"]
         key = f"{a[0]},{a[1]}-{b[0]},{b[1]}"
         if count is None:
-            bridges.append(Line(xa, ya, xb, yb, colour, p.line, (c * style.suggest_dash, c * style.suggest_gap),
-                                cls="bridge hl suggested", key=key))
+            add(Line(xa, ya, xb, yb, colour, p.line, (c * style.suggest_dash, c * style.suggest_gap),
+                     "bridge hl suggested", key))
             continue
-        n = count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1
+        n = count if type(count) is int and count > 0 else 1
         lines = min(n, MAX_LINES)
-        gap = p.spacing(style, c, lines)
+        gap, cls = gaps[lines], "bridge hl" if hl else "bridge"
         for i in range(lines):
             off = (i - (lines - 1) / 2) * gap
-            bridges.append(Line(xa + nx * off, ya + ny * off, xb + nx * off, yb + ny * off,
-                                colour, p.line, None, cls="bridge hl" if hl else "bridge", key=key))
+            add(_new(Line, (xa + nx * off, ya + ny * off, xb + nx * off, yb + ny * off, colour, line_w, None, cls, key)))
         if n > MAX_LINES or n != count:
             text = str(count)
             size = max(least.get("count", 0.0), c * style.count)
@@ -292,14 +319,20 @@ def _draw(puzzle: Puzzle, solution: Solution | None, c: float, centre: Callable,
         islands.append(Text(x, y, str(isl.number), number_size(style, c, str(isl.number)), C["ignored"],
                             cls="number ignored"))
     lift = c * style.offset if style.offset else 0.0
+    sizes = {n: number_size(style, c, "8" * n) for n in range(1, 4)}
+    add = islands.append
+    fill, ring, ink = C["island_fill"], C["island_ring"], C["number"]
     for isl in puzzle.islands:
-        x, y = centre(isl.pos)
-        hl = isl.pos in hl_cells
-        islands.append(Circle(x, y, radius, C["accent_fill"] if hl else C["island_fill"],
-                              C["accent_dark"] if hl else C["island_ring"], ring_w,
-                              cls="island hl" if hl else "island", row=isl.row, col=isl.col))
-        islands.append(Text(x + lift, y - lift, str(isl.number), number_size(style, c, str(isl.number)),
-                            C["accent_text"] if hl else C["number"], cls="number"))
+        row, col = isl.row, isl.col
+        x, y = ox + col * exx + row * eyx, oy + col * exy + row * eyy
+        text = str(isl.number)
+        size = sizes.get(len(text)) or number_size(style, c, text)
+        if hl_cells and (row, col) in hl_cells:
+            add(Circle(x, y, radius, C["accent_fill"], C["accent_dark"], ring_w, None, "island hl", row, col))
+            add(Text(x + lift, y - lift, text, size, C["accent_text"], "number"))
+        else:
+            add(_new(Circle, (x, y, radius, fill, ring, ring_w, None, "island", row, col)))
+            add(_new(Text, (x + lift, y - lift, text, size, ink, "number")))
 
     return (("board", tuple(board)), ("links", tuple(links)), ("bridges", tuple(bridges)),
             ("labels", tuple(labels)), ("islands", tuple(islands)))
@@ -318,25 +351,21 @@ def screen(puzzle: Puzzle, solution: Solution | None = None, *, cell: int | None
     width = round(puzzle.cols * c + 2 * margin)
     height = round(puzzle.rows * c + 2 * margin)
 
-    def centre(pos):
-        return margin + pos[1] * c + c / 2, margin + pos[0] * c + c / 2
-
+    lattice = Lattice(margin + c / 2, margin + c / 2, c, 0, 0, c)
     board = [Rect(0, 0, width, height, C["background"], cls="background"),
              Rect(margin / 2, margin / 2, width - margin, height - margin, C["board"],
                   C["board_edge"], least["edge"], radius=margin * style.frame_round, cls="board"),
-             _grid(puzzle, centre, C["grid"], least["grid"] if c >= SMALL_CELL else least["grid_small"])]
-    layers = _draw(puzzle, solution, c, centre, style, C, hl_cells, hl_bridges, show_links, board)
+             _grid(puzzle, lattice, C["grid"], least["grid"] if c >= SMALL_CELL else least["grid_small"])]
+    layers = _draw(puzzle, solution, c, lattice, style, C, hl_cells, hl_bridges, show_links, board)
     return Scene(width, height, c, layers, puzzle.rows, puzzle.cols)
 
 
-def _grid(puzzle: Puzzle, centre: Callable, colour: str, width: float) -> Grid:
-    segs = []
-    for r in range(puzzle.rows):
-        (x0, y), (x1, _) = centre((r, 0)), centre((r, puzzle.cols - 1))
-        segs.append((x0, y, x1, y))
-    for col in range(puzzle.cols):
-        (x, y0), (_, y1) = centre((0, col)), centre((puzzle.rows - 1, col))
-        segs.append((x, y0, x, y1))
+def _grid(puzzle: Puzzle, lattice: Lattice, colour: str, width: float) -> Grid:
+    """Lines through the cell centres of an upright board (rows, then columns)."""
+    centre = lattice.at
+    (x0, y0), (x1, y1) = centre((0, 0)), centre((puzzle.rows - 1, puzzle.cols - 1))
+    segs = [(x0, y, x1, y) for y in [centre((r, 0))[1] for r in range(puzzle.rows)]]
+    segs += [(x, y0, x, y1) for x in [centre((0, k))[0] for k in range(puzzle.cols)]]
     return Grid(tuple(segs), colour, width)
 
 
@@ -352,10 +381,7 @@ def paper(puzzle: Puzzle, solution: Solution | None, x: float, y: float, cell: f
     validate_board(puzzle, solution)
     style, least, C = PRINT, LEAST["print"], PALETTES[palette]
     c = cell
-    ox, oy = x + (style.border + 0.5) * c, y + (style.border + 0.5) * c  # centre of cell (0, 0)
-
-    def centre(pos):
-        return ox + pos[1] * c, oy + pos[0] * c
+    lattice = Lattice(x + (style.border + 0.5) * c, y + (style.border + 0.5) * c, c, 0.0, 0.0, c)
 
     w, h = paper_size(puzzle, c)
     board = []
@@ -364,8 +390,8 @@ def paper(puzzle: Puzzle, solution: Solution | None, x: float, y: float, cell: f
         thin = max(least["hairline"], style.hairline * c)
         board.append(Rect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, C["board"], C["board_edge"], thin,
                           radius=inset * 2 * style.frame_round, cls="board"))
-        board.append(_grid(puzzle, centre, C["grid"], thin))
-    layers = _draw(puzzle, solution, c, centre, style, C, set(), set(), False, board)
+        board.append(_grid(puzzle, lattice, C["grid"], thin))
+    layers = _draw(puzzle, solution, c, lattice, style, C, set(), set(), False, board)
     return Scene(w, h, c, layers, puzzle.rows, puzzle.cols, unit="mm")
 
 
@@ -385,13 +411,11 @@ def overlay(puzzle: Puzzle, solution: Solution | None, *, origin: tuple[float, f
     if not c > 0:
         raise ValueError("the lattice's cell has no size")
 
-    def centre(pos):
-        return (origin[0] + pos[1] * ex[0] + pos[0] * ey[0], origin[1] + pos[1] * ex[1] + pos[0] * ey[1])
-
-    layers = _draw(puzzle, solution, c, centre, style, PALETTES["overlay"], set(map(tuple, unsure)), set(), False, [])
+    lattice = Lattice(origin[0], origin[1], ex[0], ex[1], ey[0], ey[1])
+    layers = _draw(puzzle, solution, c, lattice, style, PALETTES["overlay"], set(map(tuple, unsure)), set(), False, [])
     return Scene(width, height, c, layers, puzzle.rows, puzzle.cols)
 
 
-__all__ = ["Rect", "Line", "Circle", "Text", "Grid", "Label", "Scene", "Pen", "auto_cell", "screen", "paper",
+__all__ = ["Rect", "Line", "Circle", "Text", "Grid", "Label", "Scene", "Lattice", "Pen", "auto_cell", "screen", "paper",
            "overlay", "sheet", "paper_size", "number_size", "island_radius", "pen", "validate_cell", "split_highlight",
            "validate_board", "validate_types", "MAX_LINES", "MIN_CELL", "MAX_CELL"]

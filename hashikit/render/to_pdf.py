@@ -80,32 +80,33 @@ class _Glyphs:
         return hit
 
 
-def _key(item) -> tuple:
-    """Consecutive shapes with the same key share their colours (and a line's one path)."""
-    if isinstance(item, Line):
-        return ("line", item.stroke, item.width, item.dash)
-    if isinstance(item, Circle):
-        return ("circle", item.r, item.fill, item.stroke, item.width, item.dash)
-    return ("other", id(item))
-
-
 def _dash(dash) -> str:
     return f"[{dash[0]:.3f} {dash[1]:.3f}] 0 d " if dash else ""
 
 
 def board_ops(scene: Scene, glyphs: _Glyphs, font_id: int) -> str:
     """The content-stream operators drawing a board's scene, in millimetres with y down (the page's
-    content is wrapped in a matrix that maps millimetres to points)."""
+    content is wrapped in a matrix that maps millimetres to points).  Consecutive lines of one
+    stroke make one path; consecutive circles of one look share their colours."""
     ops = ["q 0 J 0 j"]
     for _, shapes in scene.layers:
-        texts = [s for s in shapes if isinstance(s, Text)]
+        texts: list = []
         run: list = []
-        for item in [s for s in shapes if not isinstance(s, Text)] + [None]:
-            if run and (item is None or _key(item) != _key(run[0])):
-                ops.append(_run_ops(run))
-                run = []
-            if item is not None:
-                run.append(item)
+        key = None
+        for item in shapes:
+            kind = type(item)
+            if kind is Text:
+                texts.append(item)
+                continue
+            k = ((kind, item.stroke, item.width, item.dash) if kind is Line
+                 else (kind, item.r, item.fill, item.stroke, item.width, item.dash) if kind is Circle else item)
+            if k != key:
+                if run:
+                    ops.append(_run_ops(run))
+                run, key = [], k
+            run.append(item)
+        if run:
+            ops.append(_run_ops(run))
         if texts:
             out, fill = [f"BT /F{font_id} 1 Tf"], None
             for t in texts:
@@ -113,8 +114,8 @@ def board_ops(scene: Scene, glyphs: _Glyphs, font_id: int) -> str:
                     fill = t.fill
                     out.append(colour(fill, False))
                 enc, width = glyphs(t.text)
-                out.append(f"{t.size:.3f} 0 0 {-t.size:.3f} {t.x - width * t.size / 2:.3f} {t.y + 0.36 * t.size:.3f} "
-                           f"Tm {enc}")
+                size = t.size
+                out.append(f"{size:.3f} 0 0 {-size:.3f} {t.x - width * size / 2:.3f} {t.y + 0.36 * size:.3f} Tm {enc}")
             out.append("ET")
             ops.append(" ".join(out))
     ops.append("Q")
