@@ -18,7 +18,7 @@ from ..errors import HashikitError
 from ..model import LEVELS, Puzzle, Solution
 
 #: the letter that numbers a level's puzzles (E001 ...)
-LETTERS = {"easy": "E", "medium": "M", "hard": "H", "expert": "X"}
+LETTERS = dict(zip(LEVELS, "EMHX", strict=True))
 #: below this many puzzles the checks run in this process (a worker pool's start costs more)
 PARALLEL_FROM = 24
 
