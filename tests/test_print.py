@@ -105,12 +105,12 @@ def check_print_ready(path, safe: float, plain: bool = True) -> dict:
 
 
 def test_a_plain_book_is_grey_only_tagged_gapped_and_within_its_safe_margin(tmp_path):
-    items = puzzles(16)
+    items = puzzles(8)
     opts = Options(style="plain", safe_margin=10)
     pdf = tmp_path / "plain.pdf"
     book.write_pdf(layout(items, opts).pages, str(pdf), opts)
     seen = check_print_ready(pdf, 10)
-    assert len(seen["fonts"]) == 2 and seen["pairs"] > 20
+    assert len(seen["fonts"]) == 2 and seen["pairs"] > 10
     # the solutions print 12 a page, where the cell's own proportions (0.15 of a cell between line
     # centres) would leave the lines of a double bridge 0.27 mm apart: the least gap holds instead
     assert seen["narrowest"] < CLEAR + 0.05
@@ -128,9 +128,9 @@ def test_the_classic_style_keeps_the_rules_but_its_tints(tmp_path):
     assert seen["pairs"] > 0
 
 
-@pytest.mark.parametrize("safe", [0, 10, 16, 25])
+@pytest.mark.parametrize("safe", [0, 25])
 def test_headings_and_page_numbers_move_inward_for_a_wider_safe_margin(tmp_path, safe):
-    items = puzzles(5)
+    items = puzzles(3)
     opts = Options(style="plain", safe_margin=safe, paper="letter")
     pdf = tmp_path / "s.pdf"
     laid = layout(items, opts)
@@ -139,7 +139,7 @@ def test_headings_and_page_numbers_move_inward_for_a_wider_safe_margin(tmp_path,
     with pdfplumber.open(pdf) as doc:
         folios = [w for p in doc.pages for w in p.extract_words() if w["text"] == str(p.page_number)
                   and w["bottom"] > p.height * 0.9]
-    assert len(folios) >= 4  # the page numbers are printed, at the foot
+    assert len(folios) >= 3  # the page numbers are printed, at the foot
 
 
 def test_a_safe_margin_out_of_range_is_refused():
