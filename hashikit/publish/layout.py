@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..model import LEVELS, Puzzle, Solution
@@ -196,10 +197,14 @@ def margins(opts: Options) -> Margins:
     """The margins, the heading and the page number kept ``opts.safe_margin`` from the trim: the
     heading's box (one em above its foot, as PDF readers box it) below it, the page number's foot
     above it, the outer margin at least it."""
-    _, ph = PAPERS[opts.paper]
-    safe = opts.safe_margin
-    up, _ = reach(HEADING_PT, True, opts.font_dir)
-    _, down = reach(FOLIO_PT, False, opts.font_dir)
+    return _margins(opts.paper, opts.safe_margin, opts.font_dir)
+
+
+@lru_cache(maxsize=16)
+def _margins(paper: str, safe: float, font_dir: str | None) -> Margins:
+    _, ph = PAPERS[paper]
+    up, _ = reach(HEADING_PT, True, font_dir)
+    _, down = reach(FOLIO_PT, False, font_dir)
     heading = max(TOP - HEAD_GAP, safe + up)
     bottom = max(BOTTOM, safe + FOLIO_ROOM)
     folio = min(ph - BOTTOM / 2, ph - safe - down)
