@@ -45,7 +45,7 @@ from . import jobs
 from .guards import CLIENT_GONE, ApiError, BodyGuard, SecurityHeaders, validation_message
 from .admission import GENERATE, HEAVY, LIGHT, ClientGate, Gatekeeper, Refused, client_of, proxies
 from .requests import (BoardRequest, CheckRequest, ConvertRequest, ErrorAnswer, GenerateRequest, LimitsReport, ParseRequest,
-                     PictureRequest, PuzzleRequest, limits_report)
+                       PictureRequest, PuzzleRequest, StyleReport, limits_report, style_report)
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -222,6 +222,15 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                          "and ranges, and the writable formats, as fields (the page reads these, never the prose).")
     async def limits() -> Response:
         return JSONResponse(limits_doc, headers={"cache-control": "no-cache"})
+
+    style_doc = style_report().model_dump()
+
+    @app.get("/api/style", response_model=StyleReport, summary="The board's sizes",
+             description="Every size of a board drawing (island radius, outline, bridge line, the gap of a "
+                         "double bridge, number sizes ...) as a fraction of a cell, per medium: the page "
+                         "draws with `page`, from the one table the pictures and books are drawn with.")
+    async def style() -> Response:
+        return JSONResponse(style_doc, headers={"cache-control": "no-cache"})
 
     @app.post("/api/parse", response_model=ParseReport, responses=errors("/api/parse"), summary="Read puzzle text",
               description="Reads grid text, a Tatham game ID, a puzz.link URL, JSON or any other readable "
