@@ -537,32 +537,14 @@ def test_a_client_that_disconnects_ends_its_generation(monkeypatch):
 
     monkeypatch.setattr(jobs, "generate", slow_generation)
     app = create_app(pool_size=0)
+    from asgi_calls import post_scope, receiver, sender
+
     body = json.dumps({"rows": 7}).encode()
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-             "path": "/api/generate", "raw_path": b"/api/generate", "query_string": b"", "root_path": "",
-             "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
-                         (b"content-length", str(len(body)).encode())],
-             "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
     sent = []
 
-    async def drive():
-        first = True
-        cancel_at = time.monotonic() + 0.8  # the user presses Cancel
-
-        async def receive():  # as a server's: the disconnect once it happened, else a wait for it
-            nonlocal first
-            if first:
-                first = False
-                return {"type": "http.request", "body": body, "more_body": False}
-            if time.monotonic() < cancel_at:
-                await asyncio.sleep(cancel_at - time.monotonic())
-            return {"type": "http.disconnect"}
-
-        async def send(message):
-            sent.append(message)
-
+    async def drive():  # the user presses Cancel after 0.8 s
         start = time.monotonic()
-        await asyncio.wait_for(app(scope, receive, send), 15)
+        await asyncio.wait_for(app(post_scope("/api/generate", body), receiver(body, 0.8), sender(sent)), 15)
         return time.monotonic() - start
 
     with workers.Pool(1, name="hashikit-test-cancel") as pool:  # the app's work runs on the current pool

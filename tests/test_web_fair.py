@@ -26,6 +26,7 @@ from hashikit.web.admission import Gatekeeper, Lane, Refused, client_of, proxies
 from hashikit.web.app import create_app
 
 import web_jobs
+from asgi_calls import post_scope, receiver, sender
 from conftest import loaded
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -249,21 +250,8 @@ def test_a_request_known_heavy_is_refused_before_its_body_is_read(monkeypatch):
     big = json.dumps({"text": "3.3\n...\n3.3\n" + " " * WEB_ADMISSION.light_bytes}).encode()
 
     async def post(path, body):
-        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-                 "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
-                 "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
-                             (b"content-length", str(len(body)).encode())]}
         read, sent = [], []
-
-        async def receive():
-            read.append(body)
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        async def send(message):
-            sent.append(message)
-
-        await app(scope, receive, send)
+        await app(post_scope(path, body), receiver(body, None, read), sender(sent))
         return sent[0], read
 
     for path, body in (("/api/read-picture", b'{"image": "AAAA"}'), ("/api/parse", big)):
@@ -299,36 +287,12 @@ def test_a_client_that_leaves_while_its_request_waits_gives_up_its_place(monkeyp
     app = create_app(pool_size=0, admission=admission(light_at_once=1, queue_wait=5.0))
     body = json.dumps({"puzzle": SQUARE, "bridges": []}).encode()
 
-    def scope():
-        return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-                "scheme": "http", "path": "/api/check", "raw_path": b"/api/check", "query_string": b"",
-                "root_path": "", "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
-                "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]}
-
-    def client(leave_after: float | None, sent: list):
-        first, leave_at = True, time.monotonic() + (60 if leave_after is None else leave_after)
-
-        async def receive():  # as a server's: the disconnect once it happened, else a wait for it
-            nonlocal first
-            if first:
-                first = False
-                return {"type": "http.request", "body": body, "more_body": False}
-            if time.monotonic() < leave_at:
-                await asyncio.sleep(leave_at - time.monotonic())
-            return {"type": "http.disconnect"}
-
-        async def send(message):
-            sent.append(message)
-
-        return receive, send
-
     async def drive():
         staying, leaving = [], []
-        first = asyncio.ensure_future(app(scope(), *client(None, staying)))
+        first = asyncio.ensure_future(app(post_scope("/api/check", body), receiver(body), sender(staying)))
         await asyncio.sleep(0.1)
         start = time.monotonic()
-        await app(scope(), *client(0.2, leaving))  # waits behind the first, then leaves
+        await app(post_scope("/api/check", body), receiver(body, 0.2), sender(leaving))  # waits, then leaves
         took = time.monotonic() - start
         lane = app.state.gate.lanes["light"]
         queued = len(lane.waiting)

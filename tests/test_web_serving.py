@@ -4,6 +4,8 @@ stated timeouts, open connections capped per client address, and a short run of 
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -200,44 +202,39 @@ def each_client_its_own_share(proxy_port: int) -> None:
 
 
 def test_behind_the_readmes_nginx_each_client_has_its_own_share(server, tmp_path):
-    import shutil
-
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx is None:
         pytest.skip("nginx is not installed (Debian package nginx-core; .ci/run installs it)")
-    server.wait()
     port = free_port()
-    site = readme_block("limit_conn_zone $binary_remote_addr zone=hashi:10m;")
-    site = site.replace("listen 443 ssl;", f"listen 127.0.0.1:{port};").replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
+    site = readme_block("limit_conn_zone $binary_remote_addr zone=hashi:10m;").replace(
+        "listen 443 ssl;", f"listen 127.0.0.1:{port};")
     temp = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     (tmp_path / "nginx.conf").write_text(
         f"daemon off; worker_processes 1; pid {tmp_path / 'nginx.pid'}; error_log {tmp_path / 'error.log'};\n"
-        f"events {{ worker_connections 64; }}\nhttp {{ access_log off; {temp}\n{site}}}\n")
-    proc = subprocess.Popen([nginx, "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        up(port, proc)
-        each_client_its_own_share(port)
-    finally:
-        proc.terminate()
-        proc.wait(10)
+        f"events {{ worker_connections 64; }}\nhttp {{ access_log off; {temp}\n{upstream(site, server)}}}\n")
+    behind([nginx, "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)], port, None)
 
 
 def test_behind_the_readmes_caddy_each_client_has_its_own_share(server, tmp_path):
-    import os
-    import shutil
-
     caddy = shutil.which("caddy")
     if caddy is None:
         pytest.skip("caddy is not installed (Debian package caddy; .ci/run installs it)")
-    server.wait()
     port = free_port()
-    site = readme_block("hashi.example.org {")
-    site = site.replace("hashi.example.org", f"http://127.0.0.1:{port}").replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
-    (tmp_path / "Caddyfile").write_text("{\n\tadmin off\n}\n" + site)
+    site = readme_block("hashi.example.org {").replace("hashi.example.org", f"http://127.0.0.1:{port}")
+    (tmp_path / "Caddyfile").write_text("{\n\tadmin off\n}\n" + upstream(site, server))
     env = dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
-    proc = subprocess.Popen([caddy, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    behind([caddy, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"], port, env)
+
+
+def upstream(site: str, server) -> str:
+    """The README's configuration pointed at the test's server instead of port 8000."""
+    server.wait()
+    return site.replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
+
+
+def behind(command: list[str], port: int, env) -> None:
+    """Run the proxy ``command`` (listening on ``port``) and check each client's share through it."""
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     try:
         up(port, proc)
         each_client_its_own_share(port)

@@ -252,17 +252,18 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     def lane_for(request: Request, cost) -> str:
         return gate.lane_for(cost, request.scope.get("state", {}).get("body_bytes", 0))
 
-    def board_lane(puzzle, request: Request) -> str:
-        return lane_for(request, service.puzzle_cost(puzzle.model_dump(exclude_none=True), WEB))
+    async def on_board(request: Request, puzzle, job, *args, **how):
+        """:func:`run` for a job on the request's board: its cost declared from its sizes (nothing
+        built here), the board itself handed to the job as the request's JSON."""
+        data = puzzle.model_dump(exclude_none=True)
+        return await run(request, lane_for(request, service.puzzle_cost(data, WEB)), job, data, *args, **how)
 
     @app.post("/api/solve", response_model=SolveReport, responses=errors("/api/solve"), summary="Solve a puzzle",
               description=f"Solves exactly and looks for a second solution (`unique`, `second`). Status "
                           f"`unknown` after {solve_time_limit:g} s of work.")
     async def solve(req: PuzzleRequest, request: Request) -> Response:
-        data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle, request), jobs.solve, data, seconds=solve_time_limit,
-                            kill=False)
+            out = await on_board(request, req.puzzle, jobs.solve, seconds=solve_time_limit, kill=False)
         except workers.Overrun:
             out = SolveReport(status="unknown", message=f"no answer within the time limit of {solve_time_limit:g} s"
                               ).as_json()
@@ -274,10 +275,9 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           "on one pair, crossings, an island over its number, more bridges on a link than its mark in "
                           "`marks`).")
     async def check(req: CheckRequest, request: Request) -> Response:
-        data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle, request), jobs.check, data, req.bridges, req.marks,
-                            seconds=solve_time_limit, timed=False)
+            out = await on_board(request, req.puzzle, jobs.check, req.bridges, req.marks, seconds=solve_time_limit,
+                                 timed=False)
         except workers.Overrun:
             raise too_slow("the check", solve_time_limit) from None
         return JSONResponse(out)
@@ -291,10 +291,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           "the `marks` back with the next request: they narrow the deduction (a marked link "
                           "carries at most `most` bridges), so following the hints finishes the puzzle.")
     async def hint(req: BoardRequest, request: Request) -> Response:
-        data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle, request), jobs.hint, data, req.bridges, req.marks,
-                            seconds=solve_time_limit)
+            out = await on_board(request, req.puzzle, jobs.hint, req.bridges, req.marks, seconds=solve_time_limit)
         except workers.Overrun:
             out = HintReport(status="unknown", sentence=f"no answer within the time limit of {solve_time_limit:g} s"
                              ).as_json()
@@ -306,9 +304,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           "`score`), `several` (`solutions`: two of them, `differ`: the links [r1, c1, r2, c2] "
                           "on which they differ) or `unknown` past the time limit.")
     async def analyze(req: PuzzleRequest, request: Request) -> Response:
-        data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle, request), jobs.analyze, data, seconds=solve_time_limit)
+            out = await on_board(request, req.puzzle, jobs.analyze, seconds=solve_time_limit)
         except workers.Overrun:
             out = AnalyzeReport(status="unknown", reason=f"no answer within the time limit of {solve_time_limit:g} s"
                                 ).as_json()
@@ -319,10 +316,9 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
               description="The puzzle (and `bridges`, for the formats that show a solution) as text in "
                           "`format`: a Tatham game ID, a puzz.link URL, JSON, grid text, ...")
     async def convert(req: ConvertRequest, request: Request) -> Response:
-        data = req.puzzle.model_dump(exclude_none=True)
         try:
-            out = await run(request, board_lane(req.puzzle, request), jobs.convert, data, req.bridges, req.format,
-                            seconds=solve_time_limit, timed=False)
+            out = await on_board(request, req.puzzle, jobs.convert, req.bridges, req.format, seconds=solve_time_limit,
+                                 timed=False)
         except workers.Overrun:
             raise too_slow("the conversion", solve_time_limit) from None
         return JSONResponse(out)
