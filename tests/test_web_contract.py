@@ -323,7 +323,7 @@ def fuzz(max_examples: int, generate_examples: int):
 
 
 def test_fuzz_the_api_from_its_openapi_description():
-    fuzz(max_examples=6, generate_examples=2)
+    fuzz(max_examples=4, generate_examples=1)
 
 
 @pytest.mark.slow

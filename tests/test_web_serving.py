@@ -22,7 +22,7 @@ import load  # noqa: E402
 #: the server's slow-client settings here: short, so that the tests wait little; behind a proxy on
 #: this machine (the README's nginx and Caddy), and a solve's time limit short
 SHORT = {"header_timeout": 1.0, "body_timeout": 1.0, "keep_alive": 1.0, "client_connections": 3}
-SETTINGS = {**SHORT, "trusted": ["127.0.0.1"], "time_limit": 3.0}
+SETTINGS = {**SHORT, "trusted": ["127.0.0.1"], "time_limit": 1.5}
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +158,7 @@ def test_serve_help_says_how_it_shares_and_whom_it_trusts(capsys, monkeypatch):
     assert "hashikit serve --trusted-proxy 127.0.0.1" in out
 
 
-# -- behind the README's nginx and Caddy ---------------------------------------------------------
+# -- behind the README's nginx and Caddy (-m slow: a proxy each, a few seconds) ---------------------
 def readme_block(first_line: str) -> str:
     """The README's indented code block that starts with ``first_line``."""
     lines = (ROOT / "README.md").read_text().splitlines()
@@ -201,6 +201,7 @@ def each_client_its_own_share(proxy_port: int) -> None:
     assert "heavy requests" in answers[1].json()["error"] and answers[1].headers["retry-after"]
 
 
+@pytest.mark.slow
 def test_behind_the_readmes_nginx_each_client_has_its_own_share(server, tmp_path):
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx is None:
@@ -215,6 +216,7 @@ def test_behind_the_readmes_nginx_each_client_has_its_own_share(server, tmp_path
     behind([nginx, "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)], port, None)
 
 
+@pytest.mark.slow
 def test_behind_the_readmes_caddy_each_client_has_its_own_share(server, tmp_path):
     caddy = shutil.which("caddy")
     if caddy is None:
