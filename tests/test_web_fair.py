@@ -305,10 +305,10 @@ def test_a_client_that_leaves_while_its_request_waits_gives_up_its_place(monkeyp
 
 
 def test_the_time_limit_counts_from_when_the_work_starts(monkeypatch):
-    """Two 0.6 s hints, one slot, a 1 s limit: the second waits 0.6 s for the slot and still has its
-    whole second (it was answered 'unknown', or 400 for a picture, having done no work)."""
+    """Two 0.8 s hints, one slot, a 1.3 s limit: the second waits 0.8 s for the slot and still has
+    its whole limit (it was answered 'unknown', or 400 for a picture, having done no work)."""
     monkeypatch.setattr(jobs, "hint", web_jobs.nap_hint)
-    app = create_app(pool_size=0, solve_time_limit=1.0, admission=admission(light_at_once=1, queue_wait=5.0))
+    app = create_app(pool_size=0, solve_time_limit=1.3, admission=admission(light_at_once=1, queue_wait=5.0))
     with TestClient(app) as c:
         with ThreadPoolExecutor(2) as threads:
             answers = list(threads.map(lambda _: c.post("/api/hint", json={"puzzle": SQUARE}), range(2)))

@@ -14,7 +14,7 @@ def nap_check(data, bridges, marks, seconds=0.5):
 
 
 def nap_hint(data, bridges, marks, deadline):
-    time.sleep(0.6)
+    time.sleep(0.8)
     return {"status": "hint", "sentence": f"{deadline.left():.2f} s left"}
 
 
