@@ -226,7 +226,10 @@ def warm():
 
 
 def test_one_client_has_at_most_client_at_once_requests_in_flight_the_rest_429(monkeypatch):
-    monkeypatch.setattr(jobs, "check", web_jobs.nap_check)  # the one-off workers are forks: they see it
+    from functools import partial
+
+    # the one-off workers are forks: they see it; a second's nap keeps the first four in flight
+    monkeypatch.setattr(jobs, "check", partial(web_jobs.nap_check, seconds=1.0))
     with TestClient(create_app(pool_size=0, admission=admission(client_at_once=4, light_at_once=6))) as c:
         with ThreadPoolExecutor(6) as threads:
             answers = list(threads.map(lambda _: c.post("/api/check", json={"puzzle": SQUARE, "bridges": []}),
