@@ -38,9 +38,7 @@ def cmd_solve(args) -> int:
             "--unicode draws the solved grid; it does not go with --to or --format json"))
     max_solutions = args.limit or 100
     fmt = _solution_format(args)
-    output.validate_writable(args.output)
-    if args.svg:
-        output.validate_picture(args.svg)
+    _refuse_numbered_over_input(args)
     deadline = cli_deadline.deadline_of(args)
     cli_deadline.arm(args, deadline, _out_of_time(args, deadline))
     doc = load_shown(args, args.file)
@@ -61,10 +59,10 @@ def cmd_solve(args) -> int:
         print_json(data, args.output)
     else:
         _write_solutions(texts, args.output)
-    if not args.quiet and args.format != "json":
-        say(_summary(report, args, max_solutions))
     if picture is not None:
         output.write_output(picture, args.svg)
+    if not args.quiet and args.format != "json":
+        say(_summary(report, args, max_solutions))
     if report.status != "solved" or (args.unique and report.unique is False):
         return EXIT_NO
     return EXIT_OK
@@ -96,20 +94,52 @@ def _solutions_shown(report, args) -> list:
 
 
 def _solution_format(args):
-    """The format the solution is written in: ``--to``, else -o's extension when that format
-    holds a solution, else None (the solved grid).  Checked before the work starts."""
+    """The format the solution is written in: ``--to``, else -o's ending when that format holds a
+    solution, else None (the solved grid, also for a ``.txt`` file).  Checked before the work starts."""
+    if args.to:
+        return output.output_format(None if args.format == "json" else args.output, args.to)
+    if args.output in (None, "-") or args.format == "json" or args.output.lower().endswith(".txt"):
+        return None
+    fmt = output.output_format(args.output, None)
+    return fmt if fmt.needs_solution or fmt.has_solution else None
+
+
+def _solve_output_problem(path: str, args) -> str | None:
+    """What ``solve -o`` cannot write: a JSON report to a file not named .json; a solution to a file
+    whose ending names a format that holds none, or no format at all."""
     from ..errors import FormatError
     from ..formats import format_for_path
 
-    if args.to:
-        return output.output_format(None, args.to)
-    if args.output in (None, "-") or args.format == "json":
+    if args.format == "json":
+        return None if path.lower().endswith(".json") else "--format json writes a JSON report; give a .json file name"
+    if args.to or path.lower().endswith(".txt"):
         return None
     try:
-        fmt = format_for_path(args.output, writing=True)
+        fmt = format_for_path(path, writing=True)
     except FormatError:
-        return None
-    return fmt if fmt.needs_solution or fmt.has_solution else None
+        fmt = None
+    if fmt is None or not (fmt.needs_solution or fmt.has_solution):
+        holds = output.puzzle_endings(lambda f: f.write is not None and (f.needs_solution or f.has_solution))
+        what = f"the {fmt.name} format holds no solution" if fmt else "its ending names no format solve writes"
+        return f"{what}; give a .txt (the solved grid) or {holds} file name, or name the format with --to"
+    return None
+
+
+def _refuse_numbered_over_input(args) -> None:
+    """With several solutions ``-o out.sol`` also writes ``out-2.sol``, ``out-3.sol``, ...: none of
+    them may be the input file."""
+    import re
+
+    if args.output in (None, "-") or not (args.all or args.unique) or args.file == "-":
+        return
+    stem, ext = _stem_and_ending(args.output)
+    real = os.path.realpath(args.file)
+    same_folder = os.path.dirname(real) == os.path.dirname(os.path.realpath(args.output))
+    if same_folder and re.fullmatch(re.escape(os.path.basename(stem)) + r"-[0-9]+" + re.escape(ext),
+                                    os.path.basename(real)):
+        raise BadInput(f"-o {args.output}: further solutions go to {numbered(args.output, 2)}, "
+                       f"{numbered(args.output, 3)}, ...: the input {args.file} would be written over; "
+                       "give another name")
 
 
 def _solution_text(puzzle, solution, fmt, unicode: bool) -> str:
@@ -122,11 +152,16 @@ def numbered(path: str, n: int) -> str:
     """``out.sol`` -> ``out-2.sol``: where the n-th solution goes when several are written."""
     if n == 1:
         return path
+    stem, ext = _stem_and_ending(path)
+    return f"{stem}-{n}{ext}"
+
+
+def _stem_and_ending(path: str) -> tuple[str, str]:
+    """``out.sol.json`` -> (``out``, ``.sol.json``); ``out.sol`` -> (``out``, ``.sol``)."""
     for ext in (".sol.json",):
         if path.endswith(ext):
-            return f"{path[:-len(ext)]}-{n}{ext}"
-    stem, ext = os.path.splitext(path)
-    return f"{stem}-{n}{ext}"
+            return path[:-len(ext)], ext
+    return os.path.splitext(path)
 
 
 def _write_solutions(texts: list[str], out: str | None) -> None:
@@ -198,7 +233,6 @@ def _check_text(report) -> str:
 # -- convert ------------------------------------------------------------------
 def cmd_convert(args) -> int:
     fmt = output.output_format(args.output, args.to)
-    output.validate_writable(args.output)
     doc = load_shown(args, args.input)
     solution = doc.solution
     if fmt.needs_solution and solution is None and not args.solve:
@@ -221,10 +255,19 @@ def _solve_for_output(puzzle, path: str):
     return solution
 
 
+def _convert_output_problem(path: str, args) -> str | None:
+    """What ``convert`` cannot write: an ending that names no writable format (without ``--to``), or
+    one that names another format than ``--to``."""
+    try:
+        output.output_format(path, args.to)
+    except BadInput as exc:
+        return str(exc).removeprefix(f"{path}: ")
+    return None
+
+
 # -- render -------------------------------------------------------------------
 def cmd_render(args) -> int:
     refuse((args.blank and args.solve, "--blank draws the puzzle only and --solve draws its solution; give one"))
-    output.validate_picture(args.output)
     doc = service.load_puzzle(args.file, args.from_format)
     solution = doc.solution if not args.blank else None
     if args.solve and solution is None:
@@ -232,7 +275,7 @@ def cmd_render(args) -> int:
         if solution is None:
             return EXIT_NO
     kwargs = {"show_links": True} if args.show_links else {}
-    service.render(args.output, doc.puzzle, solution, **kwargs)
+    output.write_output(service.drawing(args.output, doc.puzzle, solution, **kwargs), args.output)
     return EXIT_OK
 
 
@@ -284,11 +327,13 @@ def _add_solve(sub) -> None:
                                "  hashikit solve puzzle.txt --all --limit 10 -o sols.sol   (sols.sol, sols-2.sol, ...)\n"
                                "  hashikit solve puzzle.txt --format json -o report.json\n\n",
                                engines_help, "\n", formats_help))
-    s.add_argument("file", help="puzzle file ('-' for standard input)")
+    output.reads(s.add_argument("file", help="puzzle file ('-' for standard input)"))
     s.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format (default: from the name)")
     s.add_argument("--to", metavar="FORMAT", help="write the solution in this format instead of the solved grid")
-    s.add_argument("-o", "--output", metavar="FILE",
-                   help="write there instead of standard output (several solutions: FILE, FILE-2, ...)")
+    output.writes(s.add_argument("-o", "--output", metavar="FILE",
+                                 help="write there instead of standard output (several solutions: FILE, FILE-2, "
+                                      "...); a .txt file gets the solved grid, another ending names the format"),
+                  "file", _solve_output_problem)
     s.add_argument("--format", choices=("text", "json"), default="text",
                    help="text (default) or json: {\"status\", \"bridges\": [[r1,c1,r2,c2,k],...], \"stats\"}")
     s.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT_ENGINE,
@@ -299,7 +344,8 @@ def _add_solve(sub) -> None:
                    help="also prove the solution unique or show a second one (NOT unique: exit 1)")
     s.add_argument("--all", action="store_true", help="enumerate distinct solutions (see --limit)")
     s.add_argument("--limit", type=argtypes.positive_int, metavar="N", help="with --all: at most N (default 100)")
-    s.add_argument("--svg", metavar="OUT", help="also draw the solution to OUT (.svg or .png)")
+    output.writes(s.add_argument("--svg", metavar="OUT", help="also draw the solution to OUT (.svg or .png)"),
+                  "file", output.PICTURES, "a picture")
     s.add_argument("--unicode", action="store_true", help="draw bridges with ─ ═ │ ║")
     s.add_argument("-q", "--quiet", action="store_true", help="no summary line on standard error")
     add_show(s)
@@ -313,8 +359,8 @@ def _add_check(sub) -> None:
                        epilog=("examples:\n  hashikit check puzzle.txt solution.sol.json\n"
                                "  hashikit check my-solved-grid.sol     (a solved grid carries its puzzle)\n\n",
                                formats_help))
-    c.add_argument("puzzle", help="puzzle file, or a solved grid alone")
-    c.add_argument("solution", nargs="?", help="solution file (solved grid text or JSON solution)")
+    output.reads(c.add_argument("puzzle", help="puzzle file, or a solved grid alone"))
+    output.reads(c.add_argument("solution", nargs="?", help="solution file (solved grid text or JSON solution)"))
     c.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
     c.add_argument("--solution-format", metavar="FORMAT", help="format of the solution file")
     c.add_argument("--format", choices=("text", "json"), default="text",
@@ -331,8 +377,9 @@ def _add_convert(sub) -> None:
                                "  hashikit convert puzzle.txt solved.dot --solve  (then: neato -n -Tpng solved.dot)\n"
                                "  hashikit convert shot.png - --to json --show read.png   (a picture: the board and the "
                                "bridges drawn)\n\n", formats_help))
-    v.add_argument("input", help="input file ('-' for standard input)")
-    v.add_argument("output", help="output file ('-' for standard output, with --to)")
+    output.reads(v.add_argument("input", help="input file ('-' for standard input)"))
+    output.writes(v.add_argument("output", help="output file ('-' for standard output, with --to)"),
+                  "file", _convert_output_problem)
     v.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
     v.add_argument("--to", metavar="FORMAT", help="output format")
     v.add_argument("--solve", action="store_true", help="solve first when the output shows a solution")
@@ -346,8 +393,9 @@ def _add_render(sub) -> None:
                                    "as SVG or PNG, chosen by OUT's extension.",
                        epilog="examples:\n  hashikit render puzzle.txt puzzle.svg\n"
                               "  hashikit render puzzle.txt solved.png --solve\n")
-    r.add_argument("file", help="puzzle or solution file")
-    r.add_argument("output", help="picture to write: .svg or .png")
+    output.reads(r.add_argument("file", help="puzzle or solution file"))
+    output.writes(r.add_argument("output", help="picture to write: .svg or .png"), "file", output.PICTURES,
+                  "a picture")
     r.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
     r.add_argument("--solve", action="store_true", help="solve the puzzle and draw the solution")
     r.add_argument("--blank", action="store_true", help="draw the puzzle only, even if the file has a solution")
@@ -396,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
                 parser.print_help()
                 return EXIT_BAD
             args.started, args.whole_process = started, argv is None
+            output.guard(parser, args)
             return args.func(args)
         finally:  # an error answers as itself, not as "unknown"
             cli_deadline.commit()

@@ -97,8 +97,6 @@ def cmd_explain(args) -> int:
 def cmd_hint(args) -> int:
     refuse((args.state_format is not None and args.state is None, "--state-format goes with --state"),
            (not args.validate_solution and args.state is None, "--no-solution-check goes with --state"))
-    if args.svg:
-        output.validate_picture(args.svg)
     deadline = _limited(args)
     doc = load_shown(args, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
@@ -145,7 +143,7 @@ def add_parsers(sub) -> None:
                                    "finishes the puzzle with no guessing; 'ungraded' when the rules get stuck. "
                                    "The score weighs each step by its level (1, 3, 9, 27).",
                        epilog="examples:\n  hashikit grade puzzle.txt\n  hashikit grade puzzle.txt --format json")
-    g.add_argument("file", help="puzzle file")
+    output.reads(g.add_argument("file", help="puzzle file"))
     g.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
     g.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to try")
     g.add_argument("--format", choices=("text", "json"), default="text",
@@ -157,7 +155,7 @@ def add_parsers(sub) -> None:
     e = sub.add_parser("explain", help="print the whole logical solve path, step by step",
                        description="Solve as a person would, one named deduction at a time, each with a sentence.",
                        epilog="example:\n  hashikit explain puzzle.txt --max-level medium")
-    e.add_argument("file", help="puzzle file")
+    output.reads(e.add_argument("file", help="puzzle file"))
     e.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
     e.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to use")
     e.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
@@ -175,14 +173,15 @@ def add_parsers(sub) -> None:
                               "  hashikit hint puzzle.txt --state my-board.sol --svg hint.svg\n"
                               "  hashikit hint screenshot.png --show read.png   (the game in the picture; "
                               "read.png shows what was read)")
-    h.add_argument("file", help="puzzle file")
-    h.add_argument("--state", metavar="SOLUTION", help="your board so far (bridges drawn)")
+    output.reads(h.add_argument("file", help="puzzle file"))
+    output.reads(h.add_argument("--state", metavar="SOLUTION", help="your board so far (bridges drawn)"))
     h.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
     h.add_argument("--state-format", metavar="FORMAT", help="format of the state file")
     h.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to use")
     h.add_argument("--no-solution-check", dest="validate_solution", action="store_false",
                    help="do not compare your bridges with the solution (only the rules)")
-    h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)")
+    output.writes(h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)"),
+                  "file", output.PICTURES, "a picture")
     add_show(h)
     h.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
     h.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
