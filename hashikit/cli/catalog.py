@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from . import output
+from . import argtypes, output
 from .argtypes import between, positive_int
 from ..model import LEVELS
 from ..publish.catalog import Catalog, CatalogError, parse_size
@@ -68,7 +68,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
                    help="run the jobs on Dask: local[:WORKERS] starts a local cluster, tcp://HOST:PORT "
                         "uses a running scheduler (8786 is dask's default port); every worker thread is kept "
                         f"busy, and a scheduler lost for {CONNECT_TIMEOUT:g} s ends the run (exit 1): the same "
-                        'command resumes (needs: pip install "hashikit[cluster]")')
+                        'command resumes (needs: pip install ".[cluster]")')
     output.writes(p.add_argument("--catalog", metavar="FILE.db",
                                  help="also store every puzzle in this SQLite catalogue (a puzzle, or its mirror "
                                       "or rotation, already there is skipped)"), "catalogue")
@@ -216,7 +216,7 @@ def cmd_book(args) -> int:
     if args.answers is None and answers is not None:  # the default answer book is an output too
         output.check_outputs([("-o", args.output, output.Role("file", (".pdf",))),
                               (f"--answers (by default {answers})", answers, output.Role("file", (".pdf",)))],
-                             [("SOURCE", args.source, output.Role("reads"))])
+                             [("the source", args.source, output.Role("reads"))])
     opts = Options(per_page=args.per_page, solutions_per_page=args.solutions_per_page, paper=args.paper,
                    binding=args.binding, title=args.title, subtitle=args.subtitle, author=args.author,
                    copyright=args.copyright, solutions=args.solutions, style=args.style,
@@ -345,13 +345,15 @@ def add_parsers(sub) -> None:
     csub = c.add_subparsers(dest="catalog_command", metavar="{add,list,export,check}", required=True)
 
     a = csub.add_parser("add", help="add puzzle files (solved and graded on the way)")
-    output.writes(a.add_argument("db", help="catalogue file (created if missing: FILE.db)"), "catalogue")
+    output.writes(a.add_argument("db", help="catalogue file (created if missing: FILE.db)"), "catalogue",
+                  label="the catalogue")
     output.reads(a.add_argument("files", nargs="+", help="puzzle files or folders of them"))
-    a.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format of every file")
+    a.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format of every file")
     a.set_defaults(func=cmd_catalog_add)
 
     ls = csub.add_parser("list", help="list puzzles, easiest first")
-    output.reads(ls.add_argument("db", help="catalogue file (opened read-only)"))
+    output.reads(ls.add_argument("db", help="catalogue file (opened read-only)"), "the catalogue")
     add_filter_options(ls)
     ls.add_argument("--limit", type=positive_int, help="at most this many")
     ls.add_argument("--format", choices=("text", "json"), default="text", help="text table or JSON list")
@@ -359,10 +361,11 @@ def add_parsers(sub) -> None:
 
     ex = csub.add_parser("export", help="write puzzles to a folder (one file each, plus index.json) "
                                         "or to a .jsonl file")
-    output.reads(ex.add_argument("db", help="catalogue file (opened read-only, checked by SQLite's quick_check)"))
+    output.reads(ex.add_argument("db", help="catalogue file (opened read-only, checked by SQLite's quick_check)"),
+                 "the catalogue")
     output.writes(ex.add_argument("out", help="folder to write (created), or FILE.jsonl"), "file-or-folder",
                   _export_problem)
-    ex.add_argument("--to", default="json", metavar="FORMAT",
+    ex.add_argument("--to", default="json", metavar="FORMAT", type=argtypes.format_written,
                     help="format of the files (default json; tatham, has, grid, solved, ...: any format hashikit "
                          "reads back); a .jsonl OUT is always JSON, one puzzle a line")
     ex.add_argument("--solutions", action="store_true",
@@ -379,7 +382,7 @@ def add_parsers(sub) -> None:
                                      "Exit 0 sound, 1 damaged, 2 not a hashikit catalogue. The file is opened "
                                      "read-only.",
                          epilog="example:\n  hashikit catalog check puzzles.db")
-    output.reads(ck.add_argument("db", help="catalogue file"))
+    output.reads(ck.add_argument("db", help="catalogue file"), "the catalogue")
     ck.set_defaults(func=cmd_catalog_check)
 
     b = sub.add_parser("book", help="a printable PDF book of puzzles, with its solutions",
@@ -400,9 +403,9 @@ def add_parsers(sub) -> None:
     output.reads(b.add_argument("source", help="a catalogue file (opened read-only, checked by SQLite's "
                                                "quick_check first), or a folder of puzzle files (as generate "
                                                "--count writes: its index.csv gives the levels, its batch log "
-                                               "is skipped)"))
+                                               "is skipped)"), "the source")
     output.writes(b.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="PDF file to write"),
-                  "file", (".pdf",), "book")
+                  "file", (".pdf",), "the book")
     b.add_argument("--per-page", type=_per_page, metavar="N|ROWSxCOLS",
                    help="puzzles per page: a count (arranged to print boards largest) or a grid, e.g. 3x2 "
                         "(3 rows of 2); default: up to 4, fewer where 4 would print numbers under 7 pt")

@@ -177,9 +177,17 @@ def _write_solutions(texts: list[str], out: str | None) -> None:
 
 
 def _summary(report, args, max_solutions: int) -> str:
+    import time
+
     st = report.stats or {}
     detail = ", ".join(f"{k} {v}" for k, v in st.items() if k in ("rounds", "cuts", "nodes"))
-    line = f"{report.status} in {st.get('time', 0.0):.3f} s by {report.engine}" + (f" ({detail})" if detail else "")
+    if report.status == "unknown" and args.time_limit is not None and getattr(args, "started", None) is not None:
+        # the limit counts from the command's start: say that time, and the engine's own beside it
+        waited = time.monotonic() - args.started
+        line = (f"unknown after {waited:.3f} s by {report.engine} (the engine's own {st.get('time', 0.0):.3f} s"
+                + (f", {detail}" if detail else "") + ")")
+    else:
+        line = f"{report.status} in {st.get('time', 0.0):.3f} s by {report.engine}" + (f" ({detail})" if detail else "")
     if report.reason:
         line += f": {report.reason}"
     if report.message:
@@ -213,8 +221,10 @@ def cmd_check(args) -> int:
         if sdoc.solution is None:
             raise BadInput(f"{args.solution}: holds no bridges (no solution)")
         solution, own = sdoc.solution, sdoc.puzzle
-    service.bridges_on_board(puzzle, solution, args.solution or args.puzzle)
-    report = (service.islands_differ(puzzle, own) if own is not None else None) or service.check(puzzle, solution)
+    report = service.islands_differ(puzzle, own) if own is not None else None  # a solution of another puzzle
+    if report is None:
+        service.bridges_on_board(puzzle, solution, args.solution or args.puzzle)
+        report = service.check(puzzle, solution)
     if args.format == "json":
         print_json(report)
     else:
@@ -328,8 +338,10 @@ def _add_solve(sub) -> None:
                                "  hashikit solve puzzle.txt --format json -o report.json\n\n",
                                engines_help, "\n", formats_help))
     output.reads(s.add_argument("file", help="puzzle file ('-' for standard input)"))
-    s.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format (default: from the name)")
-    s.add_argument("--to", metavar="FORMAT", help="write the solution in this format instead of the solved grid")
+    s.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format (default: from the name)")
+    s.add_argument("--to", metavar="FORMAT", type=argtypes.format_written,
+                   help="write the solution in this format instead of the solved grid")
     output.writes(s.add_argument("-o", "--output", metavar="FILE",
                                  help="write there instead of standard output (several solutions: FILE, FILE-2, "
                                       "...); a .txt file gets the solved grid, another ending names the format"),
@@ -345,7 +357,7 @@ def _add_solve(sub) -> None:
     s.add_argument("--all", action="store_true", help="enumerate distinct solutions (see --limit)")
     s.add_argument("--limit", type=argtypes.positive_int, metavar="N", help="with --all: at most N (default 100)")
     output.writes(s.add_argument("--svg", metavar="OUT", help="also draw the solution to OUT (.svg or .png)"),
-                  "file", output.PICTURES, "a picture")
+                  "file", output.PICTURES, "the drawing")
     s.add_argument("--unicode", action="store_true", help="draw bridges with ─ ═ │ ║")
     s.add_argument("-q", "--quiet", action="store_true", help="no summary line on standard error")
     add_show(s)
@@ -361,8 +373,10 @@ def _add_check(sub) -> None:
                                formats_help))
     output.reads(c.add_argument("puzzle", help="puzzle file, or a solved grid alone"))
     output.reads(c.add_argument("solution", nargs="?", help="solution file (solved grid text or JSON solution)"))
-    c.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
-    c.add_argument("--solution-format", metavar="FORMAT", help="format of the solution file")
+    c.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="format of the puzzle file")
+    c.add_argument("--solution-format", metavar="FORMAT", type=argtypes.format_read,
+                   help="format of the solution file")
     c.add_argument("--format", choices=("text", "json"), default="text",
                    help='report as text or json: {"complete", "valid", "violations": [{"rule", "message", "cells"}]}')
     c.set_defaults(func=cmd_check)
@@ -380,8 +394,10 @@ def _add_convert(sub) -> None:
     output.reads(v.add_argument("input", help="input file ('-' for standard input)"))
     output.writes(v.add_argument("output", help="output file ('-' for standard output, with --to)"),
                   "file", _convert_output_problem)
-    v.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
-    v.add_argument("--to", metavar="FORMAT", help="output format")
+    v.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format")
+    v.add_argument("--to", metavar="FORMAT", type=argtypes.format_written,
+                   help="output format")
     v.add_argument("--solve", action="store_true", help="solve first when the output shows a solution")
     add_show(v)
     v.set_defaults(func=cmd_convert)
@@ -395,8 +411,9 @@ def _add_render(sub) -> None:
                               "  hashikit render puzzle.txt solved.png --solve\n")
     output.reads(r.add_argument("file", help="puzzle or solution file"))
     output.writes(r.add_argument("output", help="picture to write: .svg or .png"), "file", output.PICTURES,
-                  "a picture")
-    r.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
+                  "the drawing")
+    r.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format")
     r.add_argument("--solve", action="store_true", help="solve the puzzle and draw the solution")
     r.add_argument("--blank", action="store_true", help="draw the puzzle only, even if the file has a solution")
     r.add_argument("--show-links", action="store_true", help="draw the candidate links faintly")

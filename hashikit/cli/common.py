@@ -124,7 +124,7 @@ def add_show(parser) -> None:
                                help="when FILE is a picture: write OUT.png, the picture with what was read drawn "
                                     "over it (islands, numbers, bridges; an unsure number in red) to spot a misread "
                                     "at a glance"),
-           "file", (".png",), "--show's picture")
+           "file", (".png",), "the picture read")
 
 
 def load_shown(args, path: str):

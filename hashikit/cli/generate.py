@@ -81,7 +81,7 @@ def cmd_generate(args) -> int:
         record = service.within(deadline, service.generate_record, seed=seed, **spec)
     except OutOfTime as exc:
         cli_deadline.commit()
-        say(f"hashikit: unknown: no {args.difficulty} puzzle found: {exc}")
+        say(f"hashikit: unknown: {exc}")
         return EXIT_NO
     puzzle = puzzle_from_data(record["puzzle"], "<record>")
     text = service.convert(puzzle, None, output.output_format(args.output, None, default="grid", option="").name)
@@ -102,8 +102,8 @@ def _puzzle_format_problem(path: str, args) -> str | None:
     solution (a generated puzzle is written as a puzzle)."""
     try:
         fmt = output.output_format(path, None, option="")
-    except BadInput as exc:
-        return str(exc).removeprefix(f"{path}: ")
+    except BadInput:
+        return f"its ending names no puzzle format; give one of {_puzzle_endings()}"
     if fmt.needs_solution:
         return (f"the {fmt.name} format shows a solution, and generate writes the puzzle; give one of "
                 f"{_puzzle_endings()}")

@@ -29,7 +29,18 @@ def _unknown(args, exc: OutOfTime) -> int:
 
 
 def _unknown_text(args, message: str) -> str:
-    return json.dumps({"status": "unknown", "message": message}) if args.format == "json" else f"unknown: {message}"
+    """The answer when the time ran out, in the command's own JSON shape (the grade or the
+    explanation nobody could give: null, with the reason as its verdict; hint's report of status
+    ``unknown``), or as a line of text."""
+    if args.format != "json":
+        return f"unknown: {message}"
+    if args.command == "grade":
+        data = {"grade": None, "score": None, "steps": {}, "undecided": None, "verdict": f"unknown: {message}"}
+    elif args.command == "explain":
+        data = {"solved": False, "steps": [], "undecided": None, "verdict": f"unknown: {message}"}
+    else:
+        data = service.HintReport(status="unknown", sentence=message).as_json()
+    return json.dumps(data)
 
 
 def _limited(args) -> Deadline | None:
@@ -144,7 +155,8 @@ def add_parsers(sub) -> None:
                                    "The score weighs each step by its level (1, 3, 9, 27).",
                        epilog="examples:\n  hashikit grade puzzle.txt\n  hashikit grade puzzle.txt --format json")
     output.reads(g.add_argument("file", help="puzzle file"))
-    g.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
+    g.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format")
     g.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to try")
     g.add_argument("--format", choices=("text", "json"), default="text",
                    help='json: {"grade": ..., "score": ..., "steps": {level: count}, "undecided", "verdict"?}')
@@ -156,7 +168,8 @@ def add_parsers(sub) -> None:
                        description="Solve as a person would, one named deduction at a time, each with a sentence.",
                        epilog="example:\n  hashikit explain puzzle.txt --max-level medium")
     output.reads(e.add_argument("file", help="puzzle file"))
-    e.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
+    e.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format")
     e.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to use")
     e.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
     e.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
@@ -175,13 +188,15 @@ def add_parsers(sub) -> None:
                               "read.png shows what was read)")
     output.reads(h.add_argument("file", help="puzzle file"))
     output.reads(h.add_argument("--state", metavar="SOLUTION", help="your board so far (bridges drawn)"))
-    h.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
-    h.add_argument("--state-format", metavar="FORMAT", help="format of the state file")
+    h.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="format of the puzzle file")
+    h.add_argument("--state-format", metavar="FORMAT", type=argtypes.format_read,
+                   help="format of the state file")
     h.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to use")
     h.add_argument("--no-solution-check", dest="validate_solution", action="store_false",
                    help="do not compare your bridges with the solution (only the rules)")
     output.writes(h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)"),
-                  "file", output.PICTURES, "a picture")
+                  "file", output.PICTURES, "the drawing")
     add_show(h)
     h.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
     h.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",

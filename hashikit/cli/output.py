@@ -28,24 +28,26 @@ class Role:
     endings it takes, or a check ``(path, args) -> problem or None``), a ``folder``, a
     ``catalogue`` (read and written), or ``file-or-folder`` (a ``.jsonl`` file or a folder)."""
 
-    def __init__(self, kind: str, endings=(), what: str = "") -> None:
-        self.kind, self.endings, self.what = kind, endings, what
+    def __init__(self, kind: str, endings=(), what: str = "", label: str = "") -> None:
+        self.kind, self.endings, self.what, self.label = kind, endings, what, label
 
     @property
     def writes(self) -> bool:
         return self.kind != "reads"
 
 
-def writes(action, kind: str = "file", endings=(), what: str = ""):
+def writes(action, kind: str = "file", endings=(), what: str = "", label: str = ""):
     """Declare that ``action`` (what ``add_argument`` returned) writes ``kind`` (see :class:`Role`);
-    ``what`` names it in messages ("a PDF"). Returns the action."""
-    setattr(action, ROLE, Role(kind, endings, what))
+    ``what`` names what it writes in messages ("the book"), ``label`` an argument without an option
+    ("the output"). Returns the action."""
+    setattr(action, ROLE, Role(kind, endings, what, label))
     return action
 
 
-def reads(action):
-    """Declare that ``action`` names files (or folders) the command reads."""
-    setattr(action, ROLE, Role("reads"))
+def reads(action, label: str = ""):
+    """Declare that ``action`` names files (or folders) the command reads (``label``: how messages
+    name an argument without an option, default "the input")."""
+    setattr(action, ROLE, Role("reads", label=label))
     return action
 
 
@@ -54,10 +56,12 @@ def role(action) -> Role | None:
 
 
 def option_name(action) -> str:
-    """How a message names an option: its long spelling, or an argument's name (``OUT``)."""
+    """How a message names an option: its long spelling, or an argument's label ("the output")."""
     if action.option_strings:
         return max(action.option_strings, key=len)
-    return (action.metavar or action.dest).upper() if isinstance(action.metavar or action.dest, str) else action.dest
+    r = role(action)
+    return (r.label if r is not None and r.label else
+            "the input" if r is not None and not r.writes else "the output")
 
 
 def command_parser(parser, args):
@@ -135,7 +139,7 @@ def check_outputs(outputs: list[tuple[str, str, Role]], inputs: list[tuple[str, 
 
 
 def _input_words(option: str, path: str) -> str:
-    return f"the input {path}" if option.isupper() or not option.startswith("-") else f"{option} {path}"
+    return f"{option} {path}"
 
 
 def _names_in_folder(path: str, r: Role) -> bool:
@@ -180,8 +184,7 @@ def _ending_problem(path: str, r: Role, args) -> str | None:
     if endings and not path.lower().endswith(tuple(endings)):
         ext = os.path.splitext(path)[1]
         shown = f"a {ext} file" if ext else "a file with no ending"
-        return (f"{r.what or 'this option'} cannot be written as {shown}; "
-                f"give a {' or '.join(endings)} file name")
+        return f"{r.what or 'this'} is written as {' or '.join(endings)}, not as {shown}: give a {endings[0]} file name"
     return None
 
 
@@ -304,7 +307,7 @@ def validate_writable(path: str | None, option: str = "-o") -> None:
 
 def validate_picture(path: str, option: str = "--svg") -> None:
     """A picture path: .svg or .png, writable (checked before the work)."""
-    problem = _problem(path, Role("file", PICTURES, "a picture"), None)
+    problem = _problem(path, Role("file", PICTURES, "the drawing"), None)
     if problem:
         raise BadInput(f"{option} {path}: {problem}")
 
