@@ -108,13 +108,15 @@ def validate(path: str | os.PathLike) -> bool:
         raise CatalogError(f"{path}: is a folder, not a hashikit catalogue")
     try:
         with open(path, "rb") as fh:
-            head = fh.read(len(SQLITE_HEADER))
+            head = fh.read(100)  # SQLite's file header
     except OSError as exc:
         raise CatalogError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not head:
         return False
-    if head != SQLITE_HEADER:
+    if not head.startswith(SQLITE_HEADER):
         raise CatalogError(f"{path}: not a hashikit catalogue (not a SQLite database)")
+    if len(head) == 100 and int.from_bytes(head[68:72], "big") == APPLICATION_ID:
+        return True  # ours, read from the header without opening the database
     try:
         db = _read_only(path)
         try:
