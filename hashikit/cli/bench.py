@@ -53,9 +53,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "Table-1 style beside the published numbers of Coelho et al. (2019) for "
                     "Hs_<side>_<n>_<alpha>_<beta>_<idx> files, by island count otherwise.",
         epilog="examples:\n"
-               "  hashikit bench ../shared/benchmarks/coelho2019 --csv out.csv --md out.md\n"
-               "  hashikit bench puzzles/ --engine sat,cpsat --time-limit 10\n"
-               "  hashikit bench coelho2019/ --engine milp --sample 2 --seed 1 --engine-option weak=False\n\n"
+               "  hashikit bench easy/ hard/ --csv out.csv --md out.md\n"
+               "  hashikit bench easy/ --engine sat,cpsat --time-limit 10\n"
+               "  hashikit bench hard/ --engine milp --engine-option weak=False\n"
+               "  hashikit bench ../shared/benchmarks/coelho2019 --sample 2 --seed 1 --plot times.png   (the "
+               "paper's 1440 instances, 2 per group)\n\n"
                "times are the engines' in-process solve times (model building included).\n"
                "exit codes: 0 every answer verified, 1 a wrong answer or an engine crash, 2 bad input")
     output.reads(b.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders"))
@@ -63,10 +65,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="engines to compare, comma-separated: sat, milp, cpsat (default: sat)")
     b.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
                    help=f"worker processes (default: the number of cores, {os.cpu_count()}; 1 runs in this process)")
-    b.add_argument("--time-limit", type=time_limit_arg, default=60.0, metavar="S",
-                   help="seconds per instance and engine (default: %(default)s); status 'unknown' past it")
-    b.add_argument("--no-time-limit", dest="time_limit", action="store_const", const=None,
-                   help="no time limit (a limited solve runs in a child process ended at the deadline)")
+    limit = b.add_mutually_exclusive_group()
+    limit.add_argument("--time-limit", type=time_limit_arg, default=60.0, metavar="S",
+                       help="seconds per instance and engine (default: %(default)s); status 'unknown' past it")
+    limit.add_argument("--no-time-limit", dest="time_limit", action="store_const", const=None,
+                       help="no time limit (a limited solve runs in a child process ended at the deadline)")
     output.writes(b.add_argument("--csv", metavar="OUT.csv",
                                  help="one row per (instance, engine): the rows stream to OUT.csv.progress as "
                                       "each pair finishes, and OUT.csv is written whole at the end"),

@@ -312,9 +312,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = OneLineParser(
         prog="hashikit",
         description="Solve, check, convert and draw Hashiwokakero (Bridges) puzzles.",
-        epilog="examples:\n"
-               "  hashikit solve examples/prob-bridges.txt\n"
-               "  hashikit solve puzzle.has --format json --unique\n"
+        epilog="examples (each command's help shows more; they run in the project's examples/ folder):\n"
+               "  hashikit solve prob-bridges.txt\n"
+               "  hashikit solve puzzle.txt --format json --unique\n"
                "  hashikit check puzzle.txt my-solution.sol\n"
                "  hashikit convert puzzle.txt puzzle.json\n"
                "  hashikit render puzzle.txt board.svg --solve\n\n"
@@ -368,8 +368,8 @@ def _add_check(sub) -> None:
     c = sub.add_parser("check", help="check a solution against the rules",
                        description="Check a solution against every rule and name each violation: bridges not on a "
                                    "link, too many bridges, crossings, island counts, disconnected groups.",
-                       epilog=("examples:\n  hashikit check puzzle.txt solution.sol.json\n"
-                               "  hashikit check my-solved-grid.sol     (a solved grid carries its puzzle)\n\n",
+                       epilog=("examples:\n  hashikit check puzzle.txt my-solution.sol\n"
+                               "  hashikit check my-solution.sol     (a solved grid carries its puzzle)\n\n",
                                formats_help))
     output.reads(c.add_argument("puzzle", help="puzzle file, or a solved grid alone"))
     output.reads(c.add_argument("solution", nargs="?", help="solution file (solved grid text or JSON solution)"))
@@ -389,7 +389,7 @@ def _add_convert(sub) -> None:
                                "  hashikit convert puzzle.txt - --to tatham\n"
                                "  hashikit convert puzzle.txt model.mch          (ProB B machine)\n"
                                "  hashikit convert puzzle.txt solved.dot --solve  (then: neato -n -Tpng solved.dot)\n"
-                               "  hashikit convert shot.png - --to json --show read.png   (a picture: the board and the "
+                               "  hashikit convert screenshot.png - --to json --show read.png   (a picture: the board and the "
                                "bridges drawn)\n\n", formats_help))
     output.reads(v.add_argument("input", help="input file ('-' for standard input)"))
     output.writes(v.add_argument("output", help="output file ('-' for standard output, with --to)"),

@@ -307,7 +307,7 @@ def add_parsers(sub) -> None:
                                    "(2019): a random tree grown along free lines, extra links (alpha), doubled "
                                    "bridges (beta); solvable, not necessarily unique.",
                        epilog="examples:\n  hashikit generate --size 15x15 --difficulty hard -o hard.txt\n"
-                              "  hashikit generate --size 10x10 --difficulty easy --count 50 --out-dir easy/\n"
+                              "  hashikit generate --size 10x10 --difficulty easy --count 20 --out-dir easy/\n"
                               "  hashikit generate --islands 100 --size 16x16 --alpha 50 --beta 5 --seed 1 -o p.has")
     n.add_argument("--size", type=argtypes.board_size(OPTIONS["rows"], OPTIONS["cols"], MAX_SIDE), required=True,
                    metavar="ROWSxCOLS",

@@ -183,7 +183,7 @@ def add_parsers(sub) -> None:
                                    "lacks, is reported with the offending bridges. A picture (PNG, JPEG, WebP) is "
                                    "read with the bridges drawn on it as your board so far.",
                        epilog="examples:\n  hashikit hint puzzle.txt\n"
-                              "  hashikit hint puzzle.txt --state my-board.sol --svg hint.svg\n"
+                              "  hashikit hint puzzle.txt --state my-board.json --svg hint.svg\n"
                               "  hashikit hint screenshot.png --show read.png   (the game in the picture; "
                               "read.png shows what was read)")
     output.reads(h.add_argument("file", help="puzzle file"))
