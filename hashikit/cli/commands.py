@@ -35,7 +35,12 @@ def cmd_solve(args) -> int:
 
     refuse((args.limit is not None and not args.all, "--limit goes with --all (how many solutions to list)"),
            (args.unicode and (args.to or args.format == "json"),
-            "--unicode draws the solved grid; it does not go with --to or --format json"))
+            "--unicode draws the solved grid; it does not go with --to or --format json"),
+           (args.unicode and args.output not in (None, "-") and not args.output.lower().endswith((".txt", ".usol")),
+            f"--unicode draws the solved grid with ─ ═ │ ║; -o {args.output} is written in the format its ending "
+            "names: give a .usol (or .txt) file name"),
+           (args.quiet and args.format == "json", "-q leaves out the summary line of text output; --format json "
+                                                  "prints none"))
     max_solutions = args.limit or 100
     fmt = _solution_format(args)
     _refuse_numbered_over_input(args)
@@ -245,6 +250,8 @@ def cmd_convert(args) -> int:
     fmt = output.output_format(args.output, args.to)
     doc = load_shown(args, args.input)
     solution = doc.solution
+    refuse((args.solve and solution is not None,
+            f"--solve solves a puzzle without a solution; {args.input} holds one, which is written as it is"))
     if fmt.needs_solution and solution is None and not args.solve:
         raise BadInput(f"format {fmt.name!r} shows a solution and {args.input} has none; "
                        f"add --solve to solve it first")
@@ -279,6 +286,10 @@ def _convert_output_problem(path: str, args) -> str | None:
 def cmd_render(args) -> int:
     refuse((args.blank and args.solve, "--blank draws the puzzle only and --solve draws its solution; give one"))
     doc = service.load_puzzle(args.file, args.from_format)
+    refuse((args.solve and doc.solution is not None,
+            f"--solve solves a puzzle without a solution; {args.file} holds one, which is drawn as it is"),
+           (args.blank and doc.solution is None,
+            f"--blank leaves out the solution a file holds; {args.file} holds none (the puzzle is drawn as it is)"))
     solution = doc.solution if not args.blank else None
     if args.solve and solution is None:
         solution = _solve_for_output(doc.puzzle, args.file)
