@@ -22,27 +22,21 @@ import sqlite3
 
 import pytest
 
-from hashikit.cli import build_parser, main
+from hashikit.cli import main
 from hashikit.cli.output import role
 from hashikit.files import is_part
+
+from conftest import cli_commands
 
 #: an easy 5x5 puzzle with one solution
 PUZZLE = "4.4.4\n.....\n.....\n.....\n4.3.3\n"
 
 
-def leaves(parser, words=()):
-    """Every (command words, parser) of the CLI, sub-commands included."""
-    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
-    if sub is None:
-        yield words, parser
-        return
-    for name, child in sub.choices.items():
-        yield from leaves(child, words + (name,))
 
 
 def writing_options() -> dict[tuple[tuple[str, ...], str], object]:
     """(command words, dest) -> the argparse action of every option declared as writing."""
-    return {(words, a.dest): a for words, p in leaves(build_parser()) for a in p._actions
+    return {(words, a.dest): a for words, p in cli_commands() for a in p._actions
             if role(a) is not None and role(a).writes}
 
 
@@ -167,7 +161,7 @@ def test_every_writing_option_has_its_cases():
     #: options of free text that are no file: titles, names of engines, formats and the like
     texts = {"title", "subtitle", "author", "copyright", "engine", "engine_option", "cluster", "ext", "host",
              "from_format", "to", "solution_format", "state_format"}
-    undeclared = [(w, a.dest) for w, p in leaves(build_parser()) for a in p._actions
+    undeclared = [(w, a.dest) for w, p in cli_commands() for a in p._actions
                   if a.nargs != 0 and a.type is None and not a.choices and role(a) is None
                   and a.dest not in texts and not isinstance(a, argparse._HelpAction)]
     assert not undeclared, f"options of free text neither declared read or written, nor listed as text: {undeclared}"

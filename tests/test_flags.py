@@ -20,9 +20,9 @@ import shutil
 
 import pytest
 
-from hashikit.cli import build_parser, main
+from hashikit.cli import main
 
-from conftest import ROOT
+from conftest import ROOT, cli_commands
 
 HARD = "hard/hard-15x15-1.txt"
 
@@ -92,19 +92,12 @@ UNSEEN = {
 }
 
 
-def leaves(parser, words=()):
-    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
-    if sub is None:
-        yield words, parser
-        return
-    for name, child in sub.choices.items():
-        yield from leaves(child, words + (name,))
 
 
 def options() -> dict[tuple[str, ...], list[str]]:
     """Each command's options (dests), from the parser."""
     out = {}
-    for words, parser in leaves(build_parser()):
+    for words, parser in cli_commands():
         out[words] = sorted({a.dest for a in parser._actions
                              if a.option_strings and not isinstance(a, (argparse._HelpAction,
                                                                         argparse._VersionAction))})

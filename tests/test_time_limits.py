@@ -164,10 +164,10 @@ def _stuck_reading(tmp_path, *argv):
      {"status": "unknown", "bridges": [], "engine": "sat", "message": "no answer within the time limit of 0.5 s"}),
     (["grade", "-", "--from", "grid"], "out", "unknown: no answer within the time limit of 0.5 s"),
     (["explain", "-", "--from", "grid", "--format", "json"], "out",
-     {"solved": False, "steps": [], "undecided": None,
+     {"solved": False, "steps": [], "undecided": None, "status": "unknown",
       "verdict": "unknown: no answer within the time limit of 0.5 s"}),
     (["grade", "-", "--from", "grid", "--format", "json"], "out",
-     {"grade": None, "score": None, "steps": {}, "undecided": None,
+     {"grade": None, "score": None, "steps": {}, "undecided": None, "status": "unknown",
       "verdict": "unknown: no answer within the time limit of 0.5 s"}),
     (["hint", "-", "--from", "grid"], "out", "unknown: no answer within the time limit of 0.5 s"),
 ])

@@ -103,7 +103,7 @@ def _solution_format(args):
     solution, else None (the solved grid, also for a ``.txt`` file).  Checked before the work starts."""
     if args.to:
         return output.output_format(None if args.format == "json" else args.output, args.to)
-    if args.output in (None, "-") or args.format == "json" or args.output.lower().endswith(".txt"):
+    if args.output in (None, "-") or args.format == "json" or _grid_file(args.output):
         return None
     fmt = output.output_format(args.output, None)
     return fmt if fmt.needs_solution or fmt.has_solution else None
@@ -117,7 +117,7 @@ def _solve_output_problem(path: str, args) -> str | None:
 
     if args.format == "json":
         return None if path.lower().endswith(".json") else "--format json writes a JSON report; give a .json file name"
-    if args.to or path.lower().endswith(".txt"):
+    if args.to or _grid_file(path):
         return None
     try:
         fmt = format_for_path(path, writing=True)
@@ -128,6 +128,11 @@ def _solve_output_problem(path: str, args) -> str | None:
         what = f"the {fmt.name} format holds no solution" if fmt else "its ending names no format solve writes"
         return f"{what}; give a .txt (the solved grid) or {holds} file name, or name the format with --to"
     return None
+
+
+def _grid_file(path: str) -> bool:
+    """A ``.txt`` file, or one with no ending: the solved grid as text."""
+    return path.lower().endswith(".txt") or not os.path.splitext(os.path.basename(path))[1]
 
 
 def _refuse_numbered_over_input(args) -> None:

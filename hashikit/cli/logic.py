@@ -30,14 +30,16 @@ def _unknown(args, exc: OutOfTime) -> int:
 
 def _unknown_text(args, message: str) -> str:
     """The answer when the time ran out, in the command's own JSON shape (the grade or the
-    explanation nobody could give: null, with the reason as its verdict; hint's report of status
-    ``unknown``), or as a line of text."""
+    explanation nobody could give: null, with the reason as its verdict, and ``"status": "unknown"``
+    as every command answers it; hint's report of status ``unknown``), or as a line of text."""
     if args.format != "json":
         return f"unknown: {message}"
     if args.command == "grade":
-        data = {"grade": None, "score": None, "steps": {}, "undecided": None, "verdict": f"unknown: {message}"}
+        data = {"grade": None, "score": None, "steps": {}, "undecided": None, "verdict": f"unknown: {message}",
+                "status": "unknown"}
     elif args.command == "explain":
-        data = {"solved": False, "steps": [], "undecided": None, "verdict": f"unknown: {message}"}
+        data = {"solved": False, "steps": [], "undecided": None, "verdict": f"unknown: {message}",
+                "status": "unknown"}
     else:
         data = service.HintReport(status="unknown", sentence=message).as_json()
     return json.dumps(data)

@@ -283,10 +283,9 @@ def _format_of(path: str):
 
 
 def _endings(keep=lambda fmt: fmt.write is not None) -> str:
-    from ..formats import FORMATS, _load_all
+    from ..formats import formats
 
-    _load_all()
-    return " ".join(sorted({e for f in FORMATS.values() if keep(f) for e in f.extensions}))
+    return " ".join(sorted({e for f in formats().values() if keep(f) for e in f.extensions}))
 
 
 def puzzle_endings(keep=lambda fmt: fmt.write is not None) -> str:
