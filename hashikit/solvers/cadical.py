@@ -4,8 +4,9 @@ extension module, any other solver through python-sat's ``Solver``.
 python-sat's ``Solver`` is a Python layer over its extension module ``pysolvers``.  Importing that
 layer (``pysat.solvers``) loads its formula readers (with ``bz2``, ``gzip``, ``lzma`` and
 ``decimal``), ``tempfile`` and ``random``: about 25 ms, a third of a plain ``hashikit solve``
-(``benchmarks/results/startup.md``).  The engine needs four calls on CaDiCaL: a new solver with
-its clauses, one more clause, solve, the model.  :func:`open_solver` makes them on ``pysolvers``
+(``benchmarks/results/startup.md``).  The engine needs a few calls on CaDiCaL: a new solver with
+its options and clauses, one more clause, solve (under assumptions), the model, the failed
+assumptions.  :func:`open_solver` makes them on ``pysolvers``
 itself, as ``pysat.solvers.Cadical195`` makes them, when the extension has them and answers a
 two-clause formula right (python-sat 1.8 and 1.9 do); otherwise, and for every other solver name,
 it returns python-sat's own ``Solver``.  ``tests/test_sat.py`` runs both on the same formulas.
@@ -20,18 +21,22 @@ import pysolvers  # python-sat's extension module: without python-sat there is n
 
 #: the solver this module calls directly
 CADICAL = "cadical195"
-_CALLS = ("cadical195_new", "cadical195_add_cl", "cadical195_solve", "cadical195_model", "cadical195_del")
+_CALLS = ("cadical195_new", "cadical195_set", "cadical195_add_cl", "cadical195_solve", "cadical195_model",
+          "cadical195_core", "cadical195_del")
 
 
 class Cadical:
     """CaDiCaL on ``pysolvers``: ``add_clause``, ``solve``, ``get_model`` and ``delete`` as
     python-sat's ``Solver`` has them (a context manager too)."""
 
-    def __init__(self, api, clauses=()) -> None:
+    def __init__(self, api, clauses=(), options: dict[str, int] | None = None) -> None:
         self._api = api
         self._solver = None  # set before the call: a failed start leaves nothing for __del__ to free
         self._solver = api.cadical195_new()
         self._sat: bool | None = None
+        self._assumed: list[int] = []
+        for name, value in (options or {}).items():  # before any clause, as CaDiCaL requires
+            api.cadical195_set(self._solver, name, value)
         add, solver = api.cadical195_add_cl, self._solver
         for clause in clauses:
             add(solver, clause)
@@ -39,11 +44,18 @@ class Cadical:
     def add_clause(self, clause: list[int]) -> None:
         self._api.cadical195_add_cl(self._solver, clause)
 
-    def solve(self) -> bool:
+    def solve(self, assumptions: list[int] | tuple[int, ...] = ()) -> bool:
         # the flag says whether this is the main thread, where CaDiCaL leaves Ctrl-C to Python
         main = int(threading.current_thread() is threading.main_thread())
-        self._sat = self._api.cadical195_solve(self._solver, [], main)
+        self._assumed = list(assumptions)
+        self._sat = self._api.cadical195_solve(self._solver, self._assumed, main)
         return self._sat
+
+    def get_core(self) -> list[int] | None:
+        """After an unsatisfiable solve under assumptions: the assumptions it failed on."""
+        if self._sat is not False:
+            return None
+        return self._api.cadical195_core(self._solver, self._assumed) or []
 
     def get_model(self) -> list[int] | None:
         if not self._sat:
@@ -74,6 +86,8 @@ def extension():
         with Cadical(pysolvers, [[1, 2], [-1]]) as probe:
             if probe.solve() is not True or probe.get_model() != [-1, 2]:
                 return None
+            if probe.solve([-2]) is not False or probe.get_core() != [-2]:
+                return None
             probe.add_clause([-2])
             if probe.solve() is not False:
                 return None
@@ -82,12 +96,13 @@ def extension():
     return pysolvers
 
 
-def open_solver(name: str, clauses: list[list[int]]):
+def open_solver(name: str, clauses: list[list[int]], options: dict[str, int] | None = None):
     """A solver holding ``clauses``: :class:`Cadical` for CaDiCaL when the extension allows it,
-    else python-sat's ``Solver(name=name)``.  Use it as a context manager."""
+    else python-sat's ``Solver(name=name)``.  Use it as a context manager.  ``options``
+    (CaDiCaL's, by name) are set on CaDiCaL only."""
     api = extension() if name == CADICAL else None
     if api is not None:
-        return Cadical(api, clauses)
+        return Cadical(api, clauses, options)
     from pysat.solvers import Solver
 
     return Solver(name=name, bootstrap_with=clauses)

@@ -166,6 +166,18 @@ class Encoding:
             out.append(c)
         return out
 
+    def count(self, model: list[int], k: int) -> int:
+        """Link ``k``'s bridge count in a SAT model."""
+        b, cap = self.base[k], self.caps[k]
+        c = 0
+        while c < cap and model[b + c] > 0:
+            c += 1
+        return c
+
+    def link_vars(self, k: int) -> range:
+        """The variables of link ``k``'s count."""
+        return range(self.base[k] + 1, self.base[k] + self.caps[k] + 1)
+
 
 class BinaryEncoding:
     """The binary CNF of a puzzle without connectivity: O(log cap) variables per link."""
@@ -253,6 +265,12 @@ class BinaryEncoding:
     def counts(self, model: list[int]) -> list[int]:
         return [sum(1 << j for j, b in enumerate(bits) if model[b - 1] > 0) for bits in self.bits]
 
+    def count(self, model: list[int], k: int) -> int:
+        return sum(1 << j for j, b in enumerate(self.bits[k]) if model[b - 1] > 0)
+
+    def link_vars(self, k: int) -> list[int]:
+        return self.bits[k]
+
 
 def encode(puzzle: Puzzle, implied: bool = True):
     """The unary encoding for small capacities, the binary one above ``UNARY_MAX_CAP``."""
@@ -262,26 +280,131 @@ def encode(puzzle: Puzzle, implied: bool = True):
     return Encoding(puzzle, implied, caps)
 
 
-class SatBackend:
-    """The shared loop's view of one incremental SAT solver."""
+#: a local round may change the links within this many links of the ends of the links just cut
+LOCAL_RADIUS = 2
+#: local rounds tried (each widening the region by the links it failed on) before a global one
+LOCAL_TRIES = 8
+#: CaDiCaL's options: stable mode only (its "sat" configuration) halves the first solve of a
+#: large board; small boards are not slowed (``benchmarks/results/scale_local.md``)
+CADICAL_OPTIONS = {"stabilizeonly": 1}
 
-    def __init__(self, enc, sat):
+
+class SatBackend:
+    """The shared loop's view of one incremental SAT solver.
+
+    With ``local`` on, a round that follows cuts first solves *near* them: every link farther
+    than ``LOCAL_RADIUS`` links from the ends of the links cut keeps its count from the last
+    assignment, as assumptions.  The rest of the board cannot then fall apart somewhere new, so
+    the rounds are few and cheap.  Where the assumptions leave no assignment, the links in the
+    solver's failed assumptions (its core) join the region and the round is tried again; after
+    ``LOCAL_TRIES``, or once the region holds nine islands in ten, the round is global.  Every
+    assignment returned satisfies the whole formula (assumptions only narrow it), and only a
+    global solve answers "infeasible".  A no-good (:meth:`exclude`) makes the next round global.
+    """
+
+    def __init__(self, enc, sat, stats: dict | None = None, local: bool = True):
         self.enc = enc
         self.sat = sat
+        self.stats = stats if stats is not None else {}
+        self.local = local
+        self.counts: list[int] | None = None  # the last assignment
+        self.fixed: list[tuple[int, ...]] = []  # per link: the literals that keep its last count
+        self.touched: set[int] | None = None  # ends of the links cut since then; None: go global
+        self._link_of: list[int] | None = None
 
     def solve(self, deadline):
+        if self.local and self.counts is not None and self.touched:
+            counts = self._solve_near(deadline)
+            if counts is not None:
+                self.touched = set()
+                return Status.SOLVED, counts
+        self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
         if self.sat.solve():
-            return Status.SOLVED, self.enc.counts(self.sat.get_model())
+            enc = self.enc
+            self.counts = enc.counts(self.sat.get_model())
+            if self.local:
+                self.fixed = [tuple(-lit for lit in enc.differs(k, c)) if cap else ()
+                              for k, (c, cap) in enumerate(zip(self.counts, enc.caps))]
+            self.touched = set()
+            return Status.SOLVED, list(self.counts)
         return Status.INFEASIBLE, None
+
+    def _solve_near(self, deadline) -> list[int] | None:
+        """A round near the links cut since the last one: the new counts, or None to go global."""
+        puzzle = self.enc.puzzle
+        links, incident = puzzle.links, puzzle.incident
+        most = len(puzzle.islands) * 9 // 10
+        seeds = set(self.touched)
+        for _ in range(LOCAL_TRIES):
+            free = _ring(puzzle, seeds, LOCAL_RADIUS)
+            if len(free) > most or lazy.past(deadline):
+                return None
+            open_links = {k for i in free for k in incident[i]}
+            assume = [lit for k, lits in enumerate(self.fixed) if k not in open_links for lit in lits]
+            self.stats["local_solves"] = self.stats.get("local_solves", 0) + 1
+            if self.sat.solve(assume):
+                model = self.sat.get_model()
+                enc, counts, fixed = self.enc, self.counts, self.fixed
+                for k in open_links:
+                    if enc.caps[k]:
+                        counts[k] = c = enc.count(model, k)
+                        fixed[k] = tuple(-lit for lit in enc.differs(k, c))
+                return list(counts)
+            core = self.sat.get_core()
+            if not core:  # unsatisfiable whatever the assumptions: a global solve proves it
+                return None
+            link_of = self._links_of_vars()
+            for lit in core:
+                k = link_of[abs(lit)]
+                seeds.add(links[k].a)
+                seeds.add(links[k].b)
+        return None
+
+    def _links_of_vars(self) -> list[int]:
+        if self._link_of is None:
+            link_of = [-1] * (self.enc.nvars + 1)
+            for k in range(len(self.enc.caps)):
+                for v in self.enc.link_vars(k):
+                    link_of[v] = k
+            self._link_of = link_of
+        return self._link_of
+
+    def _touch(self, links) -> None:
+        if self.touched is not None:
+            ends = self.enc.puzzle.links
+            for k in links:
+                self.touched.add(ends[k].a)
+                self.touched.add(ends[k].b)
 
     def require_one(self, links):
         self.sat.add_clause([self.enc.used(k) for k in links])  # an empty clause: UNSAT
+        self._touch(links)
 
     def forbid_all(self, links):
         self.sat.add_clause([-self.enc.used(k) for k in links])
+        self._touch(links)
 
     def exclude(self, counts):
         self.sat.add_clause(blocking_clause(self.enc, counts))
+        self.touched = None
+
+
+def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
+    """The islands at most ``radius`` possible links from ``seeds``."""
+    links, incident = puzzle.links, puzzle.incident
+    seen = set(seeds)
+    frontier = list(seen)
+    for _ in range(radius):
+        nxt = []
+        for i in frontier:
+            for k in incident[i]:
+                a, b, _h = links[k]
+                other = b if a == i else a
+                if other not in seen:
+                    seen.add(other)
+                    nxt.append(other)
+        frontier = nxt
+    return seen
 
 
 def blocking_clause(enc, counts: list[int]) -> list[int]:
@@ -301,8 +424,8 @@ def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadli
     deadline = Deadline.of(time_limit)
     enc = encode(puzzle)
     stats: dict = {}
-    with open_solver(solver, enc.clauses) as sat:
-        backend = SatBackend(enc, sat)
+    with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
+        backend = SatBackend(enc, sat, stats)
         backend.exclude(counts)
         status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
                                                      stats=stats, caps=enc.caps)
@@ -310,13 +433,14 @@ def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadli
 
 
 def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: str = DEFAULT_SAT_SOLVER,
-          max_solutions: int = 1, implied: bool = True,
+          max_solutions: int = 1, implied: bool = True, local: bool = True,
           report=None, announce=None) -> SolveResult:
     """Solve; with ``max_solutions`` > 1, enumerate up to that many distinct solutions.
 
     ``result.complete`` is True when the search proved there are no further
     solutions (so ``max_solutions=2`` with one solution found proves uniqueness).
     ``implied=False`` leaves out the implied clauses (connectivity then rests on cuts alone).
+    ``local=False`` makes every round global (see :class:`SatBackend`).
     ``time_limit`` (seconds or a :class:`~hashikit.limits.Deadline`) is checked between solver
     calls only: CaDiCaL cannot be interrupted, so ``solvers.solve`` keeps a time limit by running
     this in a worker process killed at the deadline.
@@ -337,8 +461,8 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     if announce is not None:
         announce(dict(stats))  # and the formula's size
     caps = enc.caps
-    with open_solver(solver, enc.clauses) as sat:
+    with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
         status, found, complete, stopped = lazy.run(
-            puzzle, SatBackend(enc, sat), max_solutions=max_solutions, deadline=deadline, stats=stats,
+            puzzle, SatBackend(enc, sat, stats, local), max_solutions=max_solutions, deadline=deadline, stats=stats,
             report=report, caps=caps)
     return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
