@@ -284,6 +284,8 @@ def encode(puzzle: Puzzle, implied: bool = True):
 LOCAL_RADIUS = 2
 #: local rounds tried (each widening the region by the links it failed on) before a global one
 LOCAL_TRIES = 8
+#: a local round whose region holds more than this share of the islands is global instead
+LOCAL_SHARE = 0.9
 #: CaDiCaL's options: stable mode only (its "sat" configuration) halves the first solve of a
 #: large board; small boards are not slowed (``benchmarks/results/scale_local.md``)
 CADICAL_OPTIONS = {"stabilizeonly": 1}
@@ -297,7 +299,7 @@ class SatBackend:
     assignment, as assumptions.  The rest of the board cannot then fall apart somewhere new, so
     the rounds are few and cheap.  Where the assumptions leave no assignment, the links in the
     solver's failed assumptions (its core) join the region and the round is tried again; after
-    ``LOCAL_TRIES``, or once the region holds nine islands in ten, the round is global.  Every
+    ``LOCAL_TRIES``, or once the region holds more than ``LOCAL_SHARE`` of the islands, the round is global.  Every
     assignment returned satisfies the whole formula (assumptions only narrow it), and only a
     global solve answers "infeasible".  A no-good (:meth:`exclude`) makes the next round global.
     """
@@ -333,7 +335,7 @@ class SatBackend:
         """A round near the links cut since the last one: the new counts, or None to go global."""
         puzzle = self.enc.puzzle
         links, incident = puzzle.links, puzzle.incident
-        most = len(puzzle.islands) * 9 // 10
+        most = len(puzzle.islands) * LOCAL_SHARE
         seeds = set(self.touched)
         for _ in range(LOCAL_TRIES):
             free = _ring(puzzle, seeds, LOCAL_RADIUS)

@@ -1,0 +1,92 @@
+"""The sat engine's local rounds (a round after cuts solved near them, the rest of the board held
+by assumptions) against the brute-force oracle.  The region is made as small as it goes and the
+implied clauses are left out, so that small boards take many cut rounds and the local path, its
+core-guided widening and its global fallback all run."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hashikit.checker import check
+from hashikit.model import Puzzle
+from hashikit.solvers import sat, solve
+
+from conftest import random_puzzle
+from oracle import count_solutions, random_board
+from test_oracle import valid
+
+CAP = 12
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Count the rounds tried locally and those the local path answered, over a test."""
+    seen = {"local": 0, "near": 0}
+    near = sat.SatBackend._solve_near
+
+    def counting(self, deadline):
+        seen["near"] += 1
+        counts = near(self, deadline)
+        seen["local"] += counts is not None
+        return counts
+
+    monkeypatch.setattr(sat.SatBackend, "_solve_near", counting)
+    return seen
+
+
+def disagreements(n: int, seed: int, no_loops: bool) -> list[str]:
+    rng = random.Random(seed)
+    bad = []
+    for _ in range(n):
+        grid, mb = random_board(rng, trees=0.5 if no_loops else 0.0)
+        puzzle = Puzzle.from_grid(grid, mb, no_loops=no_loops)
+        want, _ = count_solutions(grid, mb, no_loops=no_loops, cap=CAP + 1)
+        res = solve(puzzle, engine="sat", max_solutions=CAP, implied=False)
+        why = None
+        if (want > 0) != res.solved or len(res.solutions) != min(want, CAP):
+            why = f"{len(res.solutions)} solutions ({res.status.value}), oracle {want}"
+        elif len(set(res.solutions)) != len(res.solutions) or not all(valid(puzzle, s) for s in res.solutions):
+            why = "a repeated or invalid solution"
+        elif want < CAP and want and not res.complete:
+            why = f"all {want} found but not called complete"
+        elif want and solve(puzzle, engine="sat", max_solutions=2, implied=False).unique is not (want == 1):
+            why = f"uniqueness wrong, oracle {want}"
+        if why:
+            bad.append(f"{why}: maxbridges {mb}, no_loops {no_loops}, grid {grid}")
+    return bad
+
+
+def check_local(monkeypatch, counted, radius, tries, no_loops, seed, n):
+    monkeypatch.setattr(sat, "LOCAL_RADIUS", radius)
+    monkeypatch.setattr(sat, "LOCAL_TRIES", tries)
+    monkeypatch.setattr(sat, "LOCAL_SHARE", 1.0)
+    bad = disagreements(n, seed, no_loops)
+    assert not bad, f"{len(bad)} disagreements, first: {bad[:3]}"
+    assert counted["local"] >= n // 50, counted  # the local path really answered rounds
+    assert counted["near"] > counted["local"], counted  # and really fell back to global ones
+
+
+@pytest.mark.parametrize("radius, tries, no_loops, seed", [(0, 8, False, 31), (0, 1, True, 33)])
+def test_local_rounds_agree_with_brute_force(monkeypatch, counted, radius, tries, no_loops, seed):
+    check_local(monkeypatch, counted, radius, tries, no_loops, seed, 500)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("radius, tries, no_loops, seed", [
+    (0, 8, False, 41), (1, 8, False, 42), (0, 8, True, 43), (0, 1, False, 44)])
+def test_local_rounds_agree_with_brute_force_many(monkeypatch, counted, radius, tries, no_loops, seed):
+    check_local(monkeypatch, counted, radius, tries, no_loops, seed, 5000)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_large_board_takes_local_rounds_and_answers_as_global_rounds(counted, seed):
+    puzzle, _ = random_puzzle(50, 50, seed, density=0.25)
+    local = solve(puzzle, engine="sat", max_solutions=2)
+    assert local.solutions and all(check(puzzle, s).ok for s in local.solutions)
+    assert local.stats["local_solves"] > 0 and counted["local"] > 0
+    whole = solve(puzzle, engine="sat", max_solutions=2, local=False)
+    assert "local_solves" not in whole.stats
+    assert all(check(puzzle, s).ok for s in whole.solutions)
+    assert local.unique == whole.unique
