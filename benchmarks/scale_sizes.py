@@ -1,7 +1,7 @@
 """Scaling: `hashikit solve` as a whole process on the paper's generator at 1k to 100k islands,
 this revision beside an older one in the same sitting, with the fitted exponent of time against islands.
 
-Boards: ``hashikit generate --islands N --size SxS --alpha 50 --beta 5 --seed 1 --allow-adjacent``
+Boards: ``hashikit generate --islands N --size SxS --alpha 50 --beta 5 --seed 1``
 (Coelho et al.'s generator; the sides keep the island density near 0.156), made once into
 ``benchmarks/.cache``.  Each run is one process, ``python -m hashikit solve FILE --format json -o OUT``,
 timed from start to exit (reading, model, solving, the rule check every answer gets, writing):
@@ -41,13 +41,13 @@ SIDES = {1000: 80, 5000: 178, 10000: 252, 30000: 437, 100000: 800}
 
 def board(n: int) -> Path:
     """The board of ``n`` islands (made once with this checkout's generator, then reused)."""
-    path = CACHE / f"scale-{n}.has"
+    path = CACHE / f"scale-{n}.txt"
     if not path.exists():
         CACHE.mkdir(exist_ok=True)
         side = SIDES.get(n) or round(math.sqrt(n / 0.156))
-        tmp = CACHE / f"scale-{n}.tmp.has"
+        tmp = CACHE / f"scale-{n}.tmp.txt"
         subprocess.run([sys.executable, "-m", "hashikit", "generate", "--islands", str(n), "--size", f"{side}x{side}",
-                        "--alpha", "50", "--beta", "5", "--seed", "1", "--allow-adjacent", "-o", str(tmp)],
+                        "--alpha", "50", "--beta", "5", "--seed", "1", "-o", str(tmp)],
                        cwd=ROOT, check=True, capture_output=True)
         tmp.rename(path)
     return path
@@ -55,7 +55,7 @@ def board(n: int) -> Path:
 
 def run(src: Path, puzzle: Path, out: Path, extra: list[str], timeout: float | None) -> dict:
     """One whole `hashikit solve` process from ``src``: wall and CPU seconds, peak memory, its stats."""
-    cmd = [sys.executable, "-m", "hashikit", "solve", str(puzzle), "--format", "json", "-o", str(out), "-q", *extra]
+    cmd = [sys.executable, "-m", "hashikit", "solve", str(puzzle), "--format", "json", "-o", str(out), *extra]
     env = dict(os.environ, PYTHONPATH=str(src))
     out.unlink(missing_ok=True)
     start = time.perf_counter()
@@ -165,16 +165,16 @@ def write(args, revs: dict, rows: list[dict]) -> None:
         "# Scaling: `hashikit solve` from 1,000 to 100,000 islands, whole process",
         "",
         "`python benchmarks/scale_sizes.py`: boards from the paper's generator (`hashikit generate --islands N "
-        "--size SxS --alpha 50 --beta 5 --seed 1 --allow-adjacent`), each run one process "
+        "--size SxS --alpha 50 --beta 5 --seed 1`), each run one process "
         "`python -m hashikit solve FILE --format json -o OUT` from start to exit (reading, model, solving, the "
         "rule check every answer gets, writing). Old and new alternate in the same sitting; medians of "
         f"{args.repeat} runs each up to 10,000 islands, one run above. Old: `{revs['old']}` ({args.base}); "
         f"new: `{revs['new']}` ({args.new}). Every answer shown was checked again here by the rule checker. "
         f"An old run longer than {args.base_timeout:g} s was ended (\"> T\").",
         "",
-        "| islands | board | old wall (s) | new wall (s) | old/new | new CPU (s) | new rounds | new local / global "
+        "| islands | board | old wall (s) | new wall (s) | old/new | old CPU (s) | new CPU (s) | new rounds | new local / global "
         "solves | old peak MB | new peak MB | new `--unique` (s) | unique / solve | unique? | valid | load (start, end) |",
-        "|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|---|",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|---|",
     ]
     for row in rows:
         n, old, new, uniq = row["n"], row["old"], row["new"], row["unique"]
@@ -182,13 +182,14 @@ def write(args, revs: dict, rows: list[dict]) -> None:
         done_old = [r for r in old if not r["timed_out"]]
         old_wall = f"{med(done_old, 'wall'):.2f}" if done_old else f"> {args.base_timeout:g}"
         new_wall = med(new, "wall")
+        old_cpu = f"{med(done_old, 'cpu'):.2f}" if done_old else ""
         ratio = (f"{med(done_old, 'wall') / new_wall:.1f}x" if done_old
                  else f"> {args.base_timeout / new_wall:.0f}x")
         st = new[0]["stats"]
         u = (f"{med(uniq, 'wall'):.2f}", f"{med(uniq, 'wall') / new_wall:.2f}x", str(uniq[0]["unique"])) if uniq else ("", "", "")
         valid = all(r["valid"] for r in new + uniq + done_old)
         lines.append(
-            f"| {n:,} | {side}x{side} | {old_wall} | {new_wall:.2f} | {ratio} | {med(new, 'cpu'):.2f} | "
+            f"| {n:,} | {side}x{side} | {old_wall} | {new_wall:.2f} | {ratio} | {old_cpu} | {med(new, 'cpu'):.2f} | "
             f"{st.get('rounds', '')} | {st.get('local_solves', 0)} / {st.get('global_solves', '')} | "
             f"{max(r['mb'] for r in old):.0f} | {max(r['mb'] for r in new):.0f} | {u[0]} | {u[1]} | {u[2]} | {valid} | "
             f"{row['load'][0]:.1f}, {row['load'][1]:.1f} |")
