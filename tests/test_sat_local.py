@@ -90,3 +90,16 @@ def test_a_large_board_takes_local_rounds_and_answers_as_global_rounds(counted, 
     assert "local_solves" not in whole.stats
     assert all(check(puzzle, s).ok for s in whole.solutions)
     assert local.unique == whole.unique
+
+
+def test_local_rounds_on_the_binary_encoding(monkeypatch, counted):
+    """MAXBRIDGES above ``UNARY_MAX_CAP``: links held by their bits, the core mapped back to links."""
+    monkeypatch.setattr(sat, "LOCAL_RADIUS", 0)
+    for seed in range(2):
+        puzzle, _ = random_puzzle(20, 20, seed, maxbridges=sat.UNARY_MAX_CAP + 1, density=0.25)
+        local = solve(puzzle, engine="sat", max_solutions=2)
+        assert local.stats["encoding"] == "binary"
+        assert local.solutions and all(check(puzzle, s).ok for s in local.solutions)
+        whole = solve(puzzle, engine="sat", max_solutions=2, local=False)
+        assert local.unique == whole.unique
+    assert counted["local"] > 0, counted

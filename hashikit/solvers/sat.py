@@ -174,6 +174,26 @@ class Encoding:
             c += 1
         return c
 
+    def holding(self, counts: list[int]) -> list[tuple[int, ...]]:
+        """Per link, the literals that hold it at its count in ``counts`` (none for a link that
+        cannot carry a bridge)."""
+        out = []
+        for b, cap, c in zip(self.base, self.caps, counts):
+            if not cap:
+                out.append(())
+            elif not c:
+                out.append((-(b + 1),))
+            elif c == cap:
+                out.append((b + c,))
+            else:
+                out.append((b + c, -(b + c + 1)))
+        return out
+
+    def hold(self, k: int, c: int) -> tuple[int, ...]:
+        """The literals that hold link ``k`` (one that can carry a bridge) at count ``c``."""
+        b = self.base[k]
+        return (-(b + 1),) if not c else (b + c,) if c == self.caps[k] else (b + c, -(b + c + 1))
+
     def link_vars(self, k: int) -> range:
         """The variables of link ``k``'s count."""
         return range(self.base[k] + 1, self.base[k] + self.caps[k] + 1)
@@ -268,6 +288,12 @@ class BinaryEncoding:
     def count(self, model: list[int], k: int) -> int:
         return sum(1 << j for j, b in enumerate(self.bits[k]) if model[b - 1] > 0)
 
+    def holding(self, counts: list[int]) -> list[tuple[int, ...]]:
+        return [self.hold(k, c) if cap else () for k, (c, cap) in enumerate(zip(counts, self.caps))]
+
+    def hold(self, k: int, c: int) -> tuple[int, ...]:
+        return tuple(-lit for lit in self.differs(k, c))
+
     def link_vars(self, k: int) -> list[int]:
         return self.bits[k]
 
@@ -325,8 +351,7 @@ class SatBackend:
             enc = self.enc
             self.counts = enc.counts(self.sat.get_model())
             if self.local:
-                self.fixed = [tuple(-lit for lit in enc.differs(k, c)) if cap else ()
-                              for k, (c, cap) in enumerate(zip(self.counts, enc.caps))]
+                self.fixed = enc.holding(self.counts)
             self.touched = set()
             return Status.SOLVED, list(self.counts)
         return Status.INFEASIBLE, None
@@ -350,7 +375,7 @@ class SatBackend:
                 for k in open_links:
                     if enc.caps[k]:
                         counts[k] = c = enc.count(model, k)
-                        fixed[k] = tuple(-lit for lit in enc.differs(k, c))
+                        fixed[k] = enc.hold(k, c)
                 return list(counts)
             core = self.sat.get_core()
             if not core:  # unsatisfiable whatever the assumptions: a global solve proves it
