@@ -132,17 +132,13 @@ def main() -> int:
             row = {"n": n, "old": [], "new": [], "unique": [], "load": [os.getloadavg()[0]]}
             for k in range(repeat):
                 for side in ("old", "new"):
+                    if side == "old" and row["old"] and row["old"][-1]["timed_out"]:
+                        continue  # the old side was ended once at this size: not again
                     r = run(srcs[side], puzzle, Path(tmp) / f"{side}.json", [],
                             args.base_timeout if side == "old" else None)
                     row[side].append(r)
                     print(f"{n} islands, {side} run {k + 1}: {r['wall']:.2f} s, {r['mb']:.0f} MB"
                           + (" (ended)" if r["timed_out"] else f", valid={r['valid']}"), file=sys.stderr)
-                    if side == "old" and r["timed_out"]:
-                        break
-                if row["old"] and row["old"][-1]["timed_out"]:
-                    row["new"] += [run(srcs["new"], puzzle, Path(tmp) / "new.json", [], None)
-                                   for _ in range(repeat - k - 1)]
-                    break
             if n in args.unique_sizes:
                 for _ in range(repeat):
                     r = run(srcs["new"], puzzle, Path(tmp) / "unique.json", ["--unique"], None)

@@ -22,7 +22,9 @@ CAP = 12
 
 @pytest.fixture
 def counted(monkeypatch):
-    """Count the rounds tried locally and those the local path answered, over a test."""
+    """Local rounds on boards of any size; count the rounds tried locally and those the local path
+    answered, over a test."""
+    monkeypatch.setattr(sat, "LOCAL_MIN_ISLANDS", 0)
     seen = {"local": 0, "near": 0}
     near = sat.SatBackend._solve_near
 
@@ -81,7 +83,7 @@ def test_local_rounds_agree_with_brute_force_many(monkeypatch, counted, radius, 
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_a_large_board_takes_local_rounds_and_answers_as_global_rounds(counted, seed):
+def test_a_board_of_hundreds_of_islands_takes_local_rounds_and_answers_as_global_rounds(counted, seed):
     puzzle, _ = random_puzzle(50, 50, seed, density=0.25)
     local = solve(puzzle, engine="sat", max_solutions=2)
     assert local.solutions and all(check(puzzle, s).ok for s in local.solutions)
@@ -103,3 +105,18 @@ def test_local_rounds_on_the_binary_encoding(monkeypatch, counted):
         whole = solve(puzzle, engine="sat", max_solutions=2, local=False)
         assert local.unique == whole.unique
     assert counted["local"] > 0, counted
+
+
+def test_small_boards_take_global_rounds_only():
+    puzzle, _ = random_puzzle(50, 50, 1, density=0.25)
+    assert len(puzzle.islands) < sat.LOCAL_MIN_ISLANDS
+    result = solve(puzzle, engine="sat")
+    assert result.stats["rounds"] > 1 and "local_solves" not in result.stats
+
+
+def test_boards_of_a_thousand_islands_take_local_rounds():
+    puzzle, _ = random_puzzle(70, 70, 3, density=0.25)
+    assert len(puzzle.islands) >= sat.LOCAL_MIN_ISLANDS
+    result = solve(puzzle, engine="sat")
+    assert check(puzzle, result.solution).ok
+    assert result.stats["local_solves"] > 0 and result.stats["global_solves"] < result.stats["rounds"]

@@ -310,17 +310,20 @@ def encode(puzzle: Puzzle, implied: bool = True):
 LOCAL_RADIUS = 2
 #: local rounds tried (each widening the region by the links it failed on) before a global one
 LOCAL_TRIES = 8
+#: boards with fewer islands take global rounds only (their rounds are cheap already, and holding the
+#: rest of the board costs more than it saves: ``benchmarks/results/scale_small.md``)
+LOCAL_MIN_ISLANDS = 1000
 #: a local round whose region holds more than this share of the islands is global instead
 LOCAL_SHARE = 0.9
 #: CaDiCaL's options: stable mode only (its "sat" configuration) halves the first solve of a
-#: large board; small boards are not slowed (``benchmarks/results/scale_local.md``)
+#: large board (``benchmarks/results/scale_sizes.md``); small boards: ``benchmarks/results/scale_small.md``
 CADICAL_OPTIONS = {"stabilizeonly": 1}
 
 
 class SatBackend:
     """The shared loop's view of one incremental SAT solver.
 
-    With ``local`` on, a round that follows cuts first solves *near* them: every link farther
+    With ``local`` on (and at least ``LOCAL_MIN_ISLANDS`` islands), a round that follows cuts first solves *near* them: every link farther
     than ``LOCAL_RADIUS`` links from the ends of the links cut keeps its count from the last
     assignment, as assumptions.  The rest of the board cannot then fall apart somewhere new, so
     the rounds are few and cheap.  Where the assumptions leave no assignment, the links in the
@@ -334,7 +337,7 @@ class SatBackend:
         self.enc = enc
         self.sat = sat
         self.stats = stats if stats is not None else {}
-        self.local = local
+        self.local = local and len(enc.puzzle.islands) >= LOCAL_MIN_ISLANDS
         self.counts: list[int] | None = None  # the last assignment
         self.fixed: list[tuple[int, ...]] = []  # per link: the literals that keep its last count
         self.touched: set[int] | None = None  # ends of the links cut since then; None: go global
