@@ -101,3 +101,23 @@ def add_parser(sub) -> None:
     s.add_argument("--port", type=_port, default=8000, help="port (default: %(default)s)")
     s.add_argument("--open", action="store_true", help="open the page in a web browser")
     s.set_defaults(func=run)
+
+
+def site_files(pyodide: str | None, daily: dict | None, log) -> dict[str, bytes]:
+    """The files of the page that needs no server (:mod:`hashikit.web.site`), for ``hashikit site``
+    to write: the command line's way in, as :func:`run` is ``serve``'s."""
+    from . import site
+
+    return site.build(site.pyodide_files(pyodide, log), daily)
+
+
+def site_daily(level: str, size: tuple[int, int], seed: int) -> dict:
+    from . import site
+
+    return site.daily_spec(level, size[0], size[1], seed)
+
+
+def site_refusal(folder: str) -> str | None:
+    from . import site
+
+    return site.refusal(folder)
