@@ -9,6 +9,7 @@
 
 import * as remote from "./remote.js";
 import { ServerError } from "./remote.js";
+import { tathamId } from "./share.js";
 
 export { ServerError };
 
@@ -103,6 +104,9 @@ export async function parse(text, format = undefined) {
   if (kept) return kept[1];
   const answer = await ask("parse", body, () => remote.parse(text, format));
   if (key.length <= KEEP_BYTES) keepParse(key, answer);
+  // the page's address names the puzzle by its Tatham ID, or as JSON (share.js): kept under those too
+  const { bridges, ...board } = answer, id = tathamId(board.puzzle);
+  keepParse(JSON.stringify(id ? { text: id, format: "tatham" } : { text: JSON.stringify(board.puzzle), format: "json" }), board);
   return answer;
 }
 

@@ -20,8 +20,16 @@ self.addEventListener("activate", (ev) => {
     .then(() => self.clients.claim()));
 });
 
+// the page asks whether a hashikit server answers it (GET api/limits): no server is an empty answer
+// (204), not an error (a static host's 404, or no network)
+function askServer(request) {
+  return fetch(request).then((r) => (r.ok ? r : new Response(null, { status: 204 })),
+                             () => new Response(null, { status: 204 }));
+}
+
 self.addEventListener("fetch", (ev) => {
   const request = ev.request;
+  if (request.method === "GET" && request.url === SCOPE + "api/limits") { ev.respondWith(askServer(request)); return; }
   if (request.method !== "GET" || !request.url.startsWith(SCOPE) || request.url.startsWith(SCOPE + "api/")) return;
   const page = request.mode === "navigate";
   ev.respondWith(
