@@ -207,5 +207,9 @@ def answer(name: str, body_text: str) -> str:
         return json.dumps({"error": exc.message, "code": exc.code, "status": exc.status})
     except (HashikitError, ValueError) as exc:
         return json.dumps({"error": str(exc), "code": 400, "status": None})
+    except (TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+        # a body whose parts are not of the API's shapes (the server's request models refuse them)
+        return json.dumps({"error": f"the request does not match the API ({type(exc).__name__}: {exc})",
+                           "code": 400, "status": None})
     except MemoryError:
         return json.dumps({"error": "the request needs more memory than this page has", "code": 400, "status": None})
