@@ -244,6 +244,8 @@ def test_what_needs_a_server_says_so_and_what_no_one_takes_is_refused():
     def ask(name, body):
         return json.loads(local.answer(name, json.dumps(body)))
 
+    made = ask("generate", {"rows": 5, "difficulty": HERE_LEVELS[0]})["ok"]  # no seed: one drawn, and said
+    assert made["grade"] == HERE_LEVELS[0] and isinstance(made["seed"], int)
     for name, body in (["generate", {"rows": SITE_GENERATE_MAX_SIDE + 1, "difficulty": HERE_LEVELS[0]}],
                        ["generate", {"rows": 7, "difficulty": LEVELS[-1]}],
                        ["parse", {"text": f"{SITE.max_side + 1}x{SITE.max_side + 1}m2:z"}]):

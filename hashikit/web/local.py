@@ -18,7 +18,6 @@ Nothing here imports a web framework, pydantic or anything Python in the browser
 from __future__ import annotations
 
 import json
-import os
 
 from .. import service
 from ..errors import BadArgument, FormatError, HashikitError, PuzzleError
@@ -176,8 +175,6 @@ def generate(body: dict) -> dict:
         raise _needs_server(f"this page generates boards up to {SITE_GENERATE_MAX_SIDE}x{SITE_GENERATE_MAX_SIDE}")
     if spec.difficulty not in LEVELS_HERE:
         raise _needs_server(f"this page generates {', '.join(LEVELS_HERE)} puzzles, not {spec.difficulty}")
-    if spec.seed is None:
-        spec.seed = int.from_bytes(os.urandom(4), "big")
     try:
         _puzzle_made, report = service.generate_unique(spec, time_limit=SITE_GENERATE_TIME_LIMIT)
     except OutOfTime as exc:

@@ -25,6 +25,7 @@ onmessage = async (ev) => {
     const answer = await ready;
     postMessage({ id, text: answer(name, body) });
   } catch (e) {
-    postMessage({ id, error: String(e && e.message || e) });
+    // a Python failure's last line (its exception), not its whole traceback
+    postMessage({ id, error: String((e && e.message) || e).trim().split("\n").pop() });
   }
 };
