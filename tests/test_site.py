@@ -81,6 +81,7 @@ def test_the_limits_document_states_what_the_page_does_without_a_server(folder):
     assert doc["generate"]["levels"] == HERE_LEVELS and doc["generate"]["max_side"] == SITE_GENERATE_MAX_SIDE
     assert doc["max_side"] == SITE.max_side and doc["max_maxbridges"] == SITE.max_maxbridges
     assert doc["site"]["daily"] == {"level": HERE_LEVELS[1], "rows": 10, "cols": 10, "seed": 1}
+    assert re.fullmatch(r"[0-9a-f]{16}", doc["site"]["build"])
     assert {f["name"] for f in doc["formats"]} >= {"tatham", "json", "grid"}
 
 

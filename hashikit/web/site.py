@@ -185,10 +185,18 @@ def daily_spec(level: str = DAILY_LEVEL, rows: int = DAILY_SIDE, cols: int | Non
     return {"level": level, "rows": rows, "cols": cols, "seed": seed}
 
 
-def limits_document(daily: dict | None) -> dict:
+def _digest(files: dict[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    return digest.hexdigest()[:16]
+
+
+def limits_document(daily: dict | None, build_id: str = "") -> dict:
     """The limits document of the page with no server: the served page's fields (the page builds
     its forms from them) at :data:`~hashikit.limits.SITE`'s values and the levels the page
-    generates, with ``server`` false and the daily puzzle's settings under ``site``."""
+    generates, with ``server`` false, and under ``site`` the daily puzzle's settings and ``build``
+    (this build of the site: the page reads no answer a build before kept)."""
     from .requests import limits_report
 
     doc = limits_report(SITE.default_time_limit, SITE_GENERATE_TIME_LIMIT, SITE.max_input_bytes).model_dump()
@@ -197,7 +205,7 @@ def limits_document(daily: dict | None) -> dict:
     doc["generate"].update(max_side=SITE_GENERATE_MAX_SIDE, levels=list(LEVELS_HERE), at_once=1)
     doc["formats"] = [f for f in doc["formats"] if any(mb <= SITE.max_maxbridges for mb in f["maxbridges"])]
     doc["server"] = False
-    doc["site"] = {"daily": daily}
+    doc["site"] = {"daily": daily, "build": build_id}
     return doc
 
 
@@ -220,22 +228,21 @@ def _icons() -> dict[str, bytes]:
     return {f"static/icon-{n}.png": bytes(resvg_py.svg_to_bytes(svg_string=svg, width=n, height=n)) for n in (192, 512)}
 
 
-def _index(html: str) -> str:
-    """The page's HTML with the manifest and the theme colour (and every address relative)."""
+def _index(html: str, modules: list[str]) -> str:
+    """The page's HTML with the manifest, the theme colour and every module of the page asked for
+    at once (``modulepreload``: not floor by floor as the imports are found), every address relative."""
     if re.search(r'(?:href|src)="/', html):
         raise SiteError("index.html has an address from the site's root; the site needs relative ones")
     head = ('  <link rel="manifest" href="manifest.webmanifest">\n'
-            '  <meta name="theme-color" content="#1a5fd0">\n')
+            '  <meta name="theme-color" content="#1a5fd0">\n'
+            + "".join(f'  <link rel="modulepreload" href="{m}">\n' for m in modules))
     return html.replace("</head>", head + "</head>", 1)
 
 
 def _service_worker(files: dict[str, bytes]) -> bytes:
     """``sw.js`` with the site's version (a digest of every file) and the files it keeps."""
-    digest = hashlib.sha256()
-    for name in sorted(files):
-        digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
     kept = ["./"] + sorted(n for n in files if n != MARKER)
-    head = (f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\n"
+    head = (f"const VERSION = {json.dumps(_digest(files))};\n"
             f"const FILES = {json.dumps(kept, indent=0)};\n")
     return (head + (SITE_SOURCE / "sw.js").read_text(encoding="utf-8")).encode()
 
@@ -250,11 +257,12 @@ def build(pyodide: dict[str, bytes], daily: dict | None) -> dict[str, bytes]:
     for path in sorted(SITE_SOURCE.iterdir()):
         if path.is_file() and path.name != "sw.js":
             files[f"static/{path.name}"] = path.read_bytes()
-    files["index.html"] = _index(files.pop("static/index.html").decode("utf-8")).encode("utf-8")
+    modules = [n for n in files if n.endswith(".js") and n != "static/worker.js"]
+    files["index.html"] = _index(files.pop("static/index.html").decode("utf-8"), modules).encode("utf-8")
     files["static/hashikit.zip"] = python_zip()
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = _lock_file(pyodide[name]) if name == "pyodide-lock.json" else pyodide[name]
-    files["limits.json"] = json.dumps(limits_document(daily), indent=1).encode()
+    files["limits.json"] = json.dumps(limits_document(daily, _digest(files)), indent=1).encode()
     files["manifest.webmanifest"] = _manifest()
     files.update(_icons())
     files[MARKER] = f"hashikit site, Pyodide {PYODIDE_VERSION}\n".encode()

@@ -3,8 +3,9 @@
 // Worker (worker.js runs hashikit.web.local under Pyodide); a hashikit server, when one answers
 // this page, takes what needs one (a picture, a larger board, a harder level: remote.js is the
 // served page's server.js).  The board of a puzzle read before comes back at once, before Python
-// is ready: the answers to "parse" are kept in the browser.  This module also starts the service
-// worker that keeps the site for visits without a network.
+// is ready: the answers to "parse" are kept in the browser (also under the puzzle's name in the
+// page's address, which a reload or a saved game reads).  This module also starts the service
+// worker that keeps the site for visits without a network, before Python (which then loads from it).
 "use strict";
 
 import * as remote from "./remote.js";
@@ -13,13 +14,15 @@ import { tathamId } from "./share.js";
 
 export { ServerError };
 
-const KEPT = "hashikit-site:parsed";     // localStorage: the latest answers to "parse"
-const KEEP = 30;                         // how many
-const KEEP_BYTES = 20000;                // kept for puzzle texts up to this long
+const KEPT = "hashikit-site:answers";    // localStorage: the latest answers to "parse" and "solve"
+const KEEP = 40;                         // how many
+const KEEP_BYTES = 20000;                // kept for requests up to this long
 
-let worker = null, next = 1, ready = false, readyWaiters = [];
+let worker = null, next = 1, ready = false;
+const readyWaiters = [];
 const waiting = new Map();               // call id -> {resolve, reject}
 let serverAnswers = null;                // the limits document of a hashikit server behind this page, or null
+let build = "";                          // this build of the site (answers kept by another are not read)
 
 function startWorker() {
   worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
@@ -50,14 +53,14 @@ export const whenReady = () => (ready ? Promise.resolve() : new Promise((f) => r
 
 // one call to the page's Python: its answer, or a ServerError as the server would give it
 function local(name, body, signal = undefined) {
-  if (!worker) startWorker();
   const id = next++;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject });
     signal?.addEventListener("abort", () => {      // the work goes on; its answer is dropped
       if (waiting.delete(id)) reject(new DOMException("cancelled", "AbortError"));
     });
-    worker.postMessage({ id, name, body: JSON.stringify(body) });
+    start();
+    python.then(() => worker.postMessage({ id, name, body: JSON.stringify(body) }));
   });
 }
 
@@ -71,46 +74,60 @@ async function ask(name, body, viaServer, signal = undefined) {
   }
 }
 
-function keptParses() {
+// answers kept in the browser, by call and body, for this build of the site: [[key, answer], ...]
+function kept() {
   try { return JSON.parse(localStorage.getItem(KEPT)) || []; } catch (e) { return []; }
 }
 
-function keepParse(key, answer) {
+const keyOf = (name, body) => `${build} ${name} ${JSON.stringify(body)}`;
+
+function keep(name, body, answer) {
+  const key = keyOf(name, body);
+  if (key.length > KEEP_BYTES) return;
   try {
-    const kept = keptParses().filter(([k]) => k !== key);
-    kept.unshift([key, answer]);
-    localStorage.setItem(KEPT, JSON.stringify(kept.slice(0, KEEP)));
+    const all = kept().filter(([k]) => k !== key);
+    all.unshift([key, answer]);
+    localStorage.setItem(KEPT, JSON.stringify(all.slice(0, KEEP)));
   } catch (e) { /* storage full or off: the next visit asks Python again */ }
+}
+
+// the answer kept for a call, or Python's (then kept)
+async function keptOr(name, body, viaServer) {
+  const key = keyOf(name, body), found = kept().find(([k]) => k === key);
+  if (found) return found[1];
+  const answer = await ask(name, body, viaServer);
+  keep(name, body, answer);
+  return answer;
 }
 
 // the site's limits document (limits.json), with `server` true when a hashikit server answers this
 // page (its levels and sides are then offered too); null when it cannot be read
 export async function limits() {
+  const behind = remote.limits();
   let own = null;
   try {
     const r = await fetch("limits.json");
     own = r.ok ? await r.json() : null;
   } catch (e) { own = null; }
   if (!own) return null;
-  serverAnswers = await remote.limits();
+  build = own.site?.build || "";
+  serverAnswers = await behind;
   if (!serverAnswers) return own;
   return { ...serverAnswers, server: true, site: own.site };
 }
 
 export async function parse(text, format = undefined) {
   const body = format ? { text, format } : { text };
-  const key = JSON.stringify(body);
-  const kept = keptParses().find(([k]) => k === key);
-  if (kept) return kept[1];
-  const answer = await ask("parse", body, () => remote.parse(text, format));
-  if (key.length <= KEEP_BYTES) keepParse(key, answer);
+  const answer = await keptOr("parse", body, () => remote.parse(text, format));
   // the page's address names the puzzle by its Tatham ID, or as JSON (share.js): kept under those too
   const { bridges, ...board } = answer, id = tathamId(board.puzzle);
-  keepParse(JSON.stringify(id ? { text: id, format: "tatham" } : { text: JSON.stringify(board.puzzle), format: "json" }), board);
+  keep("parse", id ? { text: id, format: "tatham" } : { text: JSON.stringify(board.puzzle), format: "json" }, board);
   return answer;
 }
 
-export const solve = (puzzle) => ask("solve", { puzzle }, () => remote.solve(puzzle));
+// the solution (kept too: a saved game comes back without a call to Python)
+export const solve = (puzzle) => keptOr("solve", { puzzle }, () => remote.solve(puzzle));
+
 
 const boardBody = ({ puzzle, bridges, marks }) => ({ puzzle, bridges, marks });
 export const check = (board) => ask("check", boardBody(board), () => remote.check(board));
@@ -126,7 +143,33 @@ export function readPicture(image) {
                                         "this page runs without one.", 0));
 }
 
-startWorker();
-if ("serviceWorker" in navigator && location.protocol !== "file:") {
-  navigator.serviceWorker.register(new URL("../sw.js", import.meta.url)).catch(() => { /* no offline copy */ });
+// Python starts once the service worker keeps the site's files (at once on a later visit; on the
+// first, once it has fetched them all: Pyodide's files then come from its copy, fetched once), and
+// on a later visit only when a question needs it or the page has shown its board (the board comes
+// first: a saved game's answers are kept)
+const CONTROL_WAIT_MS = 120000, IDLE_MS = 3000;
+let started = null, startNow;
+const python = new Promise((resolve) => { startNow = resolve; }).then(() => started);
+
+async function startPython() {
+  const sw = navigator.serviceWorker;
+  if (sw && location.protocol !== "file:") {
+    const controlled = sw.controller ? Promise.resolve() : new Promise((resolve) => {
+      sw.addEventListener("controllerchange", resolve, { once: true });
+      setTimeout(resolve, CONTROL_WAIT_MS);
+    });
+    try {
+      await sw.register(new URL("../sw.js", import.meta.url));
+      await controlled;
+    } catch (e) { /* no offline copy: Python starts all the same */ }
+  }
+  startWorker();
 }
+
+function start() {
+  if (!started) { started = startPython(); startNow(); }
+}
+
+if (!navigator.serviceWorker?.controller) start();      // a first visit: nothing is kept yet
+else if ("requestIdleCallback" in window) requestIdleCallback(start, { timeout: IDLE_MS });
+else setTimeout(start, IDLE_MS);

@@ -4,6 +4,9 @@
 // {id, error} when Python itself fails; {loaded: true} says Python is ready.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
+// imported before Python says it is ready, so that a first hint or generation does not wait for them
+const PRELOAD = "import hashikit.logic, hashikit.generate, hashikit.solvers.search, hashikit.checker, hashikit.formats";
+
 const ready = (async () => {
   const [py, zip] = await Promise.all([
     loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href, packages: [] }),
@@ -15,6 +18,7 @@ const ready = (async () => {
   const sitePackages = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   py.unpackArchive(zip, "zip", { extractDir: sitePackages });
   const answer = py.pyimport("hashikit.web.local").answer;
+  py.runPython(PRELOAD);
   postMessage({ loaded: true });
   return answer;
 })();

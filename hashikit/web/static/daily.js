@@ -26,8 +26,15 @@ export const shiftDay = (day, by) => dayOf(dayNumber(day) + by);
 // since 1970-01-01 (below 65536 until the year 2149)
 export const daySeed = (day, siteSeed) => siteSeed * 65536 + dayNumber(day);
 
-const longDay = (day) => new Date(dayNumber(day) * DAY_MS).toLocaleDateString(undefined,
-  { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+// a day in the page's words, "Thursday 1 May 2025" (written out here: the browser's date formats
+// cost a phone a tenth of a second the first time)
+const WEEKDAYS = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"];  // from 1970-01-01
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December"];
+function longDay(day) {
+  const [y, m, d] = day.split("-").map(Number);
+  return `${WEEKDAYS[((dayNumber(day) % 7) + 7) % 7]} ${d} ${MONTHS[m - 1]} ${y}`;
+}
 
 // the puzzle of `day` (default: today) loaded to play; false where the site has no daily puzzle
 export async function openDaily(day = isoDay()) {
