@@ -45,7 +45,7 @@ def folder(tmp_path_factory) -> Path:
 # -- what it writes -------------------------------------------------------------------------------
 def test_the_folder_holds_the_page_pyodide_and_the_python_and_the_service_worker_keeps_every_file(folder):
     files = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
-    assert {"index.html", "sw.js", "manifest.webmanifest", "limits.json", "static/server.js", "static/remote.js",
+    assert {"index.html", "sw.js", "manifest.webmanifest", "limits.json", "style.json", "static/server.js", "static/remote.js",
             "static/worker.js", "static/hashikit.zip", "static/app.js", "static/daily.js"} <= files
     kept = json.loads(re.search(r"const FILES = (\[.*?\]);", (folder / "sw.js").read_text(), re.S).group(1))
     assert set(kept) == (files - {"sw.js", site.MARKER}) | {"./"}
@@ -57,6 +57,22 @@ def test_the_folder_holds_the_page_pyodide_and_the_python_and_the_service_worker
     static = Path(site.__file__).parent / "static"
     assert (folder / "static" / "remote.js").read_text() == (static / "server.js").read_text()
     assert (folder / "static" / "server.js").read_text() == (Path(site.__file__).parent / "site" / "server.js").read_text()
+
+
+def exported(path: Path) -> set[str]:
+    text = path.read_text()
+    names = set(re.findall(r"^export (?:async )?(?:function|const|class) (\w+)", text, re.M))
+    for group in re.findall(r"^export \{([^}]*)\}", text, re.M):
+        names.update(n.strip() for n in group.split(","))
+    return names
+
+
+def test_the_sites_server_js_answers_every_question_the_served_page_asks():
+    """The swap holds only if the twin has every function of the served page's server.js."""
+    web = Path(site.__file__).parent
+    served, twin = exported(web / "static" / "server.js"), exported(web / "site" / "server.js")
+    assert {"limits", "parse", "solve", "check", "hint", "analyze", "generate"} <= served
+    assert served <= twin, f"the site's server.js lacks {sorted(served - twin)}"
 
 
 def test_the_page_names_every_file_by_a_relative_address_and_is_installable(folder):

@@ -248,7 +248,10 @@ def _service_worker(files: dict[str, bytes]) -> bytes:
 
 
 def build(pyodide: dict[str, bytes], daily: dict | None) -> dict[str, bytes]:
-    """Every file of the site, by its path in the folder (``sw.js`` keeps them all)."""
+    """Every file of the site, by its path in the folder (``sw.js`` keeps them all); ``limits.json``
+    and ``style.json`` are what the server answers at ``/api/limits`` and ``/api/style``."""
+    from .requests import style_report
+
     files: dict[str, bytes] = {}
     for path in sorted(STATIC.iterdir()):
         if path.is_file():
@@ -263,6 +266,7 @@ def build(pyodide: dict[str, bytes], daily: dict | None) -> dict[str, bytes]:
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = _lock_file(pyodide[name]) if name == "pyodide-lock.json" else pyodide[name]
     files["limits.json"] = json.dumps(limits_document(daily, _digest(files)), indent=1).encode()
+    files["style.json"] = json.dumps(style_report().model_dump(), indent=1).encode()
     files["manifest.webmanifest"] = _manifest()
     files.update(_icons())
     files[MARKER] = f"hashikit site, Pyodide {PYODIDE_VERSION}\n".encode()

@@ -116,6 +116,13 @@ export async function limits() {
   return { ...serverAnswers, server: true, site: own.site };
 }
 
+// the drawing's sizes (the style table the server answers at /api/style, written with the site)
+export async function style() {
+  const r = await fetch("style.json");
+  if (!r.ok) throw new ServerError(`the board's sizes could not be read (style.json: ${r.status})`, r.status);
+  return (await r.json()).page;
+}
+
 export async function parse(text, format = undefined) {
   const body = format ? { text, format } : { text };
   const answer = await keptOr("parse", body, () => remote.parse(text, format));
