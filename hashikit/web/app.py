@@ -196,6 +196,23 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class RootSlash:
+    """Behind a reverse proxy at a path (``hashikit serve --root-path /hashi``), the page's own
+    address ``/hashi`` goes to ``/hashi/`` (where its relative addresses resolve), by a relative
+    redirect: the player's own host and scheme, never the address the server binds."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        root = scope.get("root_path", "") if scope["type"] == "http" else ""
+        if root and scope["path"] == root and scope["method"] in ("GET", "HEAD"):
+            query = scope.get("query_string", b"").decode("latin-1")
+            where = root.rsplit("/", 1)[-1] + "/" + (f"?{query}" if query else "")
+            return await Response(status_code=307, headers={"location": where})(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
 def _validation_message(exc: RequestValidationError) -> str:
     """Pydantic's first complaint as one line naming the field, e.g. ``"puzzle"."rows": ...``."""
     errors = exc.errors()
@@ -463,6 +480,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         return JSONResponse({"error": "the request needs more memory than the server allows"}, status_code=400)
 
     app.add_middleware(BodyGuard, max_body=max_body)
+    app.add_middleware(RootSlash)
     app.add_middleware(SecurityHeaders)
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)

@@ -20,6 +20,14 @@ def _port(text: str) -> int:
     return value
 
 
+def _root_path(text: str) -> str:
+    """A path prefix the page is served under (``/hashi``): starts with ``/``, no query or fragment."""
+    path = text.rstrip("/")
+    if text and not text.startswith("/") or any(ch in text for ch in "?# \t\n\\"):
+        raise argparse.ArgumentTypeError(f"a root path is a path such as /hashi (got {text!r})")
+    return path
+
+
 def allowed_hosts(host: str) -> list[str] | None:
     """Host headers to accept: on a loopback address only the local names (no DNS rebinding)."""
     if host in LOOPBACK:
@@ -67,7 +75,7 @@ def run(args) -> int:
     shown = f"[{args.host}]" if ":" in args.host else args.host
     if args.host not in LOOPBACK:
         print(f"hashikit: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
-    config = uvicorn.Config(app, host=args.host, port=port, log_level="warning")
+    config = uvicorn.Config(app, host=args.host, port=port, log_level="warning", root_path=args.root_path)
     server = uvicorn.Server(config)
     if args.open:
         import threading
@@ -78,12 +86,12 @@ def run(args) -> int:
             for _ in range(200):
                 if server.started:
                     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else shown
-                    webbrowser.open(f"http://{host}:{port}/")
+                    webbrowser.open(f"http://{host}:{port}{args.root_path}/")
                     return
                 time.sleep(0.05)
 
         threading.Thread(target=open_when_up, daemon=True).start()
-    print(f"hashikit: playing at http://{shown}:{port}/  (Ctrl-C stops)", file=sys.stderr, flush=True)
+    print(f"hashikit: playing at http://{shown}:{port}{args.root_path}/  (Ctrl-C stops)", file=sys.stderr, flush=True)
     try:
         server.run(sockets=[sock])
     finally:
@@ -96,10 +104,14 @@ def add_parser(sub) -> None:
                        description="Serve a web page to play Hashi (load, generate, play with hints and checks) "
                                    "and its JSON API (described at /api/openapi.json). It binds to this machine "
                                    "(127.0.0.1) unless --host says otherwise.",
-                       epilog="examples:\n  hashikit serve --open\n  hashikit serve --port 9000")
+                       epilog="examples:\n  hashikit serve --open\n  hashikit serve --port 9000\n"
+                              "  hashikit serve --root-path /hashi   # behind a proxy at https://example.org/hashi/")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="port (default: %(default)s)")
     s.add_argument("--open", action="store_true", help="open the page in a web browser")
+    s.add_argument("--root-path", type=_root_path, default="", metavar="PATH",
+                   help="the path a reverse proxy serves the page under (e.g. /hashi for https://example.org/hashi/); "
+                        "the page's links are its players' own addresses, with this path")
     s.set_defaults(func=run)
 
 
