@@ -277,3 +277,29 @@ def test_what_needs_a_server_says_so_and_what_no_one_takes_is_refused():
         out = ask(name, body)
         assert out["code"] in (400, 404) and out["status"] != "needs-server" and out["error"], out
     assert json.loads(local.answer("solve", "{not json"))["code"] == 400
+
+
+def test_the_readme_says_what_the_folder_is(folder):
+    """The README's figures and names for the site are the folder's: Pyodide's version, the bytes
+    of a first visit (every file, once), the levels and sides, the cache folder's variable."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    part = readme[readme.index("## A page that needs no server"):readme.index("## Formats")]
+    text = " ".join(part.split())
+    total = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    said = float(re.search(r"the first visit downloads ([\d.]+) MB", text).group(1))
+    assert abs(said - total / 1e6) <= 0.2, (said, total)
+    wasm = (folder / "pyodide" / "pyodide.asm.wasm").stat().st_size
+    assert f"{wasm / 1e6:.1f} MB of it" in text
+    assert f"pyodide {site.PYODIDE_VERSION}" in text and f"pyodide-{site.PYODIDE_VERSION}.tgz" in text
+    assert "HASHIKIT_CACHE" in text and f"up to {SITE_GENERATE_MAX_SIDE}x{SITE_GENERATE_MAX_SIDE}" in text
+    assert f"boards above {SITE.max_side}x{SITE.max_side}" in text
+    assert f"at {', '.join(HERE_LEVELS[:-1])} and {HERE_LEVELS[-1]}" in text
+
+
+def test_no_daily_puzzle_when_asked(tmp_path):
+    from site_build import pyodide_source
+
+    argv = ["site", str(tmp_path / "out"), "--no-daily"] + (["--pyodide", pyodide_source()] if pyodide_source() else [])
+    pyodide_or_skip()
+    assert main(argv) == 0
+    assert json.loads((tmp_path / "out" / "limits.json").read_text())["site"]["daily"] is None
