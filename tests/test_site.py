@@ -56,7 +56,7 @@ def test_the_folder_holds_the_page_pyodide_and_the_python_and_the_service_worker
     # the swap: the site's server.js, and the served page's kept as remote.js
     static = Path(site.__file__).parent / "static"
     assert (folder / "static" / "remote.js").read_text() == (static / "server.js").read_text()
-    assert (folder / "static" / "server.js").read_text() == (Path(site.__file__).parent / "site" / "server.js").read_text()
+    assert (folder / "static" / "server.js").read_text() == (Path(site.__file__).parent / "site_static" / "server.js").read_text()
 
 
 def exported(path: Path) -> set[str]:
@@ -70,7 +70,7 @@ def exported(path: Path) -> set[str]:
 def test_the_sites_server_js_answers_every_question_the_served_page_asks():
     """The swap holds only if the twin has every function of the served page's server.js."""
     web = Path(site.__file__).parent
-    served, twin = exported(web / "static" / "server.js"), exported(web / "site" / "server.js")
+    served, twin = exported(web / "static" / "server.js"), exported(web / "site_static" / "server.js")
     assert {"limits", "parse", "solve", "check", "hint", "analyze", "generate"} <= served
     assert served <= twin, f"the site's server.js lacks {sorted(served - twin)}"
 

@@ -18,15 +18,15 @@ __all__ = ["add_parser"]
 
 
 def cmd_site(args) -> int:
-    from ..web import cli as web
+    from ..web.cli import site_daily, site_files, site_refusal
 
     folder = args.out
-    refused = web.site_refusal(folder)
+    refused = site_refusal(folder)
     if refused:
         raise BadInput(f"{folder}: {refused}")
-    daily = None if args.no_daily else web.site_daily(args.daily_level, args.daily_size, args.daily_seed)
+    daily = None if args.no_daily else site_daily(args.daily_level, args.daily_size, args.daily_seed)
     output.validate_folder(folder)
-    files = web.site_files(args.pyodide, daily, say)
+    files = site_files(args.pyodide, daily, say)
     for name, data in files.items():
         path = os.path.join(folder, *name.split("/"))
         output.validate_folder(os.path.dirname(path))

@@ -2,8 +2,8 @@
 writes them, :mod:`hashikit.cli.site`), a folder any static web host serves.
 
 The page is the served page (``static/``) with one module swapped: its ``server.js`` is the
-site's (``site/server.js``), which asks hashikit's own Python in the browser (Pyodide, in a Web
-Worker: ``site/worker.js`` runs :mod:`hashikit.web.local`) what the served page asks the server,
+site's (``site_static/server.js``), which asks hashikit's own Python in the browser (Pyodide, in a Web
+Worker: ``site_static/worker.js`` runs :mod:`hashikit.web.local`) what the served page asks the server,
 and a hashikit server only for what needs one, when one answers the page (the served page's
 ``server.js``, kept as ``remote.js``).  A service worker (``sw.js``) keeps every file for visits
 without a network; a web app manifest makes the page installable.
@@ -32,7 +32,7 @@ from ..model import LEVELS
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
-SITE_SOURCE = HERE / "site"
+SITE_SOURCE = HERE / "site_static"
 PACKAGE = HERE.parent
 
 PYODIDE_VERSION = "0.29.5"
@@ -52,7 +52,7 @@ LEVELS_HERE = LEVELS[:SITE_LEVEL_COUNT]
 DAILY_LEVEL, DAILY_SIDE, DAILY_SEED = LEVELS_HERE[1], 10, 1
 #: the parts of hashikit the browser runs: every module but these (the command line, the server,
 #: the picture reader, books, benchmarks and clusters need what the browser lacks)
-LEFT_OUT = ("cli/", "publish/", "bench/", "data/", "web/static/", "web/site/", "web/app.py", "web/cli.py",
+LEFT_OUT = ("cli/", "publish/", "bench/", "data/", "web/static/", "web/site_static/", "web/app.py", "web/cli.py",
             "web/requests.py", "web/site.py", "formats/picture.py", "service/picture.py", "run/cluster.py",
             "run/batch.py", "run/jobs.py")
 #: the marker a folder this command wrote carries (it may write over such a folder, and no other)
