@@ -17,6 +17,8 @@ export { ServerError };
 const KEPT = "hashikit-site:answers";    // localStorage: the latest answers to "parse" and "solve"
 const KEEP = 40;                         // how many
 const KEEP_BYTES = 20000;                // kept for requests up to this long
+const SERVER_SEEN = "hashikit-site:server";   // localStorage: whether a hashikit server answered the last visit
+const SERVER_WAIT_MS = 3000;             // how long the page waits for it to answer (half on a first visit)
 
 let worker = null, next = 1, ready = false;
 const readyWaiters = [];
@@ -103,7 +105,11 @@ async function keptOr(name, body, viaServer) {
 // the site's limits document (limits.json), with `server` true when a hashikit server answers this
 // page (its levels and sides are then offered too); null when it cannot be read
 export async function limits() {
-  const behind = remote.limits();
+  const behind = remote.limits().then((doc) => {
+    serverAnswers = doc;
+    try { localStorage.setItem(SERVER_SEEN, doc ? "yes" : "no"); } catch (e) { /* not kept */ }
+    return doc;
+  });
   let own = null;
   try {
     const r = await fetch("limits.json");
@@ -111,9 +117,14 @@ export async function limits() {
   } catch (e) { own = null; }
   if (!own) return null;
   build = own.site?.build || "";
-  serverAnswers = await behind;
-  if (!serverAnswers) return own;
-  return { ...serverAnswers, server: true, site: own.site };
+  // where no server answered the last visit, the board does not wait for the question (what needs
+  // a server still finds one that answers later)
+  let seen = null;
+  try { seen = localStorage.getItem(SERVER_SEEN); } catch (e) { seen = null; }
+  const wait = seen === "no" ? 0 : seen === "yes" ? SERVER_WAIT_MS : SERVER_WAIT_MS / 2;
+  const doc = await Promise.race([behind, new Promise((f) => setTimeout(() => f(null), wait))]);
+  if (!doc) return own;
+  return { ...doc, server: true, site: own.site };
 }
 
 // the drawing's sizes (the style table the server answers at /api/style, written with the site)
