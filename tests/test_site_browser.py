@@ -87,10 +87,11 @@ def status(page) -> str:
     return page.locator("#status").inner_text()
 
 
-def generate(page, level: str, side: int) -> dict:
+def generate(page, level: str, side: int, seed: int | None = None) -> dict:
     page.fill("#gen-rows", str(side))
     page.fill("#gen-cols", str(side))
     page.select_option("#gen-difficulty", level)
+    page.fill("#gen-seed", "" if seed is None else str(seed))
     page.click("#generate")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('A new')", timeout=60000)
     return page_state(page)
@@ -230,3 +231,53 @@ def test_the_puzzle_of_the_day_is_the_same_in_two_browsers_and_yesterdays_is_a_c
     two.wait_for_function(f"location.hash.includes('d={yesterday['daily']}')", timeout=60000)
     two.wait_for_timeout(300)
     assert page_state(two)["puzzle"] == yesterday["puzzle"] and page_state(two)["daily"] == yesterday["daily"]
+
+
+@pytest.fixture(scope="module")
+def site_with_server(tmp_path_factory):
+    """The site's folder served with a hashikit server behind it (api/ sent to the app), as the
+    README's nginx lines do, on a free port."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from starlette.staticfiles import StaticFiles
+
+    from hashikit.web.app import create_app
+
+    files = StaticFiles(directory=str(built_site(tmp_path_factory)), html=True)
+    api = create_app(pool_size=0)
+
+    async def both(scope, receive, send):
+        target = api if scope["type"] == "http" and scope["path"].startswith("/api/") else files
+        await target(scope, receive, send)
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(both, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.mark.slow
+def test_what_needs_a_server_is_offered_when_one_answers_the_site(browser, site_with_server):
+    page, seen = open_site(browser, site_with_server)
+    assert page.evaluate("fetch('api/limits').then((r) => r.status)") == 200
+    assert page.locator("#picture-needs").is_hidden() and page.locator("#picture-file").is_enabled()
+    offered = page.eval_on_selector_all("#gen-difficulty option", "os => os.map((o) => o.value)")
+    assert offered == list(LEVELS)  # the server's levels, the hardest too
+    made = generate(page, LEVELS[-1], 9, seed=1)  # beyond the page's own levels: the server makes it
+    assert made["level"] == LEVELS[-1]
+    assert any(u.endswith("/api/generate") for u in seen["requests"])
+    big = generate(page, HERE_LEVELS[0], 20)  # beyond the page's own sides
+    assert big["puzzle"]["rows"] == 20
