@@ -50,9 +50,16 @@ def test_the_folder_holds_the_page_pyodide_and_the_python_and_the_service_worker
     kept = json.loads(re.search(r"const FILES = (\[.*?\]);", (folder / "sw.js").read_text(), re.S).group(1))
     assert set(kept) == (files - {"sw.js", site.MARKER}) | {"./"}
     for name, digest in site.PYODIDE_FILES.items():
-        if name != "pyodide-lock.json":  # written without its packages: the page loads none
+        if name not in ("pyodide-lock.json", "python_stdlib.zip"):  # those two are cut down
             assert hashlib.sha256((folder / "pyodide" / name).read_bytes()).hexdigest() == digest
     assert json.loads((folder / "pyodide" / "pyodide-lock.json").read_text())["packages"] == {}
+    import zipfile
+
+    with zipfile.ZipFile(folder / "pyodide" / "python_stdlib.zip") as z:
+        tops = {re.split(r"[/.]", n)[0] for n in z.namelist()}
+        encodings = {n.split("/")[1].split(".")[0] for n in z.namelist() if n.startswith("encodings/") and n != "encodings/"}
+    assert {"json", "random", "asyncio", "re", "zipfile", "pyodide", "_pyodide"} <= tops
+    assert not tops & site.STDLIB_LEFT_OUT and encodings == set(site.ENCODINGS_KEPT)
     # the swap: the site's server.js, and the served page's kept as remote.js
     static = Path(site.__file__).parent / "static"
     assert (folder / "static" / "remote.js").read_text() == (static / "server.js").read_text()
@@ -159,11 +166,18 @@ def test_help_says_what_the_site_does_and_needs(capsys):
 
 
 # -- the Python the browser runs ------------------------------------------------------------------
-#: runs hashikit.zip with the standard library only, as Pyodide has it (``-S``: no site-packages,
-#: so no python-sat, pydantic or web framework)
+#: runs hashikit.zip with the standard library only, as the site's Pyodide has it (``-S``: no
+#: site-packages, so no python-sat, pydantic or web framework; the parts of the standard library
+#: the site leaves out refused)
 BROWSER_LIKE = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
+left_out = set(json.loads(sys.argv[2]))  # the standard library's parts the site leaves out
+class LeftOut:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in left_out:
+            raise ModuleNotFoundError(f"{name} is left out of the site's standard library", name=name)
+sys.meta_path.insert(0, LeftOut())
 from hashikit.web import local
 import hashikit, hashikit.solvers
 assert hashikit.__file__.startswith(sys.argv[1]), hashikit.__file__
@@ -174,7 +188,8 @@ print(json.dumps([json.loads(local.answer(name, json.dumps(body))) for name, bod
 
 
 def browser_like(zip_path: Path, calls: list) -> list:
-    proc = subprocess.run([sys.executable, "-I", "-S", "-c", BROWSER_LIKE, str(zip_path)], input=json.dumps(calls),
+    proc = subprocess.run([sys.executable, "-I", "-S", "-c", BROWSER_LIKE, str(zip_path),
+                           json.dumps(sorted(site.STDLIB_LEFT_OUT))], input=json.dumps(calls),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout)

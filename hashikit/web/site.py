@@ -143,6 +143,41 @@ def pyodide_files(source: str | None = None, log=lambda line: None) -> dict[str,
     return _checked(_from_tarball(data, PYODIDE_TARBALL), PYODIDE_TARBALL)
 
 
+#: the parts of Python's standard library (in Pyodide's python_stdlib.zip) the page leaves out:
+#: nothing hashikit or Pyodide's start imports (tests/test_site.py runs hashikit's calls with them
+#: refused), about half of the zip
+STDLIB_LEFT_OUT = frozenset((
+    "_pydecimal", "_pyio", "_pyrepl", "_markupbase", "aifc", "asynchat", "asyncore", "bdb", "calendar", "cgi",
+    "cgitb", "chunk", "cProfile", "code", "codeop", "colorsys", "compileall", "configparser", "crypt", "ctypes",
+    "curses", "dbm", "difflib", "doctest", "email", "ensurepip", "filecmp", "fileinput", "ftplib", "getopt",
+    "graphlib", "hmac", "html", "http", "idlelib", "imaplib", "imghdr", "ipaddress", "lib2to3", "mailbox", "mailcap",
+    "mimetypes", "modulefinder", "netrc", "nntplib", "nturl2path", "optparse", "pdb", "pickletools", "pipes",
+    "plistlib", "poplib", "profile", "pstats", "pty", "py_compile", "pyclbr", "pydoc", "pydoc_data", "quopri",
+    "rlcompleter", "runpy", "sched", "secrets", "shelve", "smtpd", "smtplib", "sndhdr", "sqlite3", "ssl",
+    "statistics", "sunau", "symtable", "tabnanny", "tarfile", "telnetlib", "timeit", "tkinter", "trace", "tty",
+    "turtle", "turtledemo", "unittest", "urllib", "uu", "uuid", "venv", "wave", "webbrowser", "wsgiref", "xdrlib",
+    "xml", "xmlrpc", "zipapp", "zoneinfo"))
+#: the text encodings kept (of the encodings package's hundred)
+ENCODINGS_KEPT = frozenset((
+    "__init__", "aliases", "ascii", "charmap", "cp437", "idna", "latin_1", "punycode", "raw_unicode_escape",
+    "unicode_escape", "utf_16", "utf_16_be", "utf_16_le", "utf_32", "utf_32_be", "utf_32_le", "utf_8", "utf_8_sig"))
+
+
+def _stdlib(data: bytes) -> bytes:
+    """Pyodide's standard library without :data:`STDLIB_LEFT_OUT` and the encodings not kept (the
+    same entries otherwise, in the same order)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            parts = re.split(r"[/.]", info.filename)
+            if parts[0] in STDLIB_LEFT_OUT:
+                continue
+            if parts[0] == "encodings" and len(parts) > 2 and parts[1] not in ENCODINGS_KEPT:
+                continue
+            dst.writestr(info, src.read(info), compress_type=info.compress_type)
+    return out.getvalue()
+
+
 def _lock_file(lock: bytes) -> bytes:
     """Pyodide's lock file without its packages: the page loads none (nothing from a CDN)."""
     info = json.loads(lock)["info"]
@@ -263,8 +298,9 @@ def build(pyodide: dict[str, bytes], daily: dict | None) -> dict[str, bytes]:
     modules = [n for n in files if n.endswith(".js") and n != "static/worker.js"]
     files["index.html"] = _index(files.pop("static/index.html").decode("utf-8"), modules).encode("utf-8")
     files["static/hashikit.zip"] = python_zip()
+    made = {"pyodide-lock.json": _lock_file, "python_stdlib.zip": _stdlib}
     for name in PYODIDE_FILES:
-        files[f"pyodide/{name}"] = _lock_file(pyodide[name]) if name == "pyodide-lock.json" else pyodide[name]
+        files[f"pyodide/{name}"] = made[name](pyodide[name]) if name in made else pyodide[name]
     files["limits.json"] = json.dumps(limits_document(daily, _digest(files)), indent=1).encode()
     files["style.json"] = json.dumps(style_report().model_dump(), indent=1).encode()
     files["manifest.webmanifest"] = _manifest()
