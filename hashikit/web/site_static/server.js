@@ -19,6 +19,7 @@ const KEEP = 40;                         // how many
 const KEEP_BYTES = 20000;                // kept for requests up to this long
 const SERVER_SEEN = "hashikit-site:server";   // localStorage: whether a hashikit server answered the last visit
 const SERVER_WAIT_MS = 3000;             // how long the page waits for it to answer (half on a first visit)
+const IDLE_MS = 3000;                    // the longest wait for an idle moment (Python's start, writing answers)
 
 let worker = null, next = 1, ready = false;
 const readyWaiters = [];
@@ -76,27 +77,41 @@ async function ask(name, body, viaServer, signal = undefined) {
   }
 }
 
-// answers kept in the browser, by call and body, for this build of the site: [[key, answer], ...]
+// answers kept in the browser, by call and body, for this build of the site: [[key, answer], ...],
+// read once, written back when the page is idle (or hidden)
+let keptList = null, writing = false;
+
 function kept() {
-  try { return JSON.parse(localStorage.getItem(KEPT)) || []; } catch (e) { return []; }
+  if (!keptList) {
+    try { keptList = JSON.parse(localStorage.getItem(KEPT)) || []; } catch (e) { keptList = []; }
+  }
+  return keptList;
+}
+
+function writeKept() {
+  writing = false;
+  try { localStorage.setItem(KEPT, JSON.stringify(kept())); } catch (e) { /* storage full or off: asked again */ }
 }
 
 const keyOf = (name, body) => `${build} ${name} ${JSON.stringify(body)}`;
+const found = (key) => kept().find(([k]) => k === key);
 
 function keep(name, body, answer) {
   const key = keyOf(name, body);
   if (key.length > KEEP_BYTES) return;
-  try {
-    const all = kept().filter(([k]) => k !== key);
-    all.unshift([key, answer]);
-    localStorage.setItem(KEPT, JSON.stringify(all.slice(0, KEEP)));
-  } catch (e) { /* storage full or off: the next visit asks Python again */ }
+  keptList = [[key, answer], ...kept().filter(([k]) => k !== key)].slice(0, KEEP);
+  if (writing) return;
+  writing = true;
+  if ("requestIdleCallback" in window) requestIdleCallback(writeKept, { timeout: IDLE_MS });
+  else setTimeout(writeKept, 0);
 }
+
+addEventListener("visibilitychange", () => { if (document.hidden && writing) writeKept(); });
 
 // the answer kept for a call, or Python's (then kept)
 async function keptOr(name, body, viaServer) {
-  const key = keyOf(name, body), found = kept().find(([k]) => k === key);
-  if (found) return found[1];
+  const known = found(keyOf(name, body));
+  if (known) return known[1];
   const answer = await ask(name, body, viaServer);
   keep(name, body, answer);
   return answer;
@@ -136,6 +151,8 @@ export async function style() {
 
 export async function parse(text, format = undefined) {
   const body = format ? { text, format } : { text };
+  const known = found(keyOf("parse", body));
+  if (known) return known[1];
   const answer = await keptOr("parse", body, () => remote.parse(text, format));
   // the page's address names the puzzle by its Tatham ID, or as JSON (share.js): kept under those too
   const { bridges, ...board } = answer, id = tathamId(board.puzzle);
@@ -165,7 +182,7 @@ export function readPicture(image) {
 // first, once it has fetched them all: Pyodide's files then come from its copy, fetched once), and
 // on a later visit only when a question needs it or the page has shown its board (the board comes
 // first: a saved game's answers are kept)
-const CONTROL_WAIT_MS = 120000, IDLE_MS = 3000;
+const CONTROL_WAIT_MS = 120000;
 let started = null, startNow;
 const python = new Promise((resolve) => { startNow = resolve; }).then(() => started);
 

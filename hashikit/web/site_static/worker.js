@@ -5,7 +5,8 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 // imported before Python says it is ready, so that a first hint or generation does not wait for them
-const PRELOAD = "import hashikit.logic, hashikit.generate, hashikit.solvers.search, hashikit.checker, hashikit.formats";
+const PRELOAD = "import hashikit.logic, hashikit.generate, hashikit.solvers.search, hashikit.solvers.process, " +
+  "hashikit.checker, hashikit.formats, hashikit.service.play, hashikit.service.grading, hashikit.service.generating";
 
 const ready = (async () => {
   const [py, zip] = await Promise.all([
