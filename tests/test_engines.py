@@ -221,12 +221,20 @@ def _real_puzzles():
     return out
 
 
+#: seconds the search engine (depth-first in pure Python, for small boards) gets on these boards:
+#: the Coelho instances of 300 and 400 islands are beyond it; an answer it gives must agree
+SEARCH_TIME_LIMIT = 2.0
+
+
 def _agree(puzzle: Puzzle) -> dict[str, Status]:
     statuses = {}
     for name in ENGINES:
         if NEEDS[name]:
             pytest.importorskip(NEEDS[name], reason=f"engine {name!r} needs {NEEDS[name]}")
-        statuses[name] = _solve_checked(puzzle, name).status
+        limit = {"time_limit": SEARCH_TIME_LIMIT} if name == "search" else {}
+        statuses[name] = _solve_checked(puzzle, name, **limit).status
+    if statuses.get("search") is Status.UNKNOWN:
+        del statuses["search"]
     assert len(set(statuses.values())) == 1, statuses
     return statuses
 

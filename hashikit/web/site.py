@@ -11,7 +11,9 @@ without a network; a web app manifest makes the page installable.
 Pyodide's files come from the npm registry at a pinned version, checked against pinned sha256
 sums, kept in a cache folder (``HASHIKIT_CACHE``, else ``$XDG_CACHE_HOME/hashikit``, else
 ``~/.cache/hashikit``) for the next build; ``--pyodide`` names a local copy (the npm tarball or
-its unpacked folder) instead.  Nothing else is fetched, at build time or by the page.
+its unpacked folder) instead.  Two are written cut down: the lock file without its packages (the
+page loads none: nothing from a CDN) and the standard library without what nothing here imports
+(:data:`STDLIB_LEFT_OUT`).  Nothing else is fetched, at build time or by the page.
 """
 
 from __future__ import annotations
