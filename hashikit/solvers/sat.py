@@ -309,7 +309,7 @@ def encode(puzzle: Puzzle, implied: bool = True):
 #: a local round may change the links within this many links of the ends of the links just cut
 LOCAL_RADIUS = 2
 #: local rounds tried (each widening the region by the links it failed on) before a global one
-LOCAL_TRIES = 8
+LOCAL_TRIES = 30
 #: boards with fewer islands take global rounds only (their rounds are cheap already, and holding the
 #: rest of the board costs more than it saves: ``benchmarks/results/scale_small.md``)
 LOCAL_MIN_ISLANDS = 1000
