@@ -11,7 +11,8 @@ import * as build from "./build.js";
 import { checkBoard } from "./check.js";
 import "./clock.js";
 import { $ } from "./dom.js";
-import "./input.js";
+import { fold } from "./fold.js";
+import { focusBoard } from "./input.js";
 import { generate, loadFromHash, loadText, cancelGeneration } from "./load.js";
 import { say } from "./messages.js";
 import { enterBuild, toggleMode } from "./mode.js";
@@ -49,6 +50,7 @@ $("zoom-in").addEventListener("click", () => zoomBy(1.25));
 $("zoom-out").addEventListener("click", () => zoomBy(0.8));
 $("zoom-fit").addEventListener("click", zoomFit);
 $("cancel").addEventListener("click", cancelGeneration);
+$("skip").addEventListener("click", (ev) => { ev.preventDefault(); focusBoard(); });
 $("theme").addEventListener("click", () => {
   const t = state.theme === "dark" ? "light" : "dark";
   applyTheme(t);
@@ -129,5 +131,6 @@ document.addEventListener("visibilitychange", () => { if (document.hidden) saveG
     try { await loadText(EXAMPLE, "tatham"); } catch (e) { say(e.message, "error"); }
   }
   store.flush();
+  fold();
   document.body.dataset.ready = "true";
 })();

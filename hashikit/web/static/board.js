@@ -155,13 +155,14 @@ export function flash(k) {
   line.classList.add("refused");
 }
 
-// the board's keyboard focus on island i (one island at a time is in the Tab order)
-export function focusIsland(i) {
+// the board's keyboard focus on island i (one island at a time is in the Tab order), scrolled into
+// view from the keyboard; a finger or a pointer leaves the board where the player put it
+export function focusIsland(i, scroll = true) {
   islandEls[state.focus]?.setAttribute("tabindex", -1);
   const e = islandEls[i];
   e.setAttribute("tabindex", 0);
   set({ focus: i });
-  e.focus({ preventScroll: false });
+  e.focus({ preventScroll: !scroll });
 }
 
 // the solved board's islands pop once

@@ -4,6 +4,7 @@
 "use strict";
 
 import { celebrate } from "./board.js";
+import { $ } from "./dom.js";
 import { recordTime } from "./best.js";
 import { say } from "./messages.js";
 import { degree, isComplete, islandIndex, judge, linkBetween } from "./referee.js";
@@ -78,7 +79,8 @@ export async function checkBoard(auto = false) {
       if (links.size) parts.push(`${links.size} ${plural(links.size, "bridge")}`);
       if (marks.size) parts.push(`${marks.size} "no bridge" ${plural(marks.size, "mark")}`);
       say(`Not quite: ${parts.join(" and ")} do${links.size + marks.size === 1 ? "es" : ""} not belong to the solution ` +
-          `(highlighted with dashes and circles). Undo them, or press Reveal to see the solution.`, "error");
+          `(highlighted with dashes and circles). Undo them, or press Reveal to see the solution.`, "error",
+          [{ label: "Reveal", run: () => $("reveal").click() }]);
       return;
     }
   }

@@ -7,7 +7,9 @@ import { $ } from "./dom.js";
 import { state, subscribe } from "./store.js";
 import { NUMBER_WORDS, fmtTime, rulesText } from "./words.js";
 
-export function say(text, kind = "") {
+// a message in the status line, above the board; `actions` ([{label, run, id?}]) are the buttons
+// it asks the player to press, shown in it, so they are in view whatever the screen folds away
+export function say(text, kind = "", actions = []) {
   const el = $("status");
   el.textContent = "";
   el.className = "status" + (kind ? " " + kind : "");
@@ -19,6 +21,19 @@ export function say(text, kind = "") {
     el.append(ul);
   } else {
     el.textContent = text;
+  }
+  if (actions.length) {
+    const row = document.createElement("span");
+    row.className = "actions";
+    for (const { label, run, id } of actions) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      if (id) b.id = id;
+      b.addEventListener("click", run);
+      row.append(b);
+    }
+    el.append(" ", row);
   }
   fitMessage();
 }

@@ -7,7 +7,7 @@ import { paperBoard } from "./draw.js";
 import { say, setStatusKind } from "./messages.js";
 import { islandIndex, linkAt } from "./referee.js";
 import * as server from "./server.js";
-import { highlightMistakes, solution } from "./solution.js";
+import { highlightMistakes, impossible, solution } from "./solution.js";
 import * as store from "./store.js";
 import { NO_SOLUTION, plural, revealText, rulesText } from "./words.js";
 
@@ -36,6 +36,7 @@ function hintChanges(h) {
 export async function askHint() {
   if (!state.puzzle || store.busy() || state.solved) return;
   if (state.pendingHint) { hintStage(); return; }
+  if (impossible()) { say(`This puzzle has no solution: ${impossible()}`, "error"); return; }
   $("hint").disabled = true;
   try {
     const h = await server.hint(store.boardRequest());
@@ -85,7 +86,7 @@ export async function reveal() {
     const sol = await solution();
     if (sol.status !== "solved") {
       say(sol.status === "infeasible" ? `This puzzle has no solution: ${NO_SOLUTION}`
-                                      : sol.message || "No answer in time.", "error");
+        : sol.status === "bad" ? `This puzzle has no solution: ${sol.reason}` : sol.message || "No answer in time.", "error");
       return;
     }
     const pos = state.position, changes = [];
