@@ -16,7 +16,7 @@ import { focusBoard } from "./input.js";
 import { generate, loadFromHash, loadText, cancelGeneration } from "./load.js";
 import { say } from "./messages.js";
 import { enterBuild, toggleMode } from "./mode.js";
-import { redo, undo } from "./moves.js";
+import { dropTrial, keepTrial, redo, startTrial, undo } from "./moves.js";
 import "./picture.js";
 import { saveGame, shareUrl, updateHash } from "./saved.js";
 import * as server from "./server.js";
@@ -43,6 +43,9 @@ $("redo").addEventListener("click", () => (building() ? build.redo() : redo()));
 $("check").addEventListener("click", () => checkBoard(false));
 $("hint").addEventListener("click", askHint);
 $("reveal").addEventListener("click", reveal);
+$("trial").addEventListener("click", startTrial);
+$("trial-keep").addEventListener("click", keepTrial);
+$("trial-drop").addEventListener("click", dropTrial);
 $("restart").addEventListener("click", clearBoard);
 $("print").addEventListener("click", printPuzzle);
 $("mode").addEventListener("click", toggleMode);
@@ -107,8 +110,9 @@ async function openHash(hash = location.hash) {
   return loaded;
 }
 
-window.addEventListener("hashchange", () => {
-  if (state.mode === "play" && (!state.puzzle || location.href !== shareUrl(true))) openHash();
+// Back and Forward (and an address typed): the puzzle of that entry, its game as left
+window.addEventListener("popstate", () => {
+  if (!(state.mode === "play" && state.puzzle && location.href === shareUrl(true))) openHash();
 });
 window.addEventListener("resize", () => layoutBoard());
 $("board-wrap").addEventListener("scroll", showCue, { passive: true });

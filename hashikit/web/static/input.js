@@ -166,7 +166,8 @@ const SHORTCUTS = {
   p: () => $("print").click(), b: () => $("mode").click(), n: () => $("gen-form").requestSubmit(),
   d: () => $("theme").click(), e: () => $("errors").click(), g: () => $("possible").click(),
   o: () => $("groups").click(), "+": () => zoomBy(1.25), "=": () => zoomBy(1.25), "-": () => zoomBy(0.8),
-  0: () => zoomFit(), Delete: () => $("restart").click(),
+  0: () => zoomFit(), Delete: () => $("restart").click(), t: () => $("trial").click(),
+  k: () => $("trial-keep").click(), x: () => $("trial-drop").click(), m: () => $("menu-button").click(),
 };
 
 board.addEventListener("pointerdown", (ev) => {

@@ -38,6 +38,9 @@ export function say(text, kind = "", actions = []) {
   fitMessage();
 }
 
+// a message's button that presses a tool of the toolbar (folded into the menu or not)
+export const toolAction = (id, label) => ({ label, run: () => $(id).click() });
+
 // a message longer than its reserved place grows over the board (with a shadow), never moving it
 export function fitMessage() {
   const el = $("status");
@@ -57,12 +60,16 @@ function showRules() {
   $("tagline").textContent = rulesText(mb, noLoops);
   const more = mb === 1 ? "again to remove it" : `again for more (up to ${NUMBER_WORDS[mb] || mb}), once more to remove them`;
   $("help").textContent =
-    `Click an island, then another in its row or column (or drag from one to the other) to add a bridge; ${more}. ` +
+    `Click or tap an island, then another in its row or column (or drag from one to the other) to add a bridge; ${more}. ` +
     `Right-click a link (or right-drag from an island, or long-press on a touch screen) to mark it "no bridge"; ` +
-    `Shift+click or long-press an island to lock it. Keyboard: Tab to the board, arrow keys move between islands, ` +
+    `Shift+click or long-press an island to lock it. On a touch screen two fingers pinch to zoom and pan the board, ` +
+    `and a finger moved off the islands pans it. Try starts a trial: its moves go on a layer of their own, drawn in ` +
+    `another colour, until you keep them or drop them all at once; trials nest. ` +
+    `Keys on the board (Tab, or the "Skip to the board" link, reaches it): arrow keys move between islands, ` +
     `Enter or Space picks one, then an arrow key lays a bridge that way; Shift+arrow marks "no bridge"; ` +
-    `L locks the island; Esc lets go. Shortcuts: C check, H hint, R reveal, G possible bridges, O groups, ` +
-    `E errors, P print, B build, N new puzzle, D dark mode, + - 0 zoom, Ctrl+Z / Ctrl+Y undo and redo.`;
+    `L locks the island; Esc lets go. Shortcuts: C check, H hint, T try, K keep the trial, X drop it, R reveal, ` +
+    `G possible bridges, O groups, E errors, P print, B build, N new puzzle, D dark mode, + - 0 zoom, ` +
+    `Delete clear, Ctrl+Z / Ctrl+Y undo and redo.`;
 }
 
 // the banner shows while a solved game is played

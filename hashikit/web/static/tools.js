@@ -4,7 +4,7 @@
 
 import { $ } from "./dom.js";
 import { paperBoard } from "./draw.js";
-import { say, setStatusKind } from "./messages.js";
+import { say, setStatusKind, toolAction } from "./messages.js";
 import { islandIndex, linkAt } from "./referee.js";
 import * as server from "./server.js";
 import { highlightMistakes, impossible, solution } from "./solution.js";
@@ -41,7 +41,10 @@ export async function askHint() {
   try {
     const h = await server.hint(store.boardRequest());
     if (h.status === "conflict") {
-      say(["Your board has a problem (what does not belong to the solution is highlighted):", h.problems], "error");
+      if (state.trials.length) {
+        say(["The trial is not consistent (what does not belong to the solution is highlighted):", h.problems], "error",
+            [toolAction("trial-drop", "Drop")]);
+      } else say(["Your board has a problem (what does not belong to the solution is highlighted):", h.problems], "error");
       await highlightMistakes();
       return;
     }
@@ -61,7 +64,8 @@ function hintStage() {
   store.set({ pendingHint: { h, islands, links, stage } });
   if (stage === 1) {
     store.set({ hint: { islands, links: new Set() } });
-    say(`Hint: look at the highlighted ${plural(islands.size, "island")}. Press Hint again for the reason.`, "hinted");
+    const trial = state.trials.length ? "The trial is consistent so far. " : "";
+    say(`${trial}Hint: look at the highlighted ${plural(islands.size, "island")}. Press Hint again for the reason.`, "hinted");
   } else if (stage === 2) {
     store.set({ hint: { islands, links } });
     const { changes, limits } = hintChanges(h);
