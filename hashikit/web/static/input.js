@@ -214,7 +214,7 @@ function touchMove(ev) {
   }
   if (!pan || pan.id !== ev.pointerId) return false;
   if (!pan.active && Math.hypot(ev.clientX - pan.x0, ev.clientY - pan.y0) > TOUCH_SLOP_PX) {
-    pan.active = true;
+    Object.assign(pan, { active: true, x: pan.x0, y: pan.y0 });    // the board follows the finger from where it began
     dropPress();
     if (inBuild()) build.pointerCancel();
   }
