@@ -267,3 +267,28 @@ def test_axe_finds_nothing_in_a_trial_the_menu_and_the_picture_view(browser, ser
     page.keyboard.press("d")                                  # dark, in a trial
     assert _axe(page) == []
     assert errors == []
+
+
+# ------------------------------------------------------------------ the API's verdicts
+def test_the_openapi_says_which_answers_carry_a_verdict_and_the_api_keeps_the_cli_s_bad_input():
+    import re
+
+    from starlette.testclient import TestClient
+
+    from hashikit.web.app import create_app
+
+    with TestClient(create_app(pool_size=0)) as client:
+        doc = client.get("/api/openapi.json").json()
+        said = doc["info"]["description"]
+        for path, model in (("/api/solve", "SolveReport"), ("/api/hint", "HintReport"),
+                            ("/api/analyze", "AnalyzeReport")):
+            listed = re.search(rf"{path}: ([a-z, ]+)", said).group(1).split(", ")
+            assert listed == doc["components"]["schemas"][model]["properties"]["status"]["enum"], path
+        apart = {"rows": 3, "cols": 3, "maxbridges": 2, "islands": [[0, 0, 1], [0, 2, 1], [2, 0, 1], [2, 2, 1]]}
+        no_room = {"rows": 1, "cols": 3, "maxbridges": 2, "islands": [[0, 0, 1], [0, 2, 2]]}
+        for path in ("/api/solve", "/api/analyze", "/api/hint"):
+            answer = client.post(path, json={"puzzle": apart})      # no solution: a verdict
+            assert answer.status_code == 200 and answer.json()["status"] == "infeasible", (path, answer.text)
+            answer = client.post(path, json={"puzzle": no_room})    # numbers no links carry: bad input, as exit 2
+            assert answer.status_code == 400 and "at most 1 bridge" in answer.json()["error"], (path, answer.text)
+        assert client.post("/api/solve", json={"puzzle": {"rows": 0}}).status_code == 400

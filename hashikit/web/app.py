@@ -265,6 +265,13 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                   docs_url=None, redoc_url=None, lifespan=worker_pool(pool_size),
                   description="The JSON API behind `hashikit serve`. Every endpoint takes and answers JSON; "
                               "rows and columns are 0-based. Bad input answers 4xx with `{\"error\": message}`. "
+                              "A verdict on a well-formed puzzle is an answer (200), never an HTTP error: its "
+                              "`status` says it, as the command line's exit code 0 or 1 does (/api/solve: solved, "
+                              "infeasible, unknown; /api/check: `complete`, `valid` and `violations`; /api/hint: "
+                              "hint, conflict, complete, stuck, infeasible, unknown; /api/analyze: infeasible, "
+                              "unique, several, unknown). 4xx is what the command line's exit code 2 is: a request "
+                              "that is malformed or over a limit, and a puzzle whose numbers alone no links can "
+                              "carry (bad input for every command; the page says so itself without asking). "
                               f"Boards are limited to {WEB.max_side}x{WEB.max_side} and MAXBRIDGES {WEB.max_maxbridges}, "
                               f"request bodies to {max_body} bytes, a solve, hint or analysis to "
                               f"{solve_time_limit:g} s, a generate to {generate_time_limit:g} s.")
