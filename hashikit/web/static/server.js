@@ -35,6 +35,14 @@ export async function limits() {
   } catch (e) { return null; }
 }
 
+// the drawing's sizes (GET /api/style: the one style table hashikit's pictures and books are drawn
+// with), this page's column ("page"): every size a fraction of a cell
+export async function style() {
+  const r = await fetch("/api/style");
+  if (!r.ok) throw new ServerError(`the board's sizes could not be read (GET /api/style: ${r.status})`, r.status);
+  return (await r.json()).page;
+}
+
 // puzzle text in any format the server reads (guessed unless `format` names it): {puzzle, links,
 // crossings, bridges?}
 export const parse = (text, format = undefined) => post("/api/parse", format ? { text, format } : { text });
