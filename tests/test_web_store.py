@@ -31,7 +31,7 @@ FLOORS = {
     "messages.js": 2, "board.js": 2, "zoom.js": 2, "fold.js": 2, "clock.js": 2, "best.js": 2, "saved.js": 2,
     "solution.js": 2,
     # 3: actions that change it
-    "moves.js": 3, "check.js": 3, "tools.js": 3, "load.js": 3, "build.js": 3,
+    "moves.js": 3, "check.js": 3, "tools.js": 3, "load.js": 3, "build.js": 3, "sheets.js": 3,
     # 4: what the player's input starts
     "mode.js": 4, "input.js": 4, "picture.js": 4,
     # 5: the page's start

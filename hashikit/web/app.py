@@ -37,7 +37,7 @@ from ..service import (AnalyzeReport, BadInput, BoardCheckReport, ConvertReport,
                        ParseReport, SolveReport)
 from ..run.workers import Cancelled
 from .requests import (BoardRequest, CheckRequest, ConvertRequest, ErrorAnswer, GenerateRequest, LimitsReport, ParseRequest,
-                       PictureRequest, PuzzleIn, PuzzleRequest, StyleReport, limits_report, style_report)
+                       PictureRequest, PuzzleIn, PuzzleRequest, SheetsRequest, StyleReport, limits_report, style_report)
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -436,6 +436,28 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
         finally:
             busy["generating"] -= 1
         return JSONResponse(report.as_json())
+
+    @app.post("/api/sheets", responses={**ERRORS, 200: {"content": {"application/pdf": {}}, "description":
+                                                      "the PDF (format pdf), or the pages as SVG (format svg)"}},
+              summary="Print sheets",
+              description="The puzzles `per_page` a page and their solutions on the pages after, laid out by "
+                          "`hashikit book`'s engine: each puzzle proved unique and finished by the deduction "
+                          "rules, its printed solution passed by the rule checker (else 400 naming it). "
+                          f"Runs in a worker killed after {generate_time_limit:g} s (503).")
+    async def print_sheets(req: SheetsRequest) -> Response:
+        from ..publish.sheets import make_sheets
+
+        puzzles = [request_puzzle(p) for p in req.puzzles]
+        try:
+            out = await work(limited, make_sheets, puzzles, req.per_page, req.solutions, req.paper, req.format,
+                             until=Deadline.after(generate_time_limit))
+        except OutOfTime:
+            raise ApiError(503, f"the sheets were not ready within {generate_time_limit:g} s; try fewer puzzles",
+                           status="timeout") from None
+        if req.format == "svg":
+            return JSONResponse(out)
+        return Response(out, media_type="application/pdf",
+                        headers={"content-disposition": 'attachment; filename="hashi-sheets.pdf"'})
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> Response:

@@ -18,6 +18,7 @@ import { say } from "./messages.js";
 import { enterBuild, toggleMode } from "./mode.js";
 import { dropTrial, keepTrial, redo, startTrial, undo } from "./moves.js";
 import "./picture.js";
+import "./sheets.js";
 import { saveGame, shareUrl, updateHash } from "./saved.js";
 import * as server from "./server.js";
 import * as storage from "./storage.js";
@@ -120,7 +121,10 @@ window.addEventListener("scroll", showCue, { passive: true });
 $("more-fit").addEventListener("click", zoomFit);
 // the browser's own print (Ctrl+P) prints what the Print button prints
 window.addEventListener("beforeprint", () => { if (!document.body.classList.contains("printing")) fillPrint(); });
-window.addEventListener("afterprint", () => { document.body.classList.remove("printing"); $("print-solution").textContent = ""; });
+window.addEventListener("afterprint", () => {
+  document.body.classList.remove("printing", "printing-sheets");
+  $("print-solution").textContent = "";
+});
 document.addEventListener("visibilitychange", () => { if (document.hidden) saveGame(); });
 
 (async () => {

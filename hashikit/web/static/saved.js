@@ -16,7 +16,7 @@ const positionSaved = (pos) => ({ counts: pos.counts.join(""), marks: pos.marks.
 export function saveGame() {
   if (!state.puzzle || state.mode !== "play") return;
   storage.saveProgress(puzzleCode(state.puzzle), {
-    ...positionSaved(state.position), elapsed: elapsedNow(), solved: state.solved, level: state.level,
+    ...positionSaved(state.position), elapsed: elapsedNow(), solved: state.solved, level: state.level, at: Date.now(),
     undo: state.undo.slice(-MAX_SAVED_MOVES), redo: state.redo.slice(-MAX_SAVED_MOVES), hints: state.hints,
     revealed: state.revealed,
     trials: state.trials.map((t) => ({ base: positionSaved(t.base), undo: t.undo.slice(-MAX_SAVED_MOVES),
