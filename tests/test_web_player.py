@@ -292,3 +292,57 @@ def test_the_openapi_says_which_answers_carry_a_verdict_and_the_api_keeps_the_cl
             answer = client.post(path, json={"puzzle": no_room})    # numbers no links carry: bad input, as exit 2
             assert answer.status_code == 400 and "at most 1 bridge" in answer.json()["error"], (path, answer.text)
         assert client.post("/api/solve", json={"puzzle": {"rows": 0}}).status_code == 400
+
+
+# ------------------------------------------------------------------ the picture checked large
+def test_a_picture_is_checked_at_the_boards_size_one_tap_or_one_key_a_digit(browser, server):
+    pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashikit[photo]")')
+    from test_picture_web import game_png
+
+    page, errors = open_page(browser, server, width=1280, height=900)
+    board = page.locator("#board").bounding_box()
+    assert page.is_hidden("#picture-camera-button")          # no camera here: no camera button
+    data, pz, _ = game_png()
+    page.set_input_files("#picture-file", files=[{"name": "shot.png", "mimeType": "image/png", "buffer": data}])
+    page.wait_for_selector("#picture-view:not([hidden])", timeout=30000)
+    shown = page.locator("#picture-img").bounding_box()
+    assert min(shown["width"], shown["height"]) >= min(board["width"], board["height"])   # at least the board's size
+    assert page.is_hidden("#board-frame") and shown["y"] >= 0 and shown["y"] + shown["height"] <= 900
+    # a tap on an island: the digits beside it, one tap sets the number
+    islands = page.locator("#picture-overlay .picture-island")
+    target = islands.nth(3)
+    target.click()
+    fix, box = page.locator("#picture-fix").bounding_box(), target.bounding_box()
+    assert abs((fix["x"] + fix["width"] / 2) - (box["x"] + box["width"] / 2)) < fix["width"] / 2 + 1
+    assert 0 < min(abs(fix["y"] - box["y"] - box["height"]), abs(box["y"] - fix["y"] - fix["height"])) < box["height"]
+    old = target.locator("text").text_content()
+    new = "5" if old != "5" else "6"
+    page.click(f"#picture-digits button[data-n='{new}']")
+    assert islands.nth(3).locator("text").text_content() == new
+    # one key: a digit on a focused island
+    islands.nth(5).focus()
+    old = islands.nth(5).locator("text").text_content()
+    new = "4" if old != "4" else "3"
+    page.keyboard.press(new)
+    assert islands.nth(5).locator("text").text_content() == new
+    assert page.evaluate("document.activeElement.closest('#picture-overlay') !== null")   # the keys keep their place
+    page.keyboard.press("Delete")                             # not an island
+    assert islands.count() == len(pz.islands) - 1
+    assert _axe(page) == []
+    page.click("#picture-discard")
+    assert page.is_visible("#board-frame") and page.locator("#board").bounding_box()["width"] == board["width"]
+    assert errors == []
+
+
+def test_a_device_with_a_camera_gets_a_camera_button(browser, server):
+    ctx_page, errors = open_page(browser, server, width=390, height=844, has_touch=True, is_mobile=True)
+    ctx_page.context.add_init_script("navigator.mediaDevices.enumerateDevices = async () => "
+                                     "[{kind: 'videoinput', deviceId: 'back', label: '', groupId: ''}];")
+    ctx_page.reload()
+    ctx_page.wait_for_selector("body[data-ready=true]")
+    button = ctx_page.locator("#picture-camera-button")
+    assert button.is_visible() and "Take a photo" in button.inner_text()
+    assert button.bounding_box()["height"] >= 44
+    camera = ctx_page.locator("#picture-camera")
+    assert camera.get_attribute("capture") == "environment" and camera.get_attribute("accept") == "image/*"
+    assert errors == []
