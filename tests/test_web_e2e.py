@@ -357,6 +357,7 @@ def test_check_highlights_mistakes_without_giving_counts(browser, server):
     assert page.locator("#board .bridge.wrong").count() == 1
     assert page.locator("#board .mark.wrong").count() == 1
     assert not re.search(r"has \d|\(\d\)", text)  # no count of the solution's bridges
+    assert page.locator("#status button", has_text="Reveal").is_visible()   # the button the message names
     # Reveal shows the solution, checked by the rules
     page.keyboard.press("r")
     page.wait_for_selector("#banner:not([hidden])", timeout=10000)

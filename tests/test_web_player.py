@@ -346,3 +346,31 @@ def test_a_device_with_a_camera_gets_a_camera_button(browser, server):
     camera = ctx_page.locator("#picture-camera")
     assert camera.get_attribute("capture") == "environment" and camera.get_attribute("accept") == "image/*"
     assert errors == []
+
+
+def test_the_unsure_digits_come_one_after_another_one_tap_each(browser, server):
+    pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashikit[photo]")')
+    from test_picture_web import game_png
+
+    page, errors = open_page(browser, server, width=1280, height=900)
+
+    def doubtful(route):                                      # the reader's answer, two of its digits unsure
+        answer = route.fetch().json()
+        for i in (1, 4):
+            answer["islands"][i][3] = 0.5
+        route.fulfill(json=answer)
+
+    page.route("**/api/read-picture", doubtful)
+    data, _, _ = game_png()
+    page.set_input_files("#picture-file", files=[{"name": "shot.png", "mimeType": "image/png", "buffer": data}])
+    page.wait_for_selector("#picture-view:not([hidden])", timeout=30000)
+    islands = page.locator("#picture-overlay .picture-island")
+    cell = lambda i: (f"Row {int(islands.nth(i).get_attribute('data-row')) + 1}, "      # noqa: E731
+                      f"column {int(islands.nth(i).get_attribute('data-col')) + 1} ")
+    assert page.is_visible("#picture-fix") and page.locator("#picture-fix-label").inner_text().startswith(cell(1))
+    page.click("#picture-digits button[data-n='2']")           # one tap: that digit set, the next unsure one picked
+    assert islands.nth(1).locator("text").text_content() == "2"
+    assert page.locator("#picture-fix-label").inner_text().startswith(cell(4))
+    page.click("#picture-digits button[data-n='3']")
+    assert islands.nth(4).locator("text").text_content() == "3" and page.is_hidden("#picture-fix")
+    assert errors == []

@@ -173,11 +173,23 @@ def test_a_15x15_fills_a_320_px_screen_and_named_buttons_show(browser, server):
     board = page.locator("#board").bounding_box()
     assert board["width"] >= 290 and board["y"] + board["height"] <= 640
     assert one_row(page) and page.is_visible("#menu-button")
+    for kept in ("timer", "undo", "hint"):                      # what matters most stays in the row
+        assert page.locator(f"#tools > #{kept}").is_visible(), kept
     # the folded tools are in the menu, and work from there
     tap(cdp, centre(page.locator("#menu-button")))
-    assert page.is_visible("#menu #reveal")
+    assert page.is_visible("#menu #reveal") and page.is_visible("#menu #errors")
     page.keyboard.press("Escape")
     assert page.is_hidden("#menu")
+    page.keyboard.press("m")                                    # M opens it too
+    assert page.is_visible("#menu")
+    page.keyboard.press("Escape")
+    # Ctrl+wheel (a trackpad's pinch) zooms around the pointer
+    fit = cell(page)
+    page.mouse.move(board["x"] + 100, board["y"] + 100)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -300)
+    page.keyboard.up("Control")
+    page.wait_for_function(f"+document.getElementById('board').dataset.cell > {fit * 1.5}")
     assert errors == []
 
 
