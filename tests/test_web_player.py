@@ -96,6 +96,7 @@ def test_check_and_hints_say_whether_the_trial_is_consistent_and_it_survives_rel
     assert errors == []
 
 
+@pytest.mark.slow
 def test_solving_inside_a_trial_keeps_it(browser, server):
     page, errors = open_page(browser, server)
     page.keyboard.press("t")
@@ -348,6 +349,7 @@ def test_a_device_with_a_camera_gets_a_camera_button(browser, server):
     assert errors == []
 
 
+@pytest.mark.slow
 def test_the_unsure_digits_come_one_after_another_one_tap_each(browser, server):
     pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashikit[photo]")')
     from test_picture_web import game_png

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from test_book import BORDER, LABEL, PT, inside, read_pdf  # noqa: F401
+from hashikit.render.style import PRINT
 from test_web_e2e import PUZZLE, browser, open_page, server, status  # noqa: F401
 
 from hashikit.checker import check
@@ -33,11 +34,9 @@ def boards(page):
         numbers = [w for w in page["words"] if w["text"].isdigit() and inside(w, frame)]
         if len(above) != 1 or not numbers:
             continue
-        # the cell: the smallest distance between two island centres on one line
-        xs = sorted({round((w["x0"] + w["x1"]) / 2, 1) for w in numbers})
-        ys = sorted({round((w["top"] + w["bottom"]) / 2, 1) for w in numbers})
-        gaps = [b - a for v in (xs, ys) for a, b in zip(v, v[1:]) if b - a > 1]
-        cell = min(gaps)
+        # the cell, from the islands' circles (their radius a fraction of a cell, the print style's)
+        circles = [c for c in page["curves"] if inside(c, frame)]
+        cell = max(c["width"] for c in circles) / (2 * PRINT.island)
         ox, oy = frame["x0"] + (BORDER / 2 + 0.5) * cell, frame["top"] + (BORDER / 2 + 0.5) * cell
         cols = round((frame["width"] / cell) - BORDER)
         rows = round((frame["height"] / cell) - BORDER)
@@ -107,6 +106,7 @@ def test_four_a_page_with_solutions_downloaded_from_the_page_and_read_back(brows
     assert errors == []
 
 
+@pytest.mark.slow
 def test_saved_games_printed_two_a_page_through_the_browsers_print(browser, server):
     page, errors = open_page(browser, server)
     page.fill("#text", "2.2\n...\n2.2\n")                     # two saved games: this one and the example
@@ -150,6 +150,7 @@ def test_the_api_refuses_what_cannot_be_printed_and_states_its_sheets_in_the_lim
         assert len(svg["pages"]) == 1 and svg["solutions_from"] == 1 and svg["pages"][0].lstrip().startswith("<?xml")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("per_page", [1, 2, 6])
 def test_each_count_a_page_reads_back(tmp_path, per_page):
     from hashikit.formats import read_text
