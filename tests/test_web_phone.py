@@ -88,6 +88,9 @@ def test_load_and_new_blank_board_bring_the_board_into_view(browser, server):
     page.wait_for_function("document.querySelectorAll('#board .island').length === 4")
     assert all(wholly_visible(page, b, 390, 844) for b in disc_boxes(page))
     tap(page, tool(page, "mode"))
+    tap(page, page.locator("#status button", has_text="New blank board"))   # the message brings the form into view
+    box = page.locator("#blank").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 844
     page.eval_on_selector("#blank", "b => b.scrollIntoView({block: 'start'})")
     assert page.locator("#board").bounding_box()["y"] + 100 > 844 or page.locator("#board").bounding_box()["y"] < 0
     page.click("#blank")

@@ -128,6 +128,17 @@ def test_back_and_forward_move_between_puzzles_with_their_games(browser, server)
     page.wait_for_function("document.getElementById('status').textContent.includes('seed 11')", timeout=30000)
     generated = page.locator("#board .island").count()
     assert page.evaluate("history.length") == entries + 2
+    page.keyboard.press("b")                                  # built: an island more, then played
+    page.wait_for_selector("#status button", state="visible")
+    b = page.locator("#board").bounding_box()
+    cells = page.evaluate("import('/static/store.js').then(m => [...m.state.build.cells.keys()])")
+    free = next((r, c) for r in range(5) for c in range(5) if f"{r},{c}" not in cells)
+    page.mouse.click(b["x"] + (free[1] + 0.5) * b["width"] / 5, b["y"] + (free[0] + 0.5) * b["height"] / 5)
+    page.click("#build-play")
+    page.wait_for_function(f"document.querySelectorAll('#board .island[role=button]').length === {generated + 1}")
+    assert page.evaluate("history.length") == entries + 3
+    page.go_back()
+    page.wait_for_function(f"document.querySelectorAll('#board .island').length === {generated}")
     page.go_back()
     page.wait_for_function("document.querySelectorAll('#board .island').length === 4")
     assert page.locator("#board .bridge").count() == 1      # that puzzle's game, as left
@@ -214,9 +225,11 @@ def test_a_whole_session_leaves_no_console_error_and_no_failed_request(browser, 
     data, _, _ = game_png()
     page.set_input_files("#picture-file", files=[{"name": "shot.png", "mimeType": "image/png", "buffer": data}])
     page.wait_for_selector("#picture-view:not([hidden])", timeout=30000)
+    entries = page.evaluate("history.length")
     page.click("#picture-play")
     page.wait_for_function("document.getElementById('status').textContent.includes('read from the picture')",
                            timeout=15000)
+    assert page.evaluate("history.length") == entries + 1     # a puzzle read from a picture: an entry of its own
     page.wait_for_timeout(500)
     assert failed == [] and errors == []
 

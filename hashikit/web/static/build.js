@@ -23,7 +23,7 @@ const MAX_EDITS_KEPT = 200;
 // the constructor's machinery: the island whose number picker is open ([r, c]), the pending
 // analysis (its timer and ticket: an answer to an older ticket is dropped), the last digit typed,
 // the cell a press began on
-const ui = { picking: null, timer: null, ticket: 0, lastDigit: null, down: null, active: false };
+const ui = { picking: null, timer: null, ticket: 0, lastDigit: null, down: null, active: false, edited: false };
 
 const b = state.build;
 const key = (r, c) => `${r},${c}`;
@@ -70,6 +70,7 @@ function edit(cells, message) {
 }
 
 function edited(message) {
+  ui.edited = true;
   setBuild({ suggestion: null });
   draw();
   showHistory();
@@ -285,11 +286,13 @@ async function runAnalysis(ticket) {
   } else verdict(`No answer within ${state.limits.time_limit} s: the puzzle may be too big to judge here.`, "unknown");
 }
 
+// the verdict in the card, and in the status line once the player has edited (till then the status
+// line keeps the constructor's welcome, with its button)
 function verdict(text, status, actions = []) {
   const v = $("verdict");
   v.textContent = text;
   v.dataset.status = status;
-  if (ui.active) say(text, status === "infeasible" ? "error" : status === "unique" ? "ok" : status === "several" ? "warn" : "", actions);
+  if (ui.active && ui.edited) say(text, status === "infeasible" ? "error" : status === "unique" ? "ok" : status === "several" ? "warn" : "", actions);
 }
 
 // candidate changes: an island in the middle of a differing link, numbered so that one of the two
@@ -398,6 +401,7 @@ async function updateExport() {
 // the constructor starts on a puzzle (its islands), or on the board it holds
 export function start(from) {
   ui.active = true;
+  ui.edited = false;
   setBuild({ history: [], future: [], analysis: null, suggestion: null, cursor: [0, 0] });
   if (from) {
     const ignored = new Set((from.ignore || []).map(([r, c]) => key(r, c)));
@@ -413,7 +417,8 @@ export function start(from) {
   fillFormats();
   draw();
   updateExport();
-  say("Constructor: tap or click a cell to place an island, then pick its number.");
+  say("Constructor: tap or click a cell to place an island, then pick its number; or start on a new blank board.", "",
+      [{ label: "New blank board…", run: toBlankForm }]);
   analyzeSoon();
 }
 
@@ -440,6 +445,12 @@ function blank() {
   flush();
   layoutBoard();
   showBoard();
+}
+
+// the blank board's form brought into view (below the board on a phone), its first field focused
+function toBlankForm() {
+  $("blank-form").scrollIntoView({ block: "center" });
+  $("blank-rows").focus({ preventScroll: true });
 }
 
 function stop() {
