@@ -157,8 +157,46 @@ def print_view(browser, url, out):
     page.screenshot(path=str(out / "screenshot-print.png"), full_page=True)
 
 
+def trial(browser, url, out):
+    page = open_page(browser, url, DESKTOP)
+    lay(page, 1, 1, 1, 4)
+    tool(page, "trial").click()
+    for _ in range(2):
+        lay(page, 0, 0, 0, 5)
+    lay(page, 0, 0, 2, 0)
+    still(page)
+    page.screenshot(path=str(out / "screenshot-trial.png"))
+
+
+def menu_phone(browser, url, out):
+    page = open_page(browser, url, {"viewport": {"width": 320, "height": 640}, "has_touch": True, "is_mobile": True,
+                                    "device_scale_factor": 2})
+    lay(page, 1, 1, 1, 4)
+    page.locator("#menu-button").tap()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / "screenshot-menu-phone.png"))
+
+
+def picture(browser, url, out):
+    import random
+
+    from hashikit import render
+    from hashikit.generate import random_solution
+    from hashikit.model import Solution
+
+    pz, sol = random_solution(8, 8, random.Random(21))
+    data = render.png(pz, Solution(dict(list(sol.bridges.items())[::3])), cell=32)
+    page = open_page(browser, url, DESKTOP)
+    page.set_input_files("#picture-file", files=[{"name": "shot.png", "mimeType": "image/png", "buffer": data}])
+    page.wait_for_selector("#picture-view:not([hidden])", timeout=30000)
+    page.locator("#picture-overlay .picture-island").nth(3).click()
+    still(page)
+    page.screenshot(path=str(out / "screenshot-picture.png"))
+
+
 SHOTS = {"solved": solved, "marks": marks, "constructor": constructor, "phone": phone,
-         "constructor-phone": constructor_phone, "dark": dark, "print": print_view}
+         "constructor-phone": constructor_phone, "dark": dark, "print": print_view, "trial": trial,
+         "menu-phone": menu_phone, "picture": picture}
 
 
 def main(argv=None) -> int:
