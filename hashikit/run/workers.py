@@ -126,7 +126,10 @@ def _serve(conn, job=None, preload: Sequence[str] = (), owner: int | None = None
             pass  # an optional engine; the job that needs it says so
     if setup is not None:
         setup[0](*setup[1])
-    conn.send(("ready", os.getpid()))
+    try:
+        conn.send(("ready", os.getpid()))
+    except OSError:  # the pool's owner was stopped (Ctrl-C) while this worker started: end quietly
+        return
     while True:
         try:
             job = conn.recv()
