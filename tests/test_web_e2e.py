@@ -153,6 +153,16 @@ def mark(page, k):
     page.mouse.click(box["x"] + x, box["y"] + y, button="right")
 
 
+def blank_board(page, rows, cols):
+    """The constructor on a new blank board of rows x cols: its box and cell size on screen."""
+    tool(page, "mode").click()
+    page.fill("#blank-rows", str(rows))
+    page.fill("#blank-cols", str(cols))
+    page.click("#blank")
+    box = page.locator("#board").bounding_box()
+    return box, box["width"] / cols
+
+
 def lay(page, r1, c1, r2, c2):
     island(page, r1, c1).click()
     island(page, r2, c2).click()

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from test_web_e2e import (PUZZLE, _axe, browser, island, json_link, lay, open_page, puzzle_and_solution,  # noqa: F401
-                          server, status, tool)
+from test_web_e2e import (PUZZLE, _axe, blank_board, browser, island, json_link, lay, open_page,  # noqa: F401
+                          puzzle_and_solution, server, status, tool)
 
 
 def counts(page):
@@ -200,12 +200,7 @@ def test_a_whole_session_leaves_no_console_error_and_no_failed_request(browser, 
     tool(page, "check").click()
     page.wait_for_function("document.getElementById('status').className !== 'status'", timeout=10000)
     # building: an island alone (no solution by its numbers), then four 3s (several), the fix applied
-    tool(page, "mode").click()
-    page.fill("#blank-rows", "5")
-    page.fill("#blank-cols", "5")
-    page.click("#blank")
-    board = page.locator("#board").bounding_box()
-    cell = board["width"] / 5
+    board, cell = blank_board(page, 5, 5)
     page.mouse.click(board["x"] + 0.5 * cell, board["y"] + 0.5 * cell)
     page.keyboard.press("3")
     page.wait_for_selector("#verdict[data-status=infeasible]", timeout=15000)
@@ -343,8 +338,10 @@ def test_a_picture_is_checked_at_the_boards_size_one_tap_or_one_key_a_digit(brow
     page.keyboard.press("Delete")                             # not an island
     assert islands.count() == len(pz.islands) - 1
     assert _axe(page) == []
-    page.click("#picture-discard")
-    assert page.is_visible("#board-frame") and page.locator("#board").bounding_box()["width"] == board["width"]
+    page.keyboard.press("b")                                  # the constructor: the board comes back
+    assert page.is_hidden("#picture-view") and page.is_visible("#board-frame")
+    page.keyboard.press("b")
+    assert page.locator("#board").bounding_box()["width"] == board["width"]
     assert errors == []
 
 

@@ -10,7 +10,7 @@ import { el } from "./draw.js";
 import { loadPuzzle } from "./load.js";
 import { say } from "./messages.js";
 import { readPicture } from "./server.js";
-import { state } from "./store.js";
+import { state, subscribe } from "./store.js";
 import { layoutBoard } from "./zoom.js";
 
 // pictures are sent at most this wide or high (a phone photo is scaled down first), and re-encoded
@@ -221,6 +221,13 @@ if ($("picture-block")) {
   });
   $("picture-play").addEventListener("click", () => play());
   $("picture-discard").addEventListener("click", () => { reading = null; showView(false); });
+  // another puzzle, or the constructor, while a picture is being checked: the board comes back
+  subscribe((changed) => {
+    if ((changed.has("puzzle") || changed.has("mode")) && !$("picture-view").hidden) {
+      reading = null;
+      showView(false);
+    }
+  });
   window.addEventListener("resize", fitPicture);
   // a camera button where the device has a camera
   navigator.mediaDevices?.enumerateDevices?.()
