@@ -234,3 +234,11 @@ if ($("picture-block")) {
     .then((devices) => { $("picture-camera-button").hidden = !devices.some((d) => d.kind === "videoinput"); })
     .catch(() => {});
 }
+
+// a page with no hashikit server behind it (limits.server false) cannot read pictures: it says so
+function offerPictures() {
+  const none = state.limits?.server === false;
+  for (const id of ["picture-file", "picture-camera", "picture-paste"]) if ($(id)) $(id).disabled = none;
+  if ($("picture-needs")) $("picture-needs").hidden = !none;
+}
+subscribe((changed) => { if (changed.has("limits")) offerPictures(); });
