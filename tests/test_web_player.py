@@ -4,6 +4,10 @@ first, the board's keys in the help), a quiet console through a whole session (p
 building impossible and ambiguous puzzles, reading a picture: no console error, no failed
 request), buttons a message names shown with it, and axe-core on every view.
 
+The default run keeps a trial kept, dropped and nested, Back and Forward, and the API's verdicts;
+the longer sessions (the quiet console, the keyboard's path, axe in a trial, the picture view, the
+apply button on a phone, a trial across a reload) are behind the slow marker (``-m slow``).
+
 The server, browser and helpers are those of tests/test_web_e2e.py.
 """
 
@@ -62,6 +66,7 @@ def test_a_trial_is_drawn_apart_nests_drops_in_one_step_and_keeps(browser, serve
     assert errors == []
 
 
+@pytest.mark.slow
 def test_check_and_hints_say_whether_the_trial_is_consistent_and_it_survives_reload(browser, server):
     page, errors = open_page(browser, server)
     puzzle, sol = puzzle_and_solution()
@@ -155,6 +160,7 @@ def test_back_and_forward_move_between_puzzles_with_their_games(browser, server)
 
 
 # ------------------------------------------------------------------ the keyboard
+@pytest.mark.slow
 def test_a_skip_link_then_the_board_then_the_play_tools_then_the_rest(browser, server):
     page, errors = open_page(browser, server)
     page.keyboard.press("Tab")
@@ -184,6 +190,7 @@ def test_a_skip_link_then_the_board_then_the_play_tools_then_the_rest(browser, s
 
 
 # ------------------------------------------------------------------ a quiet console
+@pytest.mark.slow
 def test_a_whole_session_leaves_no_console_error_and_no_failed_request(browser, server):
     cv2 = pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashikit[photo]")')
     assert cv2
@@ -244,6 +251,7 @@ def test_a_puzzle_impossible_by_its_numbers_is_said_without_asking_the_server(br
 
 
 # ------------------------------------------------------------------ what a message names is in view
+@pytest.mark.slow
 def test_the_apply_button_is_in_view_when_the_message_names_it_on_a_phone(browser, server):
     page, errors = open_page(browser, server, width=320, height=640, has_touch=True, is_mobile=True)
     page.keyboard.press("b")
@@ -264,6 +272,7 @@ def test_the_apply_button_is_in_view_when_the_message_names_it_on_a_phone(browse
 
 
 # ------------------------------------------------------------------ axe on every view
+@pytest.mark.slow
 def test_axe_finds_nothing_in_a_trial_the_menu_and_the_picture_view(browser, server):
     page, errors = open_page(browser, server, width=390, height=844, has_touch=True, is_mobile=True)
     page.keyboard.press("t")
@@ -304,6 +313,7 @@ def test_the_openapi_says_which_answers_carry_a_verdict_and_the_api_keeps_the_cl
 
 
 # ------------------------------------------------------------------ the picture checked large
+@pytest.mark.slow
 def test_a_picture_is_checked_at_the_boards_size_one_tap_or_one_key_a_digit(browser, server):
     pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashikit[photo]")')
     from test_picture_web import game_png
@@ -345,6 +355,7 @@ def test_a_picture_is_checked_at_the_boards_size_one_tap_or_one_key_a_digit(brow
     assert errors == []
 
 
+@pytest.mark.slow
 def test_a_device_with_a_camera_gets_a_camera_button(browser, server):
     ctx_page, errors = open_page(browser, server, width=390, height=844, has_touch=True, is_mobile=True)
     ctx_page.context.add_init_script("navigator.mediaDevices.enumerateDevices = async () => "
