@@ -124,12 +124,14 @@ def test_back_and_forward_move_between_puzzles_with_their_games(browser, server)
     page.fill("#text", "2.2\n...\n2.2\n")
     page.click("#load")
     page.wait_for_function("document.querySelectorAll('#board .island').length === 4")
-    lay(page, 0, 0, 0, 2)
-    assert page.evaluate("history.length") == entries + 1
     page.fill("#gen-rows", "5")
     page.fill("#gen-cols", "5")
     page.fill("#gen-seed", "11")
-    page.click("#generate")
+    for r1, c1, r2, c2 in ((0, 0, 0, 2), (0, 2, 2, 2), (2, 2, 2, 0), (2, 0, 0, 0)):
+        lay(page, r1, c1, r2, c2)
+    assert page.evaluate("history.length") == entries + 1
+    page.wait_for_selector("#banner:not([hidden])")
+    page.click("#status button:has-text('New puzzle')")       # the next puzzle from the solved message
     page.wait_for_function("document.getElementById('status').textContent.includes('seed 11')", timeout=30000)
     generated = page.locator("#board .island").count()
     assert page.evaluate("history.length") == entries + 2
@@ -146,7 +148,8 @@ def test_back_and_forward_move_between_puzzles_with_their_games(browser, server)
     page.wait_for_function(f"document.querySelectorAll('#board .island').length === {generated}")
     page.go_back()
     page.wait_for_function("document.querySelectorAll('#board .island').length === 4")
-    assert page.locator("#board .bridge").count() == 1      # that puzzle's game, as left
+    assert page.locator("#board .bridge").count() == 4      # that puzzle's game, as left: solved
+    assert page.is_visible("#banner")
     page.go_back()
     page.wait_for_function("document.querySelectorAll('#board .island').length === 12")
     assert page.locator("#board .bridge").count() == 2

@@ -4,6 +4,7 @@
 "use strict";
 
 import { celebrate } from "./board.js";
+import { $ } from "./dom.js";
 import { recordTime } from "./best.js";
 import { say, toolAction } from "./messages.js";
 import { degree, isComplete, islandIndex, judge, linkBetween } from "./referee.js";
@@ -108,7 +109,9 @@ function solvedNow() {
   const helped = state.hints ? ` You used ${state.hints} ${plural(state.hints, "hint")}: this time is kept ` +
     "apart from your clean solves." : "";
   const kept = trials ? ` The trial was right: its moves are kept.` : "";
-  say(state.revealed ? revealText(state.solution) : `Solved! Every rule holds.${kept}${helped}${best}`, "ok");
+  // the next puzzle from the solved moment (the generator's form is far below the board on a phone)
+  const next = $("generate") && !$("generate").disabled ? [toolAction("generate", "New puzzle")] : [];
+  say(state.revealed ? revealText(state.solution) : `Solved! Every rule holds.${kept}${helped}${best}`, "ok", next);
   celebrate();
 }
 
