@@ -90,6 +90,14 @@ def test_a_drag_by_touch_lays_a_bridge(browser, server, width, height):
     tap(cdp, centre(island(page, 1, 4)))
     tap(cdp, centre(island(page, 1, 6)))
     assert page.locator("#board .bridge").count() == 2
+    # in a trial the toolbar keeps one row, Keep and Drop together (in it, or both in the menu)
+    page.keyboard.press("t")
+    page.wait_for_selector("#trial-keep:not([hidden])", state="attached")
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")   # folded
+    where = page.evaluate("document.getElementById('trial-keep').parentElement.id")
+    assert one_row(page) and where == ("tools" if width >= 390 else "menu"), where
+    page.keyboard.press("x")
+    assert page.get_attribute("body", "data-trial") is None
     assert errors == []
 
 

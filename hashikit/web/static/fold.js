@@ -1,5 +1,6 @@
 // hashikit web: the game's toolbar in one row on any screen: what does not fit goes into the More
-// menu, the tools that matter least first (data-fold: a higher number folds sooner, 0 never).  The
+// menu, the tools that matter least first (data-fold: a higher number folds sooner, 0 never; one
+// number, one group: a trial's Keep and Drop fold together, and in a trial Hint folds first).  The
 // tools are moved, not copied: their ids, listeners and shortcut keys stay theirs.
 "use strict";
 
@@ -8,7 +9,6 @@ import { subscribe } from "./store.js";
 
 const bar = $("tools"), menu = $("menu"), button = $("menu-button");
 const items = [...bar.querySelectorAll(":scope > [data-fold]")];     // in the toolbar's order
-const place = new Map(items.map((e, k) => [e, k]));
 
 const shown = () => [...bar.children].filter((e) => e !== menu && !e.hidden);
 
@@ -25,20 +25,35 @@ export function openMenu(open = true) {
   button.setAttribute("aria-expanded", open ? "true" : "false");
 }
 
+// the tools not folded in the row, in the toolbar's order, and the folded ones in the menu, in it
+function arrange(folded) {
+  for (const e of items) (folded.has(e) ? menu : bar).insertBefore(e, folded.has(e) ? null : button);
+}
+
+// tools with the same number fold together (Keep and Drop): the groups, those that fold sooner first
+const groups = [...new Set(items.map((e) => +e.dataset.fold).filter((n) => n > 0))].sort((a, b) => b - a)
+  .map((n) => items.filter((e) => +e.dataset.fold === n));
+
 export function fold() {
   openMenu(false);
-  for (const e of items) bar.insertBefore(e, button);
+  const folded = new Set();
+  arrange(folded);
   button.hidden = true;
   if (fits()) return;
   button.hidden = false;
-  const folded = [];
-  for (const e of items.filter((x) => +x.dataset.fold > 0).sort((a, b) => b.dataset.fold - a.dataset.fold)) {
+  for (const group of groups) {
     if (fits()) break;
-    folded.push(e);
-    menu.append(e);
+    group.forEach((e) => folded.add(e));
+    arrange(folded);
   }
-  for (const e of folded.sort((a, b) => place.get(a) - place.get(b))) menu.append(e);
-  button.hidden = !folded.some((e) => !e.hidden);
+  // a group folded for room that a later, larger one made after all comes back (Hint, when a
+  // trial's Keep and Drop had to go too)
+  for (const group of [...groups].reverse().filter((g) => folded.has(g[0]) && g.some((e) => !e.hidden))) {
+    group.forEach((e) => folded.delete(e));
+    arrange(folded);
+    if (!fits()) { group.forEach((e) => folded.add(e)); arrange(folded); }
+  }
+  button.hidden = ![...folded].some((e) => !e.hidden);
 }
 
 let pending = 0;
