@@ -173,20 +173,24 @@ async function read(blob) {
   }
 }
 
+// the board read, played: the picture stays until the new game is on the board (the store's new
+// puzzle brings the board back), so the old game never shows in between
 async function play() {
   if (!reading) return;
-  const p = reading.puzzle;
+  const p = reading.puzzle, withBridges = reading.bridges.length > 0;
   const puzzle = { format: "hashikit-puzzle", rows: p.rows, cols: p.cols, maxbridges: p.maxbridges,
                    islands: reading.islands.map(([r, c, n]) => [r, c, n]) };
-  if (reading.bridges.length) puzzle.bridges = reading.bridges;
-  showView(false);
+  if (withBridges) puzzle.bridges = reading.bridges;
+  $("picture-play").disabled = true;
   try {
     await loadPuzzle(puzzle, { level: "custom" });
-    say(`Playing the board read from the picture${reading.bridges.length ? ", with its bridges" : ""}.`);
     reading = null;
+    showView(false);
+    say(`Playing the board read from the picture${withBridges ? ", with its bridges" : ""}.`);
   } catch (e) {
-    showView(true);
     say(`The board read cannot be played: ${e.message}`, "error");
+  } finally {
+    $("picture-play").disabled = false;
   }
 }
 
