@@ -96,6 +96,8 @@ def test_a_drag_by_touch_lays_a_bridge(browser, server, width, height):
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")   # folded
     where = page.evaluate("document.getElementById('trial-keep').parentElement.id")
     assert one_row(page) and where == ("tools" if width >= 390 else "menu"), where
+    hint = page.evaluate("document.getElementById('hint').parentElement.id")
+    assert hint == ("menu" if width == 390 else "tools"), hint     # Hint gives way to them, or comes back
     page.keyboard.press("x")
     assert page.get_attribute("body", "data-trial") is None
     assert errors == []
