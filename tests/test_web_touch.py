@@ -98,7 +98,16 @@ def test_a_drag_by_touch_lays_a_bridge(browser, server, width, height):
     assert one_row(page) and where == ("tools" if width >= 390 else "menu"), where
     hint = page.evaluate("document.getElementById('hint').parentElement.id")
     assert hint == ("menu" if width == 390 else "tools"), hint     # Hint gives way to them, or comes back
+    # the trial's message may grow over the board's top row; a touch on the board folds it back into
+    # its place, and a drag along the top row lays its bridge
+    board = page.locator("#board").bounding_box()
+    tap(cdp, (board["x"] + 2.5 * board["width"] / 7, board["y"] + 3.5 * board["height"] / 7))   # the sea
+    top = centre(island(page, 0, 0))
+    assert page.evaluate(f"!!document.elementFromPoint({top[0]}, {top[1]}).closest('#board')")
+    drag(cdp, top, centre(island(page, 0, 5)))
+    assert page.locator("#board .bridge").count() == 3, status(page)
     page.keyboard.press("x")
+    assert page.locator("#board .bridge").count() == 2
     assert page.get_attribute("body", "data-trial") is None
     assert errors == []
 

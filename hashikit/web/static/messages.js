@@ -48,7 +48,23 @@ export function fitMessage() {
   el.classList.toggle("tall", el.scrollHeight > el.parentElement.clientHeight + 1);
 }
 
-export const setStatusKind = (kind) => { $("status").className = `status ${kind}`; fitMessage(); };
+export const setStatusKind = (kind) => {
+  const folded = $("status").classList.contains("folded");
+  $("status").className = `status ${kind}` + (folded ? " folded" : "");
+  fitMessage();
+};
+
+// a message grown over the board folds back into its place (scrolling there) when the player
+// turns to the board or taps the message, so no island stays under it; the next message is whole
+function foldMessage() {
+  if ($("status").classList.contains("tall")) $("status").classList.add("folded");
+}
+$("board-frame").addEventListener("pointerdown", foldMessage, { capture: true });
+$("status").addEventListener("click", (ev) => {
+  if (!ev.target.closest("button, a, input") && $("status").classList.contains("tall")) {
+    $("status").classList.toggle("folded");
+  }
+});
 
 const BUILD_HELP = "Building: tap or click a cell to place an island and pick its number from the buttons " +
   "beside it; tap an island to change its number or remove it. Keyboard: arrow keys move the cursor, a digit sets " +
