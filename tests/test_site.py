@@ -276,11 +276,18 @@ def test_what_needs_a_server_says_so_and_what_no_one_takes_is_refused():
     def ask(name, body):
         return json.loads(local.answer(name, json.dumps(body)))
 
+    side = SITE.max_side + 1
+    big = {"rows": side, "cols": side, "islands": [[0, 0, 1], [0, side - 1, 1]]}
+    small = {"rows": 3, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}
+    assert "ok" in ask("check", {"puzzle": small, "bridges": []})
     made = ask("generate", {"rows": 5, "difficulty": HERE_LEVELS[0]})["ok"]  # no seed: one drawn, and said
     assert made["grade"] == HERE_LEVELS[0] and isinstance(made["seed"], int)
     for name, body in (["generate", {"rows": SITE_GENERATE_MAX_SIDE + 1, "difficulty": HERE_LEVELS[0]}],
                        ["generate", {"rows": 7, "difficulty": LEVELS[-1]}],
-                       ["parse", {"text": f"{SITE.max_side + 1}x{SITE.max_side + 1}m2:z"}]):
+                       ["parse", {"text": f"{SITE.max_side + 1}x{SITE.max_side + 1}m2:z"}],
+                       # a board the server's jobs take, above this page's limits (sides, MAXBRIDGES)
+                       ["check", {"puzzle": big, "bridges": []}],
+                       ["hint", {"puzzle": {**small, "maxbridges": SITE.max_maxbridges + 1}}]):
         out = ask(name, body)
         assert out["status"] == "needs-server" and "needs a hashikit server" in out["error"], out
     for name, body in (["generate", {"rows": 1000, "difficulty": HERE_LEVELS[0]}],
@@ -288,6 +295,7 @@ def test_what_needs_a_server_says_so_and_what_no_one_takes_is_refused():
                        ["generate", {"rows": 7, "difficulty": "impossible"}],
                        ["hint", {"puzzle": {"rows": 3}, "bridges": "x"}],
                        ["hint", {"puzzle": [1, 2]}],
+                       ["check", {"puzzle": {**big, "rows": 1000}, "bridges": []}],  # above the server's too
                        ["nothing", {}]):
         out = ask(name, body)
         assert out["code"] in (400, 404) and out["status"] != "needs-server" and out["error"], out

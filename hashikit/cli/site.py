@@ -25,11 +25,13 @@ def cmd_site(args) -> int:
     if refused:
         raise BadInput(f"{folder}: {refused}")
     daily = None if args.no_daily else site_daily(args.daily_level, args.daily_size, args.daily_seed)
-    output.validate_folder(folder)
     files = site_files(args.pyodide, daily, say)
     for name, data in files.items():
         path = os.path.join(folder, *name.split("/"))
-        output.validate_folder(os.path.dirname(path))
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        except OSError as exc:
+            raise BadInput(f"{os.path.dirname(path)}: cannot make the folder: {exc.strerror or exc}") from None
         output.write_output(data, path)
     total = sum(map(len, files.values()))
     say(f"hashikit: wrote the site to {folder} ({len(files)} files, {total / 1e6:.1f} MB); "
@@ -53,7 +55,8 @@ def add_parser(sub) -> None:
         epilog="examples:\n  hashikit site public/\n  python -m http.server -d public/   # then open http://localhost:8000/\n"
                "  hashikit site public/ --daily-level hard --daily-size 12x12 --daily-seed 7\n"
                "  hashikit site public/ --pyodide pyodide-0.29.5.tgz")
-    s.add_argument("out", metavar="OUT", help="the folder to write (new, empty, or a site written before)")
+    output.writes(s.add_argument("out", metavar="OUT", help="the folder to write (new, empty, or a site written before)"),
+                  "folder", what="the site")
     s.add_argument("--pyodide", metavar="PATH",
                    help="Pyodide's npm tarball (pyodide-VERSION.tgz) or its unpacked folder, instead of the registry")
     s.add_argument("--daily-level", choices=levels, default=levels[1],
