@@ -57,8 +57,8 @@ def add_parser(sub) -> None:
                "  hashikit site public/ --pyodide pyodide-0.29.5.tgz")
     output.writes(s.add_argument("out", metavar="OUT", help="the folder to write (new, empty, or a site written before)"),
                   "folder", what="the site")
-    s.add_argument("--pyodide", metavar="PATH",
-                   help="Pyodide's npm tarball (pyodide-VERSION.tgz) or its unpacked folder, instead of the registry")
+    output.reads(s.add_argument("--pyodide", metavar="PATH", help="Pyodide's npm tarball (pyodide-VERSION.tgz) or "
+                                                                 "its unpacked folder, instead of the registry"))
     s.add_argument("--daily-level", choices=levels, default=levels[1],
                    help="the daily puzzle's level (default: %(default)s)")
     s.add_argument("--daily-size", type=argtypes.board_size(OPTIONS["rows"], OPTIONS["cols"], SITE_GENERATE_MAX_SIDE),
