@@ -86,6 +86,8 @@ def test_the_page_names_every_file_by_a_relative_address_and_is_installable(fold
     html = (folder / "index.html").read_text()
     assert not re.search(r'(?:href|src)="/', html)
     assert '<link rel="manifest" href="manifest.webmanifest">' in html
+    for doc in ("limits.json", "style.json"):  # asked for with the modules, not after them
+        assert f'<link rel="preload" href="{doc}" as="fetch" crossorigin>' in html
     manifest = json.loads((folder / "manifest.webmanifest").read_text())
     assert manifest["start_url"] == "./" and manifest["display"] == "standalone"
     sizes = {icon["sizes"] for icon in manifest["icons"]}
