@@ -257,7 +257,7 @@ def write(args, rates, rounds, raw, packed, sizes, version, loads) -> None:
 
     top = sorted(sizes.items(), key=lambda kv: -kv[1])[:5]
     n = {rate: len(rounds[rate]) for rate in rates}
-    head = " | ".join(f"main thread {rate:g}x slower: median (min-max)" for rate in rates)
+    head = " | ".join(f"throttled {rate:g}x: median (min-max)" for rate in rates)
     rows = [
         ("first visit: bytes the host sends (the page, Pyodide, hashikit's Python, once)",
          lambda r: [r["first"]["bytes"]], "as small as the design allows"),
@@ -313,9 +313,12 @@ def write(args, rates, rounds, raw, packed, sizes, version, loads) -> None:
         "Chromium throttles the page's main thread only: the DevTools protocol refuses "
         "`Emulation.setCPUThrottlingRate` for a worker (\"Operation is only supported for pages, not workers\"), "
         f"and the probe rows show it: the loop's median at {slow:g}x over its median at {fast:g}x is "
-        f"{ratio(0):.1f} on the main thread, {ratio(1):.1f} in a worker. Python runs in a "
+        f"{ratio(0):.1f} on the main thread, {ratio(1):.1f} in a worker (on a loaded machine the throttling "
+        "slows the main thread less than its rate: it holds the thread back for a share of the time it runs, "
+        "and the load already takes much of it). Python runs in a "
         "Web Worker, so its work above (Python's start, hints, generation) ran at the machine's speed in every "
-        f"column. At a phone-like CPU it is estimated here as the unthrottled time times {slow:g}:",
+        f"column. At a phone-like CPU it is estimated here as the unthrottled time times {slow:g} (on this loaded "
+        "machine an overestimate: the unthrottled times are inflated by the load already):",
         "",
         f"| Python's work, in the Web Worker, ms | measured at {fast:g}x: median (max) | times {slow:g}: median (max), "
         "estimated | target |",
