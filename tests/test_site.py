@@ -328,3 +328,20 @@ def test_no_daily_puzzle_when_asked(tmp_path):
     pyodide_or_skip()
     assert main(argv) == 0
     assert json.loads((tmp_path / "out" / "limits.json").read_text())["site"]["daily"] is None
+
+
+def test_the_readmes_timings_are_the_benchmarks():
+    """The README's waits are benchmarks/results/site.md's medians (throttled 4x, and not)."""
+    root = Path(__file__).resolve().parents[1]
+    table = (root / "benchmarks" / "results" / "site.md").read_text()
+    readme = " ".join((root / "README.md").read_text().split())
+
+    def medians(row: str) -> list[float]:
+        line = next(x for x in table.splitlines() if x.startswith(f"| {row}"))
+        return [float(cell.split()[0].replace(",", "")) for cell in line.split("|")[2:4]]
+
+    throttled, unthrottled = medians("repeat visit: ms to a playable board")
+    assert f"{unthrottled / 1000:.2f} s unthrottled, {throttled / 1000:.2f} s throttled" in readme
+    first = medians("first visit: ms to Python ready")[0]
+    assert f"(about {first / 1000:.0f} s there)" in readme
+    assert ("above" if throttled >= 1000 else "within") + " the 1 s aimed at" in readme
