@@ -345,3 +345,9 @@ def test_the_readmes_timings_are_the_benchmarks():
     first = medians("first visit: ms to Python ready")[0]
     assert f"(about {first / 1000:.0f} s there)" in readme
     assert ("above" if throttled >= 1000 else "within") + " the 1 s aimed at" in readme
+
+
+def test_no_daily_with_a_daily_setting_is_refused(capsys, tmp_path):
+    for flag, value in (("--daily-level", HERE_LEVELS[0]), ("--daily-size", "8x8"), ("--daily-seed", "3")):
+        code, _, err = run(capsys, "site", str(tmp_path / "out"), "--no-daily", flag, value)
+        assert code == 2 and f"--no-daily with {flag}" in err and not (tmp_path / "out").exists()

@@ -24,6 +24,10 @@ def cmd_site(args) -> int:
     refused = site_refusal(folder)
     if refused:
         raise BadInput(f"{folder}: {refused}")
+    given = [flag for flag, v in (("--daily-level", args.daily_level), ("--daily-size", args.daily_size),
+                                  ("--daily-seed", args.daily_seed)) if v is not None]
+    if args.no_daily and given:
+        raise BadInput(f"--no-daily with {given[0]}: there is no daily puzzle to set; give one or the other")
     daily = None if args.no_daily else site_daily(args.daily_level, args.daily_size, args.daily_seed)
     files = site_files(args.pyodide, daily, say)
     for name, data in files.items():
@@ -59,11 +63,10 @@ def add_parser(sub) -> None:
                   "folder", what="the site")
     output.reads(s.add_argument("--pyodide", metavar="PATH", help="Pyodide's npm tarball (pyodide-VERSION.tgz) or "
                                                                  "its unpacked folder, instead of the registry"))
-    s.add_argument("--daily-level", choices=levels, default=levels[1],
-                   help="the daily puzzle's level (default: %(default)s)")
+    s.add_argument("--daily-level", choices=levels, help=f"the daily puzzle's level (default: {levels[1]})")
     s.add_argument("--daily-size", type=argtypes.board_size(OPTIONS["rows"], OPTIONS["cols"], SITE_GENERATE_MAX_SIDE),
-                   default=(10, 10), metavar="ROWSxCOLS", help="the daily puzzle's board (default: 10x10)")
-    s.add_argument("--daily-seed", type=argtypes.between(0, 2 ** 31 - 1, whole=True), default=1, metavar="N",
-                   help="the site's seed: the day's puzzle comes from it and the date (default: %(default)s)")
+                   metavar="ROWSxCOLS", help="the daily puzzle's board (default: 10x10)")
+    s.add_argument("--daily-seed", type=argtypes.between(0, 2 ** 31 - 1, whole=True), metavar="N",
+                   help="the site's seed: the day's puzzle comes from it and the date (default: 1)")
     s.add_argument("--no-daily", action="store_true", help="no daily puzzle")
     s.set_defaults(func=cmd_site)

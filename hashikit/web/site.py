@@ -259,10 +259,10 @@ def _manifest() -> bytes:
 
 
 def _icons() -> dict[str, bytes]:
-    import resvg_py
+    from ..render.to_png import rasterise
 
     svg = (STATIC / "favicon.svg").read_text(encoding="utf-8")
-    return {f"static/icon-{n}.png": bytes(resvg_py.svg_to_bytes(svg_string=svg, width=n, height=n)) for n in (192, 512)}
+    return {f"static/icon-{n}.png": rasterise(svg, width=n, background=None) for n in (192, 512)}
 
 
 def _index(html: str, modules: list[str]) -> str:
