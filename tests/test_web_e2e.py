@@ -17,6 +17,7 @@ import socket
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
@@ -648,7 +649,7 @@ def test_page_runs_under_its_csp_with_a_favicon_and_the_servers_links(browser, s
     page, errors = open_puzzle(browser, server, bypass_csp=False)
     assert page.locator("#board .island").count() == 12
     href = page.get_attribute("link[rel=icon]", "href")
-    assert page.request.get(f"{server}/{href.lstrip('/')}").status == 200
+    assert page.request.get(urljoin(page.url, href)).status == 200
     # the links and crossings come from /api/parse when the server sends them
     assert page.evaluate("document.body.dataset.geometry") == ("server" if "links" in parsed else "page")
     puzzle, _ = puzzle_and_solution()

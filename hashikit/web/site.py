@@ -260,19 +260,22 @@ def _manifest() -> bytes:
 
 
 def _icons() -> dict[str, bytes]:
-    import resvg_py
+    from ..render.to_png import rasterise
 
     svg = (STATIC / "favicon.svg").read_text(encoding="utf-8")
-    return {f"static/icon-{n}.png": bytes(resvg_py.svg_to_bytes(svg_string=svg, width=n, height=n)) for n in (192, 512)}
+    return {f"static/icon-{n}.png": rasterise(svg, width=n, background=None) for n in (192, 512)}
 
 
 def _index(html: str, modules: list[str]) -> str:
-    """The page's HTML with the manifest, the theme colour and every module of the page asked for
-    at once (``modulepreload``: not floor by floor as the imports are found), every address relative."""
+    """The page's HTML with the manifest, the theme colour, and every module of the page and the two
+    documents every visit reads asked for at once (``modulepreload``, ``preload``: not floor by floor
+    as the imports are found and run), every address relative."""
     if re.search(r'(?:href|src)="/', html):
         raise SiteError("index.html has an address from the site's root; the site needs relative ones")
     head = ('  <link rel="manifest" href="manifest.webmanifest">\n'
             '  <meta name="theme-color" content="#1a5fd0">\n'
+            + "".join(f'  <link rel="preload" href="{doc}" as="fetch" crossorigin>\n'
+                      for doc in ("limits.json", "style.json"))
             + "".join(f'  <link rel="modulepreload" href="{m}">\n' for m in modules))
     return html.replace("</head>", head + "</head>", 1)
 
