@@ -193,9 +193,10 @@ def write(args, revs: dict, rows: list[dict]) -> None:
     big_cpu = [(row["n"], med(row["new"], "cpu")) for row in rows if row["n"] >= 10000]
     every = [(row["n"], med(row["new"], "wall")) for row in rows]
     lines += ["", "Fitted exponent b of time = a * islands^b (least squares, log-log), new side:"]
-    for label, pts in (("10k to 100k, wall", big), ("10k to 100k, CPU", big_cpu), ("all sizes, wall", every)):
+    for label, pts in (("from 10k, wall", big), ("from 10k, CPU", big_cpu), ("all sizes, wall", every)):
         b = fit(pts)
-        lines.append(f"- {label}: " + (f"{b:.2f}" if b is not None else "(too few sizes)"))
+        span = f" ({pts[0][0]:,} to {pts[-1][0]:,} islands)" if pts else ""
+        lines.append(f"- {label}{span}: " + (f"{b:.2f}" if b is not None else "(too few sizes)"))
     lines += ["", f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with other work, Python "
               f"{platform.python_version()}; the load average (1 min) at the start and end of each size is in the "
               "table: on this shared machine wall times grow with it, so compare old and new within a row."]
