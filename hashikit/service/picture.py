@@ -1,11 +1,30 @@
-"""The picture reader as a use-case: :func:`read_picture_report` answers what the web API's
-``POST /api/read-picture`` sends back (the same puzzle and bridges ``read_file`` gives the command
-line), with the geometry a page needs to draw the reading over the picture and to play it."""
+"""Reading a picture, settled by the rules: the one reading every front end gives.
+
+:func:`settle` takes what :mod:`hashikit.formats.picture` read and uses the rules of the puzzle where
+the reading is unsure.  A Hashi puzzle has exactly one solution, so where a number is unsure, or the
+puzzle as read has no solution or several, the runner-up readings of the unsure places are tried,
+most probable first, within a small budget (:data:`TRIES`, :data:`BUDGET`), and the reading that
+gives exactly one solution is kept, with what was corrected and why ("row 3, column 5 read as 4; as
+1 the puzzle has exactly one solution").  A reading that needs a correction and finds none stays
+unsure and says where.  Where the puzzle read has one solution and every bridge seen agrees with it,
+the picture shows that solution, and the links it could not see (hidden under the islands' circles,
+or drawn over part of their gap) are read from it.
+
+:func:`read_document` settles a document read from a picture (``service.load`` calls it, so every
+command reads a picture the same way); :func:`read_picture` reads bytes (the library's
+``hashikit.read_picture``); :func:`read_picture_report` answers the web API's
+``POST /api/read-picture``, with the geometry a page needs to draw the reading over the picture and
+the corrections it may undo.
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import heapq
+import logging
+import math
+import time
 
 from .. import limits as limits_mod
 from ..limits import Limits
@@ -13,7 +32,213 @@ from ..records import Fresh
 from .admit import BadInput, admit, link_ends
 from .shapes import Answer, Bridge, LinkEnds, PuzzleModel
 
-__all__ = ["PictureReport", "read_picture_report", "decode_image"]
+__all__ = ["PictureReport", "read_picture_report", "decode_image", "settle", "read_document", "read_picture"]
+
+#: readings tried at most, the one read first
+TRIES = 64
+#: seconds of solving at most spent on trying readings
+BUDGET = 0.45
+#: unsure places tried at most (the least sure first)
+PLACES = 8
+#: boards with more islands than this are not tried (each try solves the puzzle)
+MOST_ISLANDS = 400
+#: an island this sure or less may be tried when the puzzle as read has no solution, with no place doubted
+DOUBTFUL = 0.97
+
+log = logging.getLogger("hashikit.picture")
+
+
+def _where(cell) -> str:
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+def _solutions(puzzle, deadline):
+    """The puzzle's solutions, up to two ([] when it has none), or None past the budget."""
+    from ..checker import check
+    from ..solvers import solve
+
+    if time.perf_counter() > deadline:
+        return None
+    if puzzle.capacity_problems():
+        return []
+    result = solve(puzzle, max_solutions=2)
+    for s in result.solutions:
+        if not check(puzzle, s).ok:  # never trusted unchecked
+            return None
+    if not result.solutions:
+        return [] if str(result.status) == "infeasible" else None
+    return list(result.solutions)
+
+
+def _best_first(choices, limit):
+    """Assignments (one index per place) in order of falling probability, the all-zeros one first."""
+    logs = [[math.log(max(p, 1e-6)) for _, p in ch] for ch in choices]
+    start = tuple(0 for _ in choices)
+    seen = {start}
+    heap = [(-sum(lg[0] for lg in logs), start)]
+    while heap and limit > 0:
+        score, idx = heapq.heappop(heap)
+        yield idx
+        limit -= 1
+        for k in range(len(idx)):
+            if idx[k] + 1 < len(choices[k]):
+                nxt = idx[:k] + (idx[k] + 1,) + idx[k + 1:]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    heapq.heappush(heap, (score + logs[k][idx[k]] - logs[k][idx[k] + 1], nxt))
+
+
+def settle(reading, budget: float = BUDGET, tries: int = TRIES):
+    """The reading with what the rules settle (see the module's text); ``reading`` is not changed."""
+    import copy
+
+    from ..formats.picture import Correction, Doubt
+
+    out = copy.copy(reading)
+    out.doubts, out.corrections = list(reading.doubts), list(reading.corrections)
+    out.islands = [copy.copy(i) for i in reading.islands]
+    puzzle = reading.puzzle
+    if len(puzzle.islands) > MOST_ISLANDS:
+        return out
+    deadline = time.perf_counter() + budget
+    numbers = [d for d in out.doubts if d.kind == "number" and d.cell is not None and len(d.choices) > 1]
+    numbers.sort(key=lambda d: d.choices[0][1])
+    numbers = numbers[:PLACES]
+    sols = _solutions(puzzle, deadline)
+    implicit = False
+    if sols is not None and len(sols) != 1 and not numbers:
+        # no place was doubted, yet the puzzle as read is not one: the least sure numbers may be wrong
+        implicit = True
+        for i in sorted(out.islands, key=lambda i: i.sure):
+            alts = [(n, p) for n, p in i.others if p >= 0.02]
+            if i.sure <= DOUBTFUL and alts:
+                numbers.append(Doubt("number", f"{_where((i.row, i.col))}: read as {i.number}, could be {alts[0][0]}",
+                                     cell=(i.row, i.col), choices=[(i.number, i.sure)] + alts[:2]))
+            if len(numbers) >= PLACES // 2:
+                break
+    chosen = None
+    if sols is not None and len(sols) != 1 and numbers:
+        choices = [[(n, p) for n, p in d.choices if p >= 0.01] or d.choices[:1] for d in numbers]
+        base = {d.cell: d.choices[0][0] for d in numbers}
+        for idx in _best_first(choices, tries):
+            if not any(idx):
+                continue
+            change = {d.cell: choices[k][j][0] for k, (d, j) in enumerate(zip(numbers, idx)) if j}
+            trial = puzzle.with_numbers({**base, **change})
+            found = _solutions(trial, deadline)
+            if found is None:
+                break
+            if len(found) == 1:
+                chosen = (change, trial, found)
+                break
+    if chosen is not None:
+        change, puzzle, sols = chosen
+        was = {i.pos: i.number for i in reading.puzzle.islands}
+        for cell, n in sorted(change.items()):
+            text = f"{_where(cell)} read as {was[cell]}; as {n} the puzzle has exactly one solution"
+            out.corrections.append(Correction(text, cell=cell, was=was[cell], now=n))
+            for isl in out.islands:
+                if (isl.row, isl.col) == cell:
+                    isl.number = n
+        out.doubts = [d for d in out.doubts if not (d.kind == "number" and d.cell in change)]
+        out.puzzle = puzzle
+    elif sols is not None and len(sols) == 1 and numbers and not implicit:
+        # the reading as it is has one solution: a doubt the rules confirm is settled
+        keep = []
+        for d in numbers:
+            others = [n for n, p in d.choices[1:] if p >= 0.01]
+            unique_too = False
+            for n in others:
+                found = _solutions(puzzle.with_numbers({d.cell: n}), deadline)
+                if found is None or len(found) == 1:
+                    unique_too = True
+                    break
+            if unique_too:
+                keep.append(d)
+            else:
+                out.corrections.append(Correction(
+                    f"{_where(d.cell)} read as {d.choices[0][0]} (or {', '.join(map(str, others))}?); only as "
+                    f"{d.choices[0][0]} has the puzzle exactly one solution", cell=d.cell, was=d.choices[0][0],
+                    now=d.choices[0][0]))
+        settled = {id(d) for d in numbers} - {id(d) for d in keep}
+        out.doubts = [d for d in out.doubts if id(d) not in settled]
+    elif sols is not None and len(sols) != 1 and (numbers or not sols):
+        what = "has no solution" if not sols else "has more than one solution"
+        places = "; ".join(f"{_where(d.cell)} ({' or '.join(str(n) for n, _ in d.choices[:3])}?)" for d in numbers)
+        out.doubts.append(Doubt("puzzle", f"the puzzle as read {what}" + (f"; the least sure numbers: {places}"
+                                                                          if implicit and places else "")))
+        if implicit:
+            out.doubts.extend(numbers)
+    _settle_bridges(out, sols if sols is not None and len(sols) == 1 else None)
+    return out
+
+
+def _settle_bridges(out, sols) -> None:
+    """Links the picture could not show (hidden, partly drawn) read from the one solution when every
+    other link agrees with it; an empty board's hidden links are empty."""
+    from ..formats.picture import Correction
+    from ..model import Solution
+
+    doubted = {d.link: d for d in out.doubts if d.kind == "bridge" and d.link is not None}
+    if not doubted:
+        return
+    puzzle = out.puzzle
+    seen = out.bridges.bridges
+    hidden_only = all(d.link in set(map(tuple, out.hidden)) for d in doubted.values())
+    if not seen and hidden_only:  # nothing drawn anywhere: the hidden links are empty too
+        out.doubts = [d for d in out.doubts if d.link not in doubted]
+        return
+    if not sols:
+        return
+    s = sols[0].bridges
+    isl = puzzle.islands
+
+    def key(ln):
+        return (isl[ln.a].pos, isl[ln.b].pos)
+
+    for ln in puzzle.links:
+        k = key(ln)
+        if k not in doubted and seen.get(k, 0) != s.get(k, 0):
+            return  # a game in progress, or a misread bridge: nothing to read from the solution
+    counts = []
+    for ln in puzzle.links:
+        k = key(ln)
+        n = seen.get(k, 0)
+        if k in doubted:
+            want = s.get(k, 0)
+            if want != n:
+                out.corrections.append(Correction(
+                    f"the link from {_where(k[0])} to {_where(k[1])} ({doubted[k].text.split(' is ', 1)[-1]}): "
+                    f"{want} bridge{'s' if want != 1 else ''}, as in the puzzle's one solution, which every other "
+                    f"link drawn agrees with", link=k, was=n, now=want))
+            n = want
+        counts.append(n)
+    out.doubts = [d for d in out.doubts if d.link not in doubted]
+    out.bridges = Solution.from_counts(puzzle, counts)
+
+
+def read_document(doc, source: str):
+    """A document read from a picture, settled by the rules (the same document for other files);
+    what was read, corrected and left unsure goes to the ``hashikit.picture`` log."""
+    if doc.picture is None:
+        return doc
+    from ..formats import Document
+
+    reading = settle(doc.picture)
+    log.info("%s: %s", source, reading.summary())
+    for c in reading.corrections:
+        log.warning("%s: corrected: %s", source, c.text)
+    for where in reading.unsure:
+        log.warning("%s: unsure: %s", source, where)
+    bridges = reading.bridges if reading.bridges.bridges else None
+    return Document(reading.puzzle, bridges, in_play=True, picture=reading)
+
+
+def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = limits_mod.CLI):
+    """A picture's :class:`~hashikit.formats.picture.Reading`, settled by the rules."""
+    from ..formats.picture import read_picture as read
+
+    return settle(read(raw, source, lim))
 
 
 class PictureReport(Answer):
@@ -27,16 +252,20 @@ class PictureReport(Answer):
     """[row, col, number, sure (0..1), x, y]: x, y the digit's centre in picture pixels"""
     unsure: list[str] = Fresh(list)
     """where the reading is unsure, in words"""
+    corrections: list[dict] = Fresh(list)
+    """what the rules corrected: {"text", "cell": [r, c] or "link": [r1, c1, r2, c2], "was", "now"}"""
     summary: str
     """what was read, in words"""
     width: int
     height: int
     origin: list[float]
-    """the picture pixel of cell (0, 0)'s centre"""
+    """the picture pixel of cell (0, 0)'s centre (the grid near the board's middle)"""
     ex: list[float]
     """pixels from a cell's centre to the next column's"""
     ey: list[float]
     """pixels from a cell's centre to the next row's"""
+    homography: list[list[float]] | None = None
+    """the grid as the camera saw it: (column, row, 1) -> picture pixel, 3 x 3 by rows (null: affine)"""
 
 
 def decode_image(data: str, lim: Limits) -> bytes:
@@ -54,9 +283,10 @@ def decode_image(data: str, lim: Limits) -> bytes:
 
 
 def read_picture_report(raw: bytes, lim: Limits = limits_mod.WEB, source: str = "the picture") -> PictureReport:
-    """Read a picture (bytes) within ``lim``: the puzzle, the bridges drawn, where unsure, and the lattice."""
+    """Read a picture (bytes) within ``lim``: the puzzle, the bridges drawn, where unsure, what the
+    rules corrected, and the lattice."""
     from ..errors import FormatError
-    from ..formats.picture import read_picture, shown
+    from ..formats.picture import shown
 
     try:
         reading = read_picture(raw, source, lim)
@@ -64,10 +294,19 @@ def read_picture_report(raw: bytes, lim: Limits = limits_mod.WEB, source: str = 
         raise BadInput(exc.message) from None
     admit(reading.puzzle, lim, numbers=False)
     width, height = shown(raw).size
+    corrections = []
+    for c in reading.corrections:
+        item = {"text": c.text, "was": c.was, "now": c.now}
+        if c.cell is not None:
+            item["cell"] = list(c.cell)
+        if c.link is not None:
+            item["link"] = [*c.link[0], *c.link[1]]
+        corrections.append(item)
     return PictureReport(
         puzzle=PuzzleModel.of(reading.puzzle), bridges=reading.bridges.to_list(), links=link_ends(reading.puzzle),
         crossings=[list(p) for p in reading.puzzle.crossings],
         islands=[[i.row, i.col, i.number, i.sure, round(i.x, 1), round(i.y, 1)] for i in reading.islands],
-        unsure=reading.unsure, summary=reading.summary(), width=width, height=height,
+        unsure=reading.unsure, corrections=corrections, summary=reading.summary(), width=width, height=height,
         origin=[round(v, 2) for v in reading.origin], ex=[round(v, 3) for v in reading.ex],
-        ey=[round(v, 3) for v in reading.ey])
+        ey=[round(v, 3) for v in reading.ey],
+        homography=[[round(v, 6) for v in row] for row in reading.homography] if reading.homography else None)
