@@ -50,6 +50,8 @@ UPSCALE_BELOW = 11
 SURE = 0.8
 #: how every refusal of a picture without a board begins
 NONE = "no Hashi board found in the picture"
+#: a board with more of its area inked by what is neither islands, bridges nor grid lines is suspect
+STRAY = 0.02
 
 
 def _where(cell) -> str:
@@ -124,6 +126,12 @@ class Reading:
     corrections: list[Correction] = field(default_factory=list)
     #: links whose gap is hidden under the islands: the count read there is a guess the rules may settle
     hidden: list = field(default_factory=list)
+    #: what suggests that the picture shows another puzzle, in words (numbers 0 or 9, numbers only
+    #: around an empty grid, ink that is neither islands nor bridges); the rules decide
+    #: (:mod:`hashikit.service.picture` refuses such a picture when the puzzle read has no solution)
+    foreign: list[str] = field(default_factory=list)
+    #: the share of the board's area inked by what is neither an island, a bridge nor a grid line
+    stray: float = 0.0
 
     @property
     def unsure(self) -> list[str]:
@@ -278,10 +286,21 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
             if grid.resid[where[key]] <= grid.resid[i]:
                 continue
         where[key] = int(i)
-    odd = [k for k, i in where.items() if digits[i].digit in (0, 9)]
-    if len(odd) >= 2 and len(odd) * 5 >= len(where) * 1 or len(odd) >= 3:
+    odd = [k for k, i in where.items() if digits[i].digit in (0, 9) and digits[i].sure >= 0.6]
+    if len(odd) >= 3 or (len(odd) >= 2 and len(odd) * 5 >= len(where)):
         raise FormatError(f"{NONE} (numbers on a grid, but {len(odd)} of them are 0 or 9, which no Hashi "
                           f"island holds: another puzzle?)", source)
+    if len(where) >= 16 and len(where) >= 0.75 * R * C:
+        raise FormatError(f"{NONE} (numbers in {len(where)} of the {R * C} cells: another puzzle?)", source)
+    foreign = []
+    if odd:
+        foreign.append(f"{_where(odd[0])} holds a {digits[where[odd[0]]].digit}")
+    edge = [k for k in where if k[0] in (0, R - 1) or k[1] in (0, C - 1)]
+    corners = [k for k in where if k[0] in (0, R - 1) and k[1] in (0, C - 1)]
+    if R >= 4 and C >= 4 and len(edge) == len(where) and not corners:
+        foreign.append("the numbers lie only around the edge of the board, none in it or at its corners")
+    if len(where) > 0.5 * R * C:
+        foreign.append(f"numbers in {len(where)} of the {R * C} cells")
     # the grid in picture pixels: (column, row) of the board read -> pixels of the picture as given
     H = np.diag([1 / scale, 1 / scale, 1.0]) @ grid.H @ np.array([[1, 0, c0], [0, 1, r0], [0, 0, 1.0]])
     isl: list[Island] = []
@@ -312,18 +331,22 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
     problems = puzzle.capacity_problems()
     if problems and len(problems) * 4 > len(isl):
         raise FormatError(f"{NONE} (numbers on a grid, but they cannot be a Hashi puzzle: {problems[0]})", source)
-    counts, hidden, partial = _bridges(puzzle, where, digits, grid, (r0, c0), contrast, thr, size, doubts)
+    counts, hidden, partial, bodies = _bridges(puzzle, where, digits, grid, (r0, c0), contrast, thr, size, doubts)
     if partial > max(2, len(puzzle.links) // 4):
         raise FormatError(f"{NONE} (numbers on a grid, but the ink between them is no bridges: {partial} of "
                           f"{len(puzzle.links)} gaps are partly covered)", source)
     bridges = Solution.from_counts(puzzle, counts)
+    stray = _stray(puzzle, counts, bodies, grid.H, (r0, c0), contrast, thr)
+    if stray > STRAY:
+        foreign.append(f"{100 * stray:.0f}% of the board is inked by what is neither islands, bridges nor grid lines")
     mid = ((C - 1) / 2, (R - 1) / 2)
     pts_mid = picture_lattice.apply(H, np.array([mid, (mid[0] + 1, mid[1]), (mid[0], mid[1] + 1)]))
     ex, ey = pts_mid[1] - pts_mid[0], pts_mid[2] - pts_mid[0]
     origin = pts_mid[0] - mid[0] * ex - mid[1] * ey
     return Reading(puzzle, bridges, isl, doubts, tuple(map(float, origin)), tuple(map(float, ex)),
                    tuple(map(float, ey)), math.degrees(math.atan2(ex[1], ex[0])), raw,
-                   homography=[[float(v) for v in row] for row in H], hidden=hidden)
+                   homography=[[float(v) for v in row] for row in H], hidden=hidden, foreign=foreign,
+                   stray=round(stray, 4))
 
 
 def _bridges(puzzle, where, digits, grid, corner, contrast, thr, size, doubts):
@@ -339,10 +362,9 @@ def _bridges(puzzle, where, digits, grid, corner, contrast, thr, size, doubts):
     def point(r, c):
         return picture_lattice.apply(H, np.array([[c + c0, r + r0]], float))[0]
 
-    centre = {}
-    for key, i in where.items():
-        d = digits[i]
-        centre[key] = np.array([d.cx, d.cy])
+    # the link between grid points, not between the digits' boxes (a bare digit's box need not be
+    # centred on its island: the grid is fitted to them all)
+    centre = {key: point(*key) for key in where}
     covered = set()
     for ln in puzzle.links:
         (ra, ca), (rb, cb) = puzzle.islands[ln.a].pos, puzzle.islands[ln.b].pos
@@ -358,12 +380,13 @@ def _bridges(puzzle, where, digits, grid, corner, contrast, thr, size, doubts):
                     continue
                 if (r, c) in where or (rr, cc) in where:
                     continue
-                controls.append((point(r, c), point(rr, cc)))
+                controls.append((point(r, c), point(rr, cc), "h" if rr == r else "v"))
     if len(controls) > 40:
         controls = controls[:: len(controls) // 40 + 1]
     pitch = picture_lattice.local_pitch(H, c0 + (puzzle.cols - 1) / 2, r0 + (puzzle.rows - 1) / 2)
     lines_of_grid = picture_bridges.grid_lines(contrast, thr, controls, pitch)
     counts, hidden, partial = [], [], 0
+    bodies: dict[tuple[int, int], float] = {}  # how far each island's body reaches, in cells
     for ln in puzzle.links:
         pa, pb = puzzle.islands[ln.a].pos, puzzle.islands[ln.b].pos
         a, b = centre[pa], centre[pb]
@@ -371,7 +394,10 @@ def _bridges(puzzle, where, digits, grid, corner, contrast, thr, size, doubts):
         p = picture_lattice.local_pitch(H, c0 + (pa[1] + pb[1]) / 2, r0 + (pa[0] + pb[0]) / 2)
         clear_a = picture_bridges.body(contrast, thr, a, b, size, da.ring[2] if da.ring else None)
         clear_b = picture_bridges.body(contrast, thr, b, a, size, db.ring[2] if db.ring else None)
-        lines = picture_bridges.count(contrast, thr, a, b, clear_a, clear_b, p, lines_of_grid)
+        bodies[pa] = max(bodies.get(pa, 0.0), clear_a / p)
+        bodies[pb] = max(bodies.get(pb, 0.0), clear_b / p)
+        lines = picture_bridges.count(contrast, thr, a, b, clear_a, clear_b, p,
+                                      lines_of_grid.get("h" if pa[0] == pb[0] else "v"))
         link = f"the link from {_where(pa)} to {_where(pb)}"
         n = min(lines.count, puzzle.maxbridges)
         if lines.hidden:
@@ -385,8 +411,43 @@ def _bridges(puzzle, where, digits, grid, corner, contrast, thr, size, doubts):
         elif lines.count > puzzle.maxbridges:
             doubts.append(Doubt("bridge", f"{link} shows {lines.count} lines", link=(pa, pb),
                                 choices=[(n, 0.5)] + [(k, 0.25) for k in range(puzzle.maxbridges + 1) if k != n]))
-        counts.append(n)
-    return counts, hidden, partial
+        counts.append(n if not lines.hidden else 0)
+    return counts, hidden, partial, bodies
+
+
+def _stray(puzzle, counts, bodies, H, corner, contrast, thr) -> float:
+    """The share of the board's area (its cells, in the grid's own coordinates) inked by what is
+    neither an island's body, a bridge read, nor a line or dot of a grid (through the islands or
+    between the cells)."""
+    import cv2
+    import numpy as np
+
+    from . import picture_lattice
+
+    r0, c0 = corner
+    k = 8  # samples a cell, each way
+    cs = np.arange(-0.5, puzzle.cols - 0.5, 1 / k) + 0.5 / k
+    rs = np.arange(-0.5, puzzle.rows - 0.5, 1 / k) + 0.5 / k
+    gc, gr = np.meshgrid(cs, rs)
+    px = picture_lattice.apply(H, np.c_[gc.ravel() + c0, gr.ravel() + r0])
+    ink = cv2.remap(contrast, px[:, 0].reshape(gc.shape).astype(np.float32),
+                    px[:, 1].reshape(gc.shape).astype(np.float32), cv2.INTER_LINEAR, borderValue=0.0) > thr
+    explained = np.zeros(gc.shape, bool)
+    for dist in (np.abs(gc - np.round(gc)), np.abs(gr - np.round(gr))):
+        explained |= dist < 0.12  # a grid line through the islands, or a dot
+        explained |= np.abs(dist - 0.5) < 0.1  # a line between the cells
+    for isl in puzzle.islands:
+        reach = max(0.62, bodies.get(isl.pos, 0.0) + 0.1)
+        explained |= np.hypot(gc - isl.col, gr - isl.row) < reach
+    for ln, n in zip(puzzle.links, counts):
+        if not n:
+            continue
+        (ra, ca), (rb, cb) = puzzle.islands[ln.a].pos, puzzle.islands[ln.b].pos
+        if ra == rb:
+            explained |= (np.abs(gr - ra) < 0.4) & (gc >= ca) & (gc <= cb)
+        else:
+            explained |= (np.abs(gc - ca) < 0.4) & (gr >= ra) & (gr <= rb)
+    return float((ink & ~explained).mean())
 
 
 def draw_reading(reading: Reading, out: str) -> None:

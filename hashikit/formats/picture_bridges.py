@@ -103,8 +103,8 @@ def body(contrast, thr, centre, toward, digit_h, ring=None):
 
 def count(contrast, thr, a, b, clear_a, clear_b, pitch, grid=None) -> Lines:
     """The strokes across the gap between island centres ``a`` and ``b`` whose bodies reach
-    ``clear_a`` and ``clear_b`` from them; ``grid``: the grid lines' (width, peak), when the board has
-    them through its islands."""
+    ``clear_a`` and ``clear_b`` from them; ``grid``: the grid lines' (width, peak, offset from the line
+    a-b), when the board has them through its islands."""
     import numpy as np
 
     length = math.hypot(b[0] - a[0], b[1] - a[1])
@@ -125,9 +125,9 @@ def count(contrast, thr, a, b, clear_a, clear_b, pitch, grid=None) -> Lines:
         for s, e in runs:
             w = (e - s) * ds
             if grid is not None:
-                gw, gpeak = grid
+                gw, gpeak, goff = grid
                 peak = float(row[s:e].max())
-                centre = abs((s + e - 1) / 2 * ds - half)
+                centre = abs((s + e - 1) / 2 * ds - half - goff)
                 if centre < max(1.5, gw) and w <= 1.5 * gw + 1 and peak <= 1.25 * gpeak + 0.05:
                     continue  # the grid line under the link, not a bridge
             n += 1
@@ -145,27 +145,31 @@ def count(contrast, thr, a, b, clear_a, clear_b, pitch, grid=None) -> Lines:
 
 def grid_lines(contrast, thr, controls, pitch):
     """The lines of a grid drawn through the islands, measured on ``controls`` (pairs of neighbouring
-    grid points where no bridge can run): (width, peak) when most of them show one, else None."""
+    grid points where no bridge can run, each with its direction, "h" or "v"): {direction: (width,
+    peak, offset from the line between the grid points)} when most of them show one, else {}."""
     import numpy as np
 
-    if len(controls) < 4:
-        return None
+    out = {}
     half = 0.34 * pitch
-    widths, peaks, lined = [], [], 0
-    for a, b in controls:
-        length = math.hypot(b[0] - a[0], b[1] - a[1])
-        ts, ss, prof = sample(contrast, a, b, 0.3 * length, 0.7 * length, half, steps=8)
-        ds = ss[1] - ss[0]
-        hit = 0
-        for row in prof:
-            runs = [(s, e) for s, e in _runs(row, thr) if abs((s + e - 1) / 2 * ds - half) < 0.25 * pitch
-                    and (e - s) * ds < 1.4 * half]
-            if runs:
-                s, e = max(runs, key=lambda r: r[1] - r[0])
-                hit += 1
-                widths.append((e - s) * ds)
-                peaks.append(float(row[s:e].max()))
-        lined += hit >= 6
-    if lined < 0.5 * len(controls):
-        return None
-    return float(np.median(widths)), float(np.percentile(peaks, 90))
+    for way in ("h", "v"):
+        mine = [(a, b) for a, b, w in controls if w == way]
+        if len(mine) < 3:
+            continue
+        widths, peaks, offs, lined = [], [], [], 0
+        for a, b in mine:
+            length = math.hypot(b[0] - a[0], b[1] - a[1])
+            ts, ss, prof = sample(contrast, a, b, 0.3 * length, 0.7 * length, half, steps=8)
+            ds = ss[1] - ss[0]
+            hit = 0
+            for row in prof:
+                runs = [(s, e) for s, e in _runs(row, thr) if (e - s) * ds < 0.5 * half]
+                if runs:
+                    s, e = min(runs, key=lambda r: abs((r[0] + r[1] - 1) / 2 * ds - half))
+                    hit += 1
+                    widths.append((e - s) * ds)
+                    peaks.append(float(row[s:e].max()))
+                    offs.append((s + e - 1) / 2 * ds - half)
+            lined += hit >= 6
+        if lined >= 0.5 * len(mine):
+            out[way] = (float(np.median(widths)), float(np.percentile(peaks, 90)), float(np.median(offs)))
+    return out

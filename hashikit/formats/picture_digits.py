@@ -236,7 +236,8 @@ def alone(digits, stats):
     import numpy as np
 
     boxes = stats[1:]
-    bx, by, bw, bh = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+    bx, by, bw, bh, area = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3], boxes[:, 4]
+    glyph = (bw >= np.maximum(2, 0.1 * bh)) & (area >= 0.2 * bw * bh)  # not a sliver or an arc of a ring
     keep = []
     for d in digits:
         if d.label < 0:
@@ -248,7 +249,7 @@ def alone(digits, stats):
         gap_right = bx - (x + w)
         gap_left = x - (bx + bw)
         near = ((gap_right >= -1) & (gap_right < 0.9 * h)) | ((gap_left >= -1) & (gap_left < 0.9 * h))
-        near &= bw < 2.5 * h
+        near &= (bw < 2.5 * h) & glyph
         near[d.label - 1] = False
         if np.any(same_height & overlap & near):
             continue

@@ -182,6 +182,15 @@ def _candidates(uv, size, near, most=12):
     return out[:most]
 
 
+def _aspect(H, at) -> float:
+    """A cell's width over its height where the grid maps near the pixel ``at``."""
+    import numpy as np
+
+    g = apply(np.linalg.inv(H), np.array([at]))[0]
+    a, b, c = apply(H, np.array([g, g + [1, 0], g + [0, 1]]))
+    return float(np.hypot(*(b - a)) / max(1e-9, np.hypot(*(c - a))))
+
+
 def _placed(pts, H):
     import numpy as np
 
@@ -222,7 +231,10 @@ def fit(pts, size, rings=None):
     if not tried:
         return None
     best = max(k for _, _, k in tried)
-    p, H, _ = next(t for t in tried if t[2] >= best - 0.25 - 0.02 * best)
+    good = [t for t in tried if t[2] >= best - 0.25 - 0.02 * best]
+    # of the grids that place the digits as well, the one with the squarest cells (two columns of
+    # islands five cells apart fit a grid of cells 5/4 as wide just as well), then the largest
+    p, H, _ = min(good, key=lambda t: (round(abs(math.log(_aspect(t[1], pts[start]))) / 0.08), -t[0]))
     if rings is not None and len(rings) * 2 >= n:  # islands only every few cells: the cell from their rings
         ratio = float(np.median(rings)) / p
         if ratio < 0.5:

@@ -88,8 +88,10 @@ def _best_first(choices, limit):
                     heapq.heappush(heap, (score + logs[k][idx[k]] - logs[k][idx[k] + 1], nxt))
 
 
-def settle(reading, budget: float = BUDGET, tries: int = TRIES):
-    """The reading with what the rules settle (see the module's text); ``reading`` is not changed."""
+def settle(reading, budget: float = BUDGET, tries: int = TRIES, source: str = "<picture>"):
+    """The reading with what the rules settle (see the module's text); ``reading`` is not changed.
+    A reading that shows signs of another puzzle (``reading.foreign``) and has no solution as a Hashi
+    puzzle, even corrected, is no board: :class:`~hashikit.errors.FormatError`."""
     import copy
 
     from ..formats.picture import Correction, Doubt
@@ -146,7 +148,7 @@ def settle(reading, budget: float = BUDGET, tries: int = TRIES):
         # the reading as it is has one solution: a doubt the rules confirm is settled
         keep = []
         for d in numbers:
-            others = [n for n, p in d.choices[1:] if p >= 0.01]
+            others = [n for n, p in d.choices[1:3]]
             unique_too = False
             for n in others:
                 found = _solutions(puzzle.with_numbers({d.cell: n}), deadline)
@@ -156,12 +158,19 @@ def settle(reading, budget: float = BUDGET, tries: int = TRIES):
             if unique_too:
                 keep.append(d)
             else:
+                n = d.choices[0][0]
+                alt = f" (not {' or '.join(map(str, others))})" if others else ""
                 out.corrections.append(Correction(
-                    f"{_where(d.cell)} read as {d.choices[0][0]} (or {', '.join(map(str, others))}?); only as "
-                    f"{d.choices[0][0]} has the puzzle exactly one solution", cell=d.cell, was=d.choices[0][0],
-                    now=d.choices[0][0]))
+                    f"{_where(d.cell)} read as {n}, unsure; the rules agree{alt}: as {n} the puzzle has exactly one "
+                    f"solution", cell=d.cell, was=n, now=n))
         settled = {id(d) for d in numbers} - {id(d) for d in keep}
         out.doubts = [d for d in out.doubts if id(d) not in settled]
+    elif sols is not None and not sols and reading.foreign:
+        from ..errors import FormatError
+        from ..formats.picture import NONE
+
+        raise FormatError(f"{NONE} (numbers on a grid, but {reading.foreign[0]}, and as a Hashi puzzle it has "
+                          f"no solution: another puzzle?)", source)
     elif sols is not None and len(sols) != 1 and (numbers or not sols):
         what = "has no solution" if not sols else "has more than one solution"
         places = "; ".join(f"{_where(d.cell)} ({' or '.join(str(n) for n, _ in d.choices[:3])}?)" for d in numbers)
@@ -224,7 +233,7 @@ def read_document(doc, source: str):
         return doc
     from ..formats import Document
 
-    reading = settle(doc.picture)
+    reading = settle(doc.picture, source=source)
     log.info("%s: %s", source, reading.summary())
     for c in reading.corrections:
         log.warning("%s: corrected: %s", source, c.text)
@@ -238,7 +247,7 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = limits_mod
     """A picture's :class:`~hashikit.formats.picture.Reading`, settled by the rules."""
     from ..formats.picture import read_picture as read
 
-    return settle(read(raw, source, lim))
+    return settle(read(raw, source, lim), source=source)
 
 
 class PictureReport(Answer):
