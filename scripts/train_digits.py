@@ -71,6 +71,7 @@ _FONTS: dict = {}
 
 
 def _font(path, size):
+    size = int(round(1.06 ** round(math.log(size) / math.log(1.06))))  # sizes 6% apart: a small cache
     key = (path, size)
     if key not in _FONTS:
         _FONTS[key] = ImageFont.truetype(path, size)

@@ -48,6 +48,10 @@ __all__ = ["kind_of", "read_picture", "Reading", "Island", "Doubt", "Correction"
 UPSCALE_BELOW = 11
 #: below this probability a digit is reported as unsure
 SURE = 0.8
+#: a large picture is first looked at with its longest side this long (pixels) ...
+PREVIEW = 1100
+#: ... and read at that size when its digits are this high there (pixels)
+LARGE_ENOUGH = 18
 #: how every refusal of a picture without a board begins
 NONE = "no Hashi board found in the picture"
 #: a board with more of its area inked by what is neither islands, bridges nor grid lines is suspect
@@ -210,29 +214,51 @@ def _look(gray, light: bool, k: int | None = None) -> _Look | None:
     return _Look(contrast, thr, digits, size, light, score)
 
 
-def _find(gray, source):
-    """The polarity and scale that show the board's digits best: (look, gray, extra scale)."""
-    cv2 = _cv2()
+def _polarity(gray):
+    """The digits of the polarity that shows more of them (dark ink first on a light picture)."""
     from . import picture_image
 
     share = picture_image.dark_share(gray)
-    order = (False, True) if share < 0.5 else (True, False)
     best = None
-    for light in order:
+    for light in ((False, True) if share < 0.5 else (True, False)):
         look = _look(gray, light)
         if look is not None and (best is None or look.score > best.score):
             best = look
         if best is not None and best.score >= 8 and not 0.25 < share < 0.75:
             break
+    return best
+
+
+def _find(gray, source):
+    """The polarity and scale that show the board's digits best: (look, gray, extra scale).
+
+    A large picture is looked at a quarter of its size first; when its digits are large enough
+    there, it is read at that size (a page scanned at 300 dpi reads as well at 150, four times faster)."""
+    cv2 = _cv2()
+    from . import picture_image
+
+    extra = 1.0
+    best = None
+    side = max(gray.shape)
+    if side > 2 * PREVIEW:
+        f = PREVIEW / side
+        small = cv2.resize(gray, (max(1, round(gray.shape[1] * f)), max(1, round(gray.shape[0] * f))),
+                           interpolation=cv2.INTER_AREA)
+        best = _polarity(small)
+        if best is not None and best.size >= LARGE_ENOUGH:
+            gray, extra = small, f
+        else:
+            best = None
+    if best is None:
+        best = _polarity(gray)
     if best is None:
         return None, gray, 1.0
-    extra = 1.0
     if best.size < UPSCALE_BELOW and max(gray.shape) * 2 <= WORK_SIDE:  # small digits: read twice as large
         gray = cv2.resize(gray, (gray.shape[1] * 2, gray.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
-        extra = 2.0
+        extra *= 2.0
         best = _look(gray, best.light) or best
-    k = picture_image.kernel_side(gray, best.size)
-    if k != picture_image.kernel_side(gray) and best.size >= UPSCALE_BELOW * extra / 2:
+    k, k0 = picture_image.kernel_side(gray, best.size), picture_image.kernel_side(gray)
+    if (k > 1.5 * k0 or k < k0 / 2.5) and best.size >= UPSCALE_BELOW / 2:
         again = _look(gray, best.light, k)  # the paper taken around each digit at the digits' own scale
         if again is not None and again.score >= best.score:
             best = again
