@@ -1,7 +1,7 @@
 """What every ``hashikit`` command shares: exit codes, printing an answer, the help tables
 built from the registries (formats, engines, levels, limits), and checks of flags that make
-no sense together.  Imported by :mod:`hashikit.cli` and :mod:`hashikit.cli.logic`; imports
-neither (no cycle).
+no sense together.  Imported by :mod:`hashikit.cli` and the command groups' modules
+(:mod:`hashikit.cli.logic`, :mod:`hashikit.cli.generate`, ...); imports none of them (no cycle).
 """
 
 from __future__ import annotations

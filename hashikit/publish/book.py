@@ -70,7 +70,7 @@ GAP = 7.0
 CAPTION_PT = {"puzzle": 10.0, "solution": 8.0}
 HEADING_PT, FOLIO_PT, CONTENTS_PT = 10.0, 10.0, 11.0
 #: the letter that numbers a level's puzzles (E001 ...)
-LETTERS = {"easy": "E", "medium": "M", "hard": "H", "expert": "X"}
+LETTERS = dict(zip(LEVELS, "EMHX", strict=True))
 STYLES = ("classic", "plain")
 SOLUTIONS = ("book", "separate", "none")
 FONT_NAME = "DejaVu Sans"  # the family hashikit.render's SVG asks for first
