@@ -17,7 +17,7 @@ from hashikit.errors import FormatError
 from hashikit.formats import read_text
 from hashikit.formats.picture import Doubt, Island, Reading
 from hashikit.model import Solution
-from hashikit.service import picture as service
+from hashikit.service import settling as service
 
 #: Tatham game IDs (sgt-bridges --generate), each with exactly one solution
 GAMES = ["10x10m2:c2e34a4a4c4h1l3d2a4j2a3a3a6b7a6k1a2f3c6b6a4",

@@ -54,12 +54,12 @@ def time_limit_for(asked: float | Deadline | None, lim: Limits) -> Deadline | No
 
 def load(path: str, fmt: str | None = None):
     """A file's :class:`~hashikit.formats.Document` (``-``: standard input); a picture's reading is
-    settled by the rules (:func:`hashikit.service.picture.read_document`)."""
+    settled by the rules (:func:`hashikit.service.settling.read_document`)."""
     from ..formats import read_file
 
     doc = read_file(path, fmt)
     if doc.picture is not None:
-        from .picture import read_document
+        from .settling import read_document
 
         doc = read_document(doc, "<stdin>" if path == "-" else path)
     return doc
