@@ -7,7 +7,7 @@ that name no place, refusals, and the whole-process time.
                                             [--keep-failures DIR] [--no-time]
 
 Every picture is read the way every front end reads it: ``hashikit.read_picture`` (the reader, then
-the rules settle what they can, ``hashikit/service/picture.py``).  A board is exact when every
+the rules settle what they can, ``hashikit/service/settling.py``).  A board is exact when every
 island, number and relative position is right and nothing is extra (empty rows or columns at the
 board's edge are not counted: a picture need not show them); its bridges are exact when, besides,
 every bridge is.  A wrong reading "names no place" when it says nothing is unsure (no unsure line):

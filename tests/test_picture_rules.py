@@ -1,4 +1,4 @@
-"""The rules settle a picture's reading (hashikit/service/picture.py): where a number is unsure, or the
+"""The rules settle a picture's reading (hashikit/service/settling.py): where a number is unsure, or the
 puzzle as read has no solution or several, the runner-up readings are tried and the one with exactly
 one solution is kept, said and undoable; links the picture cannot show are read from the one solution;
 a picture of another puzzle is refused; and the command line, the library and the web give the same
