@@ -290,6 +290,8 @@ class Tally:
         self.n = self.exact = self.board = self.with_bridges = self.bridges_exact = 0
         self.silent = self.all_named = self.wrong = self.refused = 0
         self.times = []
+        #: (traits, outcome, has bridges) per picture, for the breakdown by style
+        self.items = []
 
     def add(self, outcome, named, dt, has_bridges, unsure):
         self.n += 1
@@ -322,6 +324,8 @@ def run_set(name, make, part, count, keep, log):
             tally.wrong += outcome == "read"
         else:
             tally.add(outcome, named, dt, bool(br.bridges) or name == "tatham-solution", unsure)
+            tally.items.append((info.split(", ")[2:] + ["game in progress" if br.bridges else "no bridges drawn"]
+                                + [f"font {info.split(', ')[0]}"], outcome, bool(br.bridges)))
         ok = outcome in ("exact", "refused") if pz is None else outcome == "exact"
         if pz is None:
             ok = outcome == "refused"
@@ -457,7 +461,19 @@ def write(out, rows, chosen, nob, timing, load0, load1, seconds):
              "Made by `benchmarks/pictures.py` (its docstring says how each set is made and judged). "
              f"Run on {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, {git_state()}, "
              f"{os.cpu_count()} cores shared with other work (load average {load0[0]:.1f} at the start, "
-             f"{load1[0]:.1f} at the end; {seconds / 60:.0f} minutes).", ""]
+             f"{load1[0]:.1f} at the end; {seconds / 60:.0f} minutes).", "",
+             "## What is tuned on and what is held back", "",
+             "- **Digit model** (`scripts/train_digits.py`): trained on islands drawn in the font files of "
+             "DejaVu, Liberation, FreeFont, URW base35 (Nimbus Sans, the Helvetica clone Tatham's PostScript "
+             "asks for, Nimbus Roman, URW Gothic, ...) and TeX Gyre; never on Noto, Roboto or Open Sans.",
+             "- **Tuning part**: the reader's steps and thresholds were adjusted looking at it: Tatham prints of "
+             "the games `sgt-bridges` makes from the seeds `tune0`, `tune1`, ... (Ghostscript and Poppler), "
+             "camera effects with seeds `tune-...`, SVG boards in training fonts drawn by Chromium, hashikit's "
+             "own PNGs and the PIL drawer, and the other puzzles " + ", ".join(OTHERS_TUNE) + ".",
+             "- **Held-back part**: never looked at while tuning: Tatham games from the seeds `held0`, `held1`, "
+             "..., other camera-effect seeds, SVG boards in the held-back fonts (Noto Sans, Noto Serif, Noto "
+             "Mono, Roboto, Roboto Condensed, Open Sans), and other puzzles including kinds the tuning part "
+             "never saw (" + ", ".join(k for k in OTHERS_HELD if k not in OTHERS_TUNE) + ").", ""]
     for part in chosen:
         title = {"held": "Held-back part (never used for training or tuning)",
                  "tune": "Tuning part (the reader and the digit model were adjusted on this part)"}[part]
@@ -470,6 +486,21 @@ def write(out, rows, chosen, nob, timing, load0, load1, seconds):
             lines.append(f"| {name} | {t.n} | {_pct(t.exact if name == 'tatham-solution' else t.board, t.n)} | "
                          f"{_pct(t.bridges_exact, t.with_bridges)} | {t.silent} | {t.all_named} of {t.wrong} | "
                          f"{t.refused} | {statistics.median(t.times):.2f} s |")
+        svg = rows[part].get("svg-styles")
+        if svg and svg.items:
+            by = defaultdict(lambda: [0, 0, 0, 0])
+            for traits, outcome, has in svg.items:
+                for tr in traits:
+                    row = by[tr]
+                    row[0] += 1
+                    row[1] += outcome in ("exact", "board")
+                    row[2] += has
+                    row[3] += has and outcome == "exact"
+            lines += ["", "The SVG boards by style (a board counts under each of its traits):", "",
+                      "| style | pictures | boards exact | games in progress exact |", "|---|---|---|---|"]
+            for tr in sorted(by, key=lambda t: (t.startswith("font"), t)):
+                n, b, g, ge = by[tr]
+                lines.append(f"| {tr} | {n} | {_pct(b, n)} | {_pct(ge, g)} |")
         t = rows[part].get("other-puzzles")
         if t:
             lines += ["", f"Other puzzles' grids ({', '.join(OTHERS_TUNE if part == 'tune' else OTHERS_HELD)}): "

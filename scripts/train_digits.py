@@ -274,7 +274,7 @@ def build(font_list, per_class: int, rng, log=True):
     return np.stack(X), np.array(Y)
 
 
-def train(X, Y, rng, epochs=30, hidden=(256, 128)):
+def train(X, Y, rng, epochs=30, hidden=(256, 128), log=True):
     mean, std = X.mean(0), X.std(0) + 1e-3
     Xn = ((X - mean) / std).astype(np.float32)
     classes = len(picture_digits.CLASS_DIGIT)
@@ -317,6 +317,8 @@ def train(X, Y, rng, epochs=30, hidden=(256, 128)):
                 prm -= lr * (m[i] / (1 - b1 ** t)) / (np.sqrt(v[i] / (1 - b2 ** t)) + 1e-8)
         if epoch in (epochs // 2, epochs * 3 // 4):
             lr /= 3
+        if log and (epoch + 1) % 5 == 0:
+            print(f"  epoch {epoch + 1} of {epochs}", flush=True)
     model = {"mean": mean, "std": std}
     for i in range(L):
         model[f"w{i + 1}"], model[f"b{i + 1}"] = Ws[i], bs[i]

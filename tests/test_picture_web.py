@@ -16,7 +16,7 @@ pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashiki
 from PIL import Image  # noqa: E402
 
 from hashikit import render  # noqa: E402
-from hashikit.formats import read_file  # noqa: E402
+from hashikit.service import load  # noqa: E402
 from hashikit.generate import random_solution  # noqa: E402
 from hashikit.model import Solution  # noqa: E402
 
@@ -43,13 +43,14 @@ def test_api_reads_what_the_command_line_reads(client, tmp_path):
     data, _, _ = game_png()
     path = tmp_path / "shot.png"
     path.write_bytes(data)
-    doc = read_file(str(path))
+    doc = load(str(path))  # the command line's reading, settled by the rules
     answer = client.post("/api/read-picture", json={"image": base64.b64encode(data).decode()})
     assert answer.status_code == 200, answer.text
     got = answer.json()
     assert sorted(map(tuple, got["puzzle"]["islands"])) == sorted((i.row, i.col, i.number) for i in doc.puzzle.islands)
     assert sorted(map(tuple, got["bridges"])) == sorted(map(tuple, doc.solution.to_list()))
     assert len(got["links"]) == len(doc.puzzle.links) and got["width"] == Image.open(path).size[0]
+    assert got["corrections"] == [] and len(got["homography"]) == 3
     data_url = "data:image/png;base64," + base64.b64encode(data).decode()
     assert client.post("/api/read-picture", json={"image": data_url}).json()["bridges"] == got["bridges"]
 

@@ -411,7 +411,7 @@ def _bridges(puzzle, where, digits, grid, corner, contrast, thr, size, doubts):
         controls = controls[:: len(controls) // 40 + 1]
     pitch = picture_lattice.local_pitch(H, c0 + (puzzle.cols - 1) / 2, r0 + (puzzle.rows - 1) / 2)
     lines_of_grid = picture_bridges.grid_lines(contrast, thr, controls, pitch)
-    counts, hidden, partial = [], [], 0
+    counts, hidden, partial, seen = [], [], 0, []
     bodies: dict[tuple[int, int], float] = {}  # how far each island's body reaches, in cells
     for ln in puzzle.links:
         pa, pb = puzzle.islands[ln.a].pos, puzzle.islands[ln.b].pos
@@ -431,13 +431,27 @@ def _bridges(puzzle, where, digits, grid, corner, contrast, thr, size, doubts):
             doubts.append(Doubt("bridge", f"{link} is hidden under the islands' circles", link=(pa, pb),
                                 choices=[(k, 0.0) for k in range(puzzle.maxbridges + 1)]))
         elif 0.4 <= lines.covered < 0.8 or (lines.count and lines.covered < 0.8):
+            # a stroke along part of the gap is no bridge (a bridge runs from island to island)
             partial += 1
+            seen_n, n = max(1, n), 0
             doubts.append(Doubt("bridge", f"{link} is drawn over only part of its length", link=(pa, pb),
-                                choices=[(n, 0.5)] + [(k, 0.25) for k in range(puzzle.maxbridges + 1) if k != n]))
+                                choices=[(0, 0.5), (seen_n, 0.3)] + [(k, 0.2) for k in range(1, puzzle.maxbridges + 1)
+                                                                     if k != seen_n]))
         elif lines.count > puzzle.maxbridges:
             doubts.append(Doubt("bridge", f"{link} shows {lines.count} lines", link=(pa, pb),
                                 choices=[(n, 0.5)] + [(k, 0.25) for k in range(puzzle.maxbridges + 1) if k != n]))
         counts.append(n if not lines.hidden else 0)
+        seen.append((lines, p, link, (pa, pb)))
+    # two lines drawn close together run into one wide stroke at a small scale: a single stroke far
+    # wider than the board's other single strokes is read as two, and said
+    singles = [ln.width / p for ln, p, _, _ in seen if ln.count == 1 and ln.width]
+    if len(singles) >= 3 and puzzle.maxbridges >= 2:
+        w1 = float(np.median(singles))
+        for k, (ln, p, link, ends) in enumerate(seen):
+            if ln.count == 1 and not ln.hidden and ln.width / p > 2.4 * w1 and ln.covered >= 0.8:
+                counts[k] = 2
+                doubts.append(Doubt("bridge", f"{link}: a stroke as wide as two lines run together, read as 2",
+                                    link=ends, choices=[(2, 0.6), (1, 0.4)]))
     return counts, hidden, partial, bodies
 
 

@@ -267,22 +267,31 @@ def fit(pts, size, rings=None):
     if on.sum() < 2:
         return None
     # a grid finer than the digits need (every digit on an even line, say): the coarsest that holds
-    # them, unless their rings say that the cells are that small
+    # them, as long as its cells stay square (a board whose islands all stand in even columns is
+    # just that) and the islands' rings do not say that the cells are that small
+    ks = [int(np.gcd.reduce((r[on, a] - r[on, a].min()).astype(int))) for a in (0, 1)]
+    both = math.gcd(*ks)
+    aspect = _aspect(H, pts[on].mean(axis=0))
     for a in (0, 1):
-        k = int(np.gcd.reduce((r[on, a] - r[on, a].min()).astype(int)))
-        if k > 1:
-            step = math.hypot(*(apply(H, np.array([[0, 0], [1, 0] if a == 0 else [0, 1]]))[1]
-                                - apply(H, np.array([[0, 0]]))[0]))
-            if rings is not None and len(rings) * 2 >= n and float(np.median(rings)) / (k * step) < 0.5:
+        k = both if both > 1 else ks[a]
+        if k <= 1:
+            continue
+        if both <= 1:  # one axis only: only when it brings a stretched grid back to square cells
+            after = aspect * k if a == 0 else aspect / k
+            if abs(math.log(after)) >= abs(math.log(aspect)) - 0.1:
                 continue
-            S = np.eye(3)
-            S[a, a] = k
-            S[a, 2] = r[on, a].min()
-            H = H @ S
-            g = apply(np.linalg.inv(H), pts)
-            r = np.round(g)
-            res = np.abs(g - r).max(axis=1)
-            on = res <= OFF
+        step = math.hypot(*(apply(H, np.array([[0, 0], [1, 0] if a == 0 else [0, 1]]))[1]
+                            - apply(H, np.array([[0, 0]]))[0]))
+        if rings is not None and len(rings) * 2 >= n and float(np.median(rings)) / (k * step) < 0.5:
+            continue
+        S = np.eye(3)
+        S[a, a] = k
+        S[a, 2] = r[on, a].min()
+        H = H @ S
+        g = apply(np.linalg.inv(H), pts)
+        r = np.round(g)
+        res = np.abs(g - r).max(axis=1)
+        on = res <= OFF
     return Grid(r.astype(int), res, on, H)
 
 
