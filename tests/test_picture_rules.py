@@ -74,6 +74,26 @@ def test_the_most_probable_reading_with_one_solution_wins():
     assert settled.puzzle == puzzle and len(settled.corrections) == 2 and settled.unsure == []
 
 
+def test_a_faint_mark_the_rules_find_no_island_is_taken_away():
+    """Ink the network found likelier no digit, on an empty place of the grid, is read as a faint
+    number and doubted; when the puzzle has exactly one solution without it, it goes."""
+    from hashikit.model import Island as Isl
+
+    puzzle, _ = tatham(0)
+    taken = {i.pos for i in puzzle.islands}
+    cell = next((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in taken
+                and len(solve(puzzle.with_islands(list(puzzle.islands) + [Isl(r, c, 1)]), max_solutions=2).solutions)
+                != 1)
+    extra = puzzle.with_islands(list(puzzle.islands) + [Isl(*cell, 1)])
+    doubt = Doubt("number", f"row {cell[0] + 1}, column {cell[1] + 1}: a faint 1, or no island?", cell=cell,
+                  choices=[(1, 0.4), (0, 0.55)])
+    settled = service.settle(reading_of(extra, doubts=[doubt]))
+    assert settled.puzzle.islands == puzzle.islands and settled.unsure == []
+    (c,) = settled.corrections
+    assert (c.cell, c.was, c.now) == (cell, 1, 0) and "with no island there" in c.text
+    assert cell not in {(i.row, i.col) for i in settled.islands}
+
+
 def test_no_doubt_but_no_solution_tries_the_least_sure_numbers():
     puzzle, _ = tatham(0)
     k = next(i for i, isl in enumerate(puzzle.islands) if isl.number == 3)

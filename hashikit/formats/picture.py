@@ -192,8 +192,8 @@ def _size(digits) -> float:
     """The board's digit height: the median of the sure ones (ringed ones when there are several)."""
     import numpy as np
 
-    ringed = [d.h for d in digits if d.ring and d.sure >= SURE]
-    sure = [d.h for d in digits if d.sure >= SURE]
+    ringed = [d.h for d in digits if d.ring and d.sure >= SURE and not d.weak]
+    sure = [d.h for d in digits if d.sure >= SURE and not d.weak]
     pool = ringed if len(ringed) >= 3 else (sure if len(sure) >= 3 else [d.h for d in digits])
     return float(np.median(pool))
 
@@ -205,12 +205,14 @@ def _look(gray, light: bool, k: int | None = None) -> _Look | None:
     thr, top = _threshold(contrast)
     if thr is None:
         return None
-    digits, _ = picture_digits.find(contrast, contrast > thr)
+    digits, _ = picture_digits.find(contrast, picture_image.ink_mask(contrast, thr))
     if len(digits) < 2:
         return None
     size = _size(digits)
     digits = [d for d in digits if 0.65 * size <= d.h <= 1.5 * size]
-    score = sum(d.sure for d in digits if d.sure >= 0.5)
+    if sum(not d.weak for d in digits) < 2:
+        return None
+    score = sum(d.sure for d in digits if d.sure >= 0.5 and not d.weak)
     return _Look(contrast, thr, digits, size, light, score)
 
 
@@ -282,7 +284,9 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
         thr, _ = _threshold(ink_contrast(gray))
         raise FormatError(f"{NONE} ({'it is nearly blank' if thr is None else 'no numbered islands'})", source)
     scale *= extra
-    digits, size, contrast, thr = look.digits, look.size, look.contrast, look.thr
+    size, contrast, thr = look.size, look.contrast, look.thr
+    digits = [d for d in look.digits if not d.weak]
+    faint = [d for d in look.digits if d.weak]
     if len(digits) < 2:
         raise FormatError(f"{NONE} (no numbered islands)", source)
     pts = np.array([[d.cx, d.cy] for d in digits], np.float64)
@@ -290,6 +294,7 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
     grid = picture_lattice.fit(pts, size, rings or None)
     if grid is None:
         raise FormatError(f"{NONE} (the numbers do not sit on a grid)", source)
+    grid, digits = _with_faint(grid, digits, faint)
     doubts: list[Doubt] = []
     cols, rows = grid.cells[:, 0], grid.cells[:, 1]
     on = grid.on
@@ -344,7 +349,10 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
         isl.append(Island(r, c, number, round(sure, 3), d.cx / scale, d.cy / scale, others))
         if grid.resid[i] > 0.2:
             doubts.append(Doubt("place", f"{_where((r, c))}: the {number} there is off the grid", cell=(r, c)))
-        if sure < SURE and number == d.digit:
+        if d.weak:  # faint: perhaps no island at all
+            doubts.append(Doubt("number", f"{_where((r, c))}: a faint {number}, or no island?", cell=(r, c),
+                                choices=[(number, round(sure, 3)), (0, round(d.none, 3))] + others[:1]))
+        elif sure < SURE and number == d.digit:
             doubts.append(Doubt("number", f"{_where((r, c))}: read as {number}, could be "
                                           f"{others[0][0] if others else '?'}", cell=(r, c),
                                 choices=[(number, round(sure, 3))] + others))
@@ -373,6 +381,34 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
                    tuple(map(float, ey)), math.degrees(math.atan2(ex[1], ex[0])), raw,
                    homography=[[float(v) for v in row] for row in H], hidden=hidden, foreign=foreign,
                    stray=round(stray, 4))
+
+
+def _with_faint(grid, digits, faint):
+    """The grid with the faint digits (the network found them likelier no digit) that sit exactly on
+    an empty place of it, inside the board: (grid, digits), the faint ones after the others."""
+    import numpy as np
+
+    from . import picture_lattice
+
+    if not faint:
+        return grid, digits
+    on = grid.on
+    lo, hi = grid.cells[on].min(axis=0), grid.cells[on].max(axis=0)
+    taken = {tuple(c) for c in grid.cells[on]}
+    g = picture_lattice.apply(np.linalg.inv(grid.H), np.array([[d.cx, d.cy] for d in faint], np.float64))
+    r = np.round(g).astype(int)
+    res = np.abs(g - r).max(axis=1)
+    add = []
+    for d, cell, e in zip(faint, r, res):
+        if e <= 0.2 and np.all(cell >= lo) and np.all(cell <= hi) and tuple(cell) not in taken:
+            taken.add(tuple(cell))
+            add.append((d, cell, e))
+    if not add:
+        return grid, digits
+    cells = np.concatenate([grid.cells, np.array([c for _, c, _ in add])])
+    resid = np.concatenate([grid.resid, np.array([e for _, _, e in add])])
+    return (picture_lattice.Grid(cells, resid, np.concatenate([on, np.ones(len(add), bool)]), grid.H),
+            digits + [d for d, _, _ in add])
 
 
 def _bridges(puzzle, where, digits, grid, corner, contrast, thr, size, doubts):

@@ -44,6 +44,11 @@ class Digit:
     others: list = field(default_factory=list)
     #: the ring around it (centre x, centre y, inner radius), when it has one
     ring: tuple | None = None
+    #: the network found it likelier no digit at all (kept only where the board's grid has an empty
+    #: place for it, and then said)
+    weak: bool = False
+    #: the network's probability that it is no digit
+    none: float = 0.0
 
     @property
     def cx(self) -> float:
@@ -57,7 +62,7 @@ class Digit:
 def features(crop):
     """The network's input for one digit: its contrast crop brought to FEATURE_SIDE pixels high (a
     wide one to FEATURE_SIDE wide), centred in a FEATURE_SIDE square, its strokes to a peak of 1; then
-    the crop's aspect ratio and its share of ink."""
+    the crop's aspect ratio and its share of ink; then where its edges run which way."""
     import cv2
     import numpy as np
 
@@ -80,7 +85,27 @@ def features(crop):
         peak = 1.0
     sq = np.clip(sq / max(peak, 1e-3), 0.0, 1.0)
     fill = float((crop > 0).mean())
-    return np.concatenate([sq.ravel(), [w / h, fill]]).astype(np.float32)
+    return np.concatenate([sq.ravel(), [w / h, fill], _strokes(sq)]).astype(np.float32)
+
+
+#: the stroke directions are counted in CELLS x CELLS squares of the digit, in BINS directions
+CELLS, BINS = 4, 8
+
+
+def _strokes(sq):
+    """Where the digit's edges run which way: a histogram of edge directions in each of
+    CELLS x CELLS squares (thick or thin strokes, a serif or none, give much the same)."""
+    import numpy as np
+
+    gy, gx = np.gradient(sq)
+    mag = np.hypot(gx, gy)
+    ang = np.mod(np.arctan2(gy, gx), np.pi)  # a stroke's two edges count alike
+    b = np.minimum((ang / np.pi * BINS).astype(int), BINS - 1)
+    S = sq.shape[0]
+    cell = np.minimum(np.arange(S) * CELLS // S, CELLS - 1)
+    idx = (cell[:, None] * CELLS + cell[None, :]) * BINS + b
+    hist = np.bincount(idx.ravel(), weights=mag.ravel(), minlength=CELLS * CELLS * BINS)
+    return hist / (hist.sum() + 1e-6) * 8
 
 
 _model = None
@@ -131,12 +156,11 @@ def _name(cands, feats, model=None):
     out = []
     for d, p in zip(cands, probs):
         order = [int(k) for k in np.argsort(p)[::-1]]
-        if order[0] == 0 and p[0] > 0.5:
-            continue
         digits = [k for k in order if k != 0]
         best = digits[0]
         if p[best] < KEEP:
             continue
+        d.weak, d.none = order[0] == 0, float(p[0])
         d.digit, d.sure = CLASS_DIGIT[best], float(p[best])
         d.others = [(CLASS_DIGIT[k], float(p[k])) for k in digits[1:4]]
         out.append(d)
@@ -227,7 +251,7 @@ def merge(free, ringed):
         d = same[0]
         d.ring = r.ring
         if r.sure > d.sure:
-            d.digit, d.sure, d.others = r.digit, r.sure, r.others
+            d.digit, d.sure, d.others, d.weak, d.none = r.digit, r.sure, r.others, r.weak, r.none
     return out
 
 

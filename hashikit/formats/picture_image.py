@@ -142,3 +142,23 @@ def dark_share(gray) -> float:
 
     step = max(1, int((gray.size / 250_000) ** 0.5))
     return float((gray[::step, ::step] < 0.45).mean())
+
+
+#: ink fainter than the threshold by this share still counts where it touches ink above it
+FAINT = 0.6
+
+
+def ink_mask(contrast, thr: float):
+    """The ink: what stands out above ``thr``, and what stands out above ``FAINT * thr`` where it
+    touches that (a thin or blurred stroke keeps its faint parts, a digit does not break in two;
+    faint marks alone, such as light grid lines or noise, stay paper)."""
+    cv2 = cv2_or_refuse()
+    import numpy as np
+
+    strong = contrast > thr
+    weak = (contrast > FAINT * thr).astype(np.uint8)
+    n, labels = cv2.connectedComponents(weak, connectivity=8)
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[strong])] = True
+    keep[0] = False
+    return keep[labels]

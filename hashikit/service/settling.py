@@ -60,6 +60,15 @@ def _solutions(puzzle, deadline):
     return list(result.solutions)
 
 
+def _renumbered(puzzle, numbers):
+    """The puzzle with the islands at ``numbers``' cells given those numbers (0: no island there)."""
+    gone = {cell for cell, n in numbers.items() if n == 0}
+    if gone:
+        puzzle = puzzle.with_islands([i for i in puzzle.islands if i.pos not in gone])
+    keep = {cell: n for cell, n in numbers.items() if n}
+    return puzzle.with_numbers(keep) if keep else puzzle
+
+
 def _best_first(choices, limit):
     """Assignments (one index per place) in order of falling probability, the all-zeros one first."""
     logs = [[math.log(max(p, 1e-6)) for _, p in ch] for ch in choices]
@@ -116,7 +125,9 @@ def settle(reading, budget: float = BUDGET, tries: int = TRIES, source: str = "<
             if not any(idx):
                 continue
             change = {d.cell: choices[k][j][0] for k, (d, j) in enumerate(zip(numbers, idx)) if j}
-            trial = puzzle.with_numbers({**base, **change})
+            if sum(1 for n in {**base, **change}.values() if n == 0) >= len(puzzle.islands) - 1:
+                continue
+            trial = _renumbered(puzzle, {**base, **change})
             found = _solutions(trial, deadline)
             if found is None:
                 break
@@ -127,12 +138,24 @@ def settle(reading, budget: float = BUDGET, tries: int = TRIES, source: str = "<
         change, puzzle, sols = chosen
         was = {i.pos: i.number for i in reading.puzzle.islands}
         for cell, n in sorted(change.items()):
-            text = f"{_where(cell)} read as {was[cell]}; as {n} the puzzle has exactly one solution"
+            if n:
+                text = f"{_where(cell)} read as {was[cell]}; as {n} the puzzle has exactly one solution"
+            else:
+                text = (f"{_where(cell)} read as a faint {was[cell]}; with no island there the puzzle has exactly "
+                        f"one solution")
             out.corrections.append(Correction(text, cell=cell, was=was[cell], now=n))
             for isl in out.islands:
                 if (isl.row, isl.col) == cell:
                     isl.number = n
+        out.islands = [i for i in out.islands if i.number]
         out.doubts = [d for d in out.doubts if not (d.kind == "number" and d.cell in change)]
+        if any(n == 0 for n in change.values()):
+            from ..model import Solution
+
+            gone = {cell for cell, n in change.items() if n == 0}
+            kept = {(a, b): k for (a, b), k in out.bridges.bridges.items() if a not in gone and b not in gone}
+            on = {(puzzle.islands[ln.a].pos, puzzle.islands[ln.b].pos) for ln in puzzle.links}
+            out.bridges = Solution({key: k for key, k in kept.items() if key in on})
         out.puzzle = puzzle
     elif sols is not None and len(sols) == 1 and numbers and not implicit:
         # the reading as it is has one solution: a doubt the rules confirm is settled
@@ -141,7 +164,9 @@ def settle(reading, budget: float = BUDGET, tries: int = TRIES, source: str = "<
             others = [n for n, p in d.choices[1:3]]
             unique_too = False
             for n in others:
-                found = _solutions(puzzle.with_numbers({d.cell: n}), deadline)
+                if n == 0 and len(puzzle.islands) <= 2:
+                    continue
+                found = _solutions(_renumbered(puzzle, {d.cell: n}), deadline)
                 if found is None or len(found) == 1:
                     unique_too = True
                     break
