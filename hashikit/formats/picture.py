@@ -273,7 +273,7 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
     """Read the board (and the bridges drawn) from a picture's bytes, or raise FormatError."""
     import numpy as np
 
-    from . import picture_bridges, picture_lattice
+    from . import picture_lattice
     from .picture_image import decode
 
     gray, scale = decode(raw, source, lim)
@@ -284,18 +284,56 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
         thr, _ = _threshold(ink_contrast(gray))
         raise FormatError(f"{NONE} ({'it is nearly blank' if thr is None else 'no numbered islands'})", source)
     scale *= extra
-    size, contrast, thr = look.size, look.contrast, look.thr
     digits = [d for d in look.digits if not d.weak]
-    faint = [d for d in look.digits if d.weak]
     if len(digits) < 2:
         raise FormatError(f"{NONE} (no numbered islands)", source)
-    pts = np.array([[d.cx, d.cy] for d in digits], np.float64)
     rings = [2 * d.ring[2] for d in digits if d.ring]
-    grid = picture_lattice.fit(pts, size, rings or None)
+    grid = picture_lattice.fit(np.array([[d.cx, d.cy] for d in digits], np.float64), look.size, rings or None)
     if grid is None:
         raise FormatError(f"{NONE} (the numbers do not sit on a grid)", source)
-    grid, digits = _with_faint(grid, digits, faint)
+    grid, digits = _with_faint(grid, digits, [d for d in look.digits if d.weak])
     doubts: list[Doubt] = []
+    where, corner, (R, C) = _cells(grid, digits, scale, doubts)
+    from ._common import validate_board
+
+    validate_board(R, C, lim, source)
+    foreign = _another_puzzle(where, digits, R, C, source)
+    isl = _islands(where, digits, grid, scale, doubts)
+    if len(isl) < 2:
+        raise FormatError(f"{NONE} (no numbered islands)", source)
+    try:
+        puzzle = Puzzle(R, C, [(i.row, i.col, i.number) for i in isl])
+    except HashikitError as exc:
+        raise FormatError(f"{NONE} ({exc})", source) from None
+    problems = puzzle.capacity_problems()
+    if problems and len(problems) * 4 > len(isl):
+        raise FormatError(f"{NONE} (numbers on a grid, but they cannot be a Hashi puzzle: {problems[0]})", source)
+    counts, hidden, partial, bodies = _bridges(puzzle, where, digits, grid, corner, look.contrast, look.thr,
+                                               look.size, doubts)
+    if partial > max(2, len(puzzle.links) // 4):
+        raise FormatError(f"{NONE} (numbers on a grid, but the ink between them is no bridges: {partial} of "
+                          f"{len(puzzle.links)} gaps are partly covered)", source)
+    stray = _stray(puzzle, counts, bodies, grid.H, corner, look.contrast, look.thr)
+    if stray > STRAY:
+        foreign.append(f"{100 * stray:.0f}% of the board is inked by what is neither islands, bridges nor grid lines")
+    # the grid in picture pixels: (column, row) of the board read -> pixels of the picture as given
+    r0, c0 = corner
+    H = np.diag([1 / scale, 1 / scale, 1.0]) @ grid.H @ np.array([[1, 0, c0], [0, 1, r0], [0, 0, 1.0]])
+    mid = ((C - 1) / 2, (R - 1) / 2)
+    pts_mid = picture_lattice.apply(H, np.array([mid, (mid[0] + 1, mid[1]), (mid[0], mid[1] + 1)]))
+    ex, ey = pts_mid[1] - pts_mid[0], pts_mid[2] - pts_mid[0]
+    origin = pts_mid[0] - mid[0] * ex - mid[1] * ey
+    return Reading(puzzle, Solution.from_counts(puzzle, counts), isl, doubts, tuple(map(float, origin)),
+                   tuple(map(float, ex)), tuple(map(float, ey)), math.degrees(math.atan2(ex[1], ex[0])), raw,
+                   homography=[[float(v) for v in row] for row in H], hidden=hidden, foreign=foreign,
+                   stray=round(stray, 4))
+
+
+def _cells(grid, digits, scale, doubts):
+    """Each digit's cell on the board: ({(row, col): digit index}, the grid's (row, col) of the board's
+    first cell, (rows, columns)); a digit off the grid among the islands, and two in one cell, said."""
+    import numpy as np
+
     cols, rows = grid.cells[:, 0], grid.cells[:, 1]
     on = grid.on
     c0, c1 = int(cols[on].min()), int(cols[on].max())
@@ -305,10 +343,6 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
             d = digits[i]
             doubts.append(Doubt("place", f"a {d.digit} off the grid at pixel ({d.cx / scale:.0f}, "
                                          f"{d.cy / scale:.0f}) was left out"))
-    R, C = r1 - r0 + 1, c1 - c0 + 1
-    from ._common import validate_board
-
-    validate_board(R, C, lim, source)
     where: dict[tuple[int, int], int] = {}
     for i in np.flatnonzero(on):
         key = (int(rows[i]) - r0, int(cols[i]) - c0)
@@ -317,6 +351,12 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
             if grid.resid[where[key]] <= grid.resid[i]:
                 continue
         where[key] = int(i)
+    return where, (r0, c0), (r1 - r0 + 1, c1 - c0 + 1)
+
+
+def _another_puzzle(where, digits, R, C, source) -> list[str]:
+    """What suggests another puzzle's grid, in words; refused outright when it is plain (several 0s
+    or 9s, numbers in nearly every cell)."""
     odd = [k for k, i in where.items() if digits[i].digit in (0, 9) and digits[i].sure >= 0.6]
     if len(odd) >= 3 or (len(odd) >= 2 and len(odd) * 5 >= len(where)):
         raise FormatError(f"{NONE} (numbers on a grid, but {len(odd)} of them are 0 or 9, which no Hashi "
@@ -332,14 +372,18 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
         foreign.append("the numbers lie only around the edge of the board, none in it or at its corners")
     if len(where) > 0.5 * R * C:
         foreign.append(f"numbers in {len(where)} of the {R * C} cells")
-    # the grid in picture pixels: (column, row) of the board read -> pixels of the picture as given
-    H = np.diag([1 / scale, 1 / scale, 1.0]) @ grid.H @ np.array([[1, 0, c0], [0, 1, r0], [0, 0, 1.0]])
+    return foreign
+
+
+def _islands(where, digits, grid, scale, doubts) -> list[Island]:
+    """The islands read, with a doubt for each number the network is not sure of (a 0 or a 9, which
+    no island holds, read as the likeliest digit one can hold)."""
     isl: list[Island] = []
     for (r, c), i in sorted(where.items()):
         d = digits[i]
         number, sure = d.digit, d.sure
         others = [(n, round(p, 3)) for n, p in d.others if 1 <= n <= 8]
-        if number in (0, 9):  # no Hashi island holds it: the likeliest digit that one can
+        if number in (0, 9):
             doubts.append(Doubt("number", f"{_where((r, c))}: read as {number}, which no island holds", cell=(r, c),
                                 choices=others))
             if not others:
@@ -356,31 +400,7 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
             doubts.append(Doubt("number", f"{_where((r, c))}: read as {number}, could be "
                                           f"{others[0][0] if others else '?'}", cell=(r, c),
                                 choices=[(number, round(sure, 3))] + others))
-    if len(isl) < 2:
-        raise FormatError(f"{NONE} (no numbered islands)", source)
-    try:
-        puzzle = Puzzle(R, C, [(i.row, i.col, i.number) for i in isl])
-    except HashikitError as exc:
-        raise FormatError(f"{NONE} ({exc})", source) from None
-    problems = puzzle.capacity_problems()
-    if problems and len(problems) * 4 > len(isl):
-        raise FormatError(f"{NONE} (numbers on a grid, but they cannot be a Hashi puzzle: {problems[0]})", source)
-    counts, hidden, partial, bodies = _bridges(puzzle, where, digits, grid, (r0, c0), contrast, thr, size, doubts)
-    if partial > max(2, len(puzzle.links) // 4):
-        raise FormatError(f"{NONE} (numbers on a grid, but the ink between them is no bridges: {partial} of "
-                          f"{len(puzzle.links)} gaps are partly covered)", source)
-    bridges = Solution.from_counts(puzzle, counts)
-    stray = _stray(puzzle, counts, bodies, grid.H, (r0, c0), contrast, thr)
-    if stray > STRAY:
-        foreign.append(f"{100 * stray:.0f}% of the board is inked by what is neither islands, bridges nor grid lines")
-    mid = ((C - 1) / 2, (R - 1) / 2)
-    pts_mid = picture_lattice.apply(H, np.array([mid, (mid[0] + 1, mid[1]), (mid[0], mid[1] + 1)]))
-    ex, ey = pts_mid[1] - pts_mid[0], pts_mid[2] - pts_mid[0]
-    origin = pts_mid[0] - mid[0] * ex - mid[1] * ey
-    return Reading(puzzle, bridges, isl, doubts, tuple(map(float, origin)), tuple(map(float, ex)),
-                   tuple(map(float, ey)), math.degrees(math.atan2(ex[1], ex[0])), raw,
-                   homography=[[float(v) for v in row] for row in H], hidden=hidden, foreign=foreign,
-                   stray=round(stray, 4))
+    return isl
 
 
 def _with_faint(grid, digits, faint):
