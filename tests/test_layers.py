@@ -35,7 +35,7 @@ MAY_IMPORT = {
     "hashikit.generate": FLOOR | SPEC | {"hashikit.solvers", "hashikit.checker", "hashikit.logic"},
     "hashikit.service": FLOOR | ENGINES | SPEC | {"hashikit.generate"},
     "hashikit.bench": FLOOR | ENGINES,
-    "hashikit.publish": FLOOR | ENGINES | {"hashikit.generate", "hashikit"},
+    "hashikit.publish": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit"},
     "hashikit.cli": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit.publish", "hashikit.bench", "hashikit",
                                        "hashikit.web.cli"},
     "hashikit.web": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit"},

@@ -155,6 +155,6 @@ def show(args, doc, path: str) -> None:
         return
     if doc.picture is None:
         raise BadInput(f"--show draws what was read from a picture; {path} is not a picture")
-    from ..formats.picture import draw_reading
+    from ..service.overlay import draw_reading
 
     draw_reading(doc.picture, args.show)

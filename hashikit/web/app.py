@@ -37,7 +37,7 @@ from ..service import (AnalyzeReport, BadInput, BoardCheckReport, ConvertReport,
                        ParseReport, SolveReport)
 from ..run.workers import Cancelled
 from .requests import (BoardRequest, CheckRequest, ConvertRequest, ErrorAnswer, GenerateRequest, LimitsReport, ParseRequest,
-                     PictureRequest, PuzzleIn, PuzzleRequest, limits_report)
+                       PictureRequest, PuzzleIn, PuzzleRequest, StyleReport, limits_report, style_report)
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -303,6 +303,15 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                          "writable formats, as fields (the page reads these, never the prose).")
     async def limits() -> Response:
         return JSONResponse(limits_doc, headers={"cache-control": "no-cache"})
+
+    style_doc = style_report().model_dump()
+
+    @app.get("/api/style", response_model=StyleReport, summary="The board's sizes",
+             description="Every size of a board drawing (island radius, outline, bridge line, the gap of a "
+                         "double bridge, number sizes ...) as a fraction of a cell, per medium: the page "
+                         "draws with `page`, from the one table the pictures and books are drawn with.")
+    async def style() -> Response:
+        return JSONResponse(style_doc, headers={"cache-control": "no-cache"})
 
     @app.post("/api/parse", response_model=ParseReport, responses=ERRORS, summary="Read puzzle text",
               description="Reads grid text, a Tatham game ID, a puzz.link URL, JSON or any other readable "

@@ -195,6 +195,38 @@ class LimitsReport(BaseModel):
     formats: list[FormatInfo] = Field(description="the writable formats")
 
 
+# -- the style table (GET /api/style): the sizes every drawing of a board is made with --------
+def _medium_style() -> type[BaseModel]:
+    """One medium's sizes, a field per row of :data:`hashikit.render.style.TABLE`."""
+    from pydantic import create_model
+
+    from ..render.style import TABLE, described
+
+    about = described()
+    return create_model("MediumStyle", __doc__="Sizes as fractions of a cell; null: not drawn in this medium.",
+                        **{name: (float | None, Field(description=about[name])) for name in TABLE})
+
+
+MediumStyle = _medium_style()
+
+
+class StyleReport(BaseModel):
+    """The style table of :mod:`hashikit.render.style`: every size of a board drawing as a fraction of
+    its cell, per medium. The page draws with ``page``; ``screen`` is ``hashikit render``'s pictures,
+    ``print`` the book's pages, ``overlay`` what a picture showed drawn over it."""
+
+    screen: MediumStyle
+    print: MediumStyle
+    page: MediumStyle
+    overlay: MediumStyle
+
+
+def style_report() -> StyleReport:
+    from ..render.style import table
+
+    return StyleReport(**table())
+
+
 #: the formats' names on the page (the registry's own descriptions are for the command line)
 FORMAT_TITLES = {"tatham": "Tatham game ID", "puzzlink": "puzz.link URL", "grid": "text grid",
                  "csv": "CSV grid", "has": "Coelho et al. .has file", "json": "JSON",
