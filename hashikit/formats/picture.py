@@ -427,7 +427,7 @@ def _with_faint(grid, digits, faint):
         return grid, digits
     cells = np.concatenate([grid.cells, np.array([c for _, c, _ in add])])
     resid = np.concatenate([grid.resid, np.array([e for _, _, e in add])])
-    return (picture_lattice.Grid(cells, resid, np.concatenate([on, np.ones(len(add), bool)]), grid.H),
+    return (picture_lattice.GridFit(cells, resid, np.concatenate([on, np.ones(len(add), bool)]), grid.H),
             digits + [d for d, _, _ in add])
 
 

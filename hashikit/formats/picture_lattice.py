@@ -132,7 +132,7 @@ def _fit(g, pts, slant: bool, H0):
     return P if flat > 0.03 and slanted < 0.7 * flat else H
 
 
-class Grid:
+class GridFit:
     """Where each digit sits: ``cells`` (column, row) per digit (integers), ``resid`` (the distance
     to its grid point, a share of a cell), ``on`` (within :data:`OFF`), and the homography ``H``
     from (column, row) to the picture's pixels."""
@@ -292,7 +292,7 @@ def fit(pts, size, rings=None):
         r = np.round(g)
         res = np.abs(g - r).max(axis=1)
         on = res <= OFF
-    return Grid(r.astype(int), res, on, H)
+    return GridFit(r.astype(int), res, on, H)
 
 
 def local_pitch(H, col: float, row: float) -> float:
