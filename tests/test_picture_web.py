@@ -141,3 +141,67 @@ def test_page_says_when_a_picture_has_no_board(browser, server):
                            timeout=20000)
     assert page.locator("#picture-view").is_hidden()
     assert all("400" in e or "Bad Request" in e for e in errors), errors  # the 400 itself, logged by Chromium
+
+
+# -- what the rules corrected, shown and undone on the page ------------------------------------------
+
+@pytest.fixture
+def misreading(monkeypatch):
+    """A Tatham puzzle's picture, its reader made to misread one 1 as 4 (unsure, 1 the runner-up), and
+    a server started after that (the reading runs in processes forked from this one)."""
+    from hashikit.formats import picture, read_text
+    from hashikit.formats.picture import Doubt
+    from hashikit.web.app import create_app
+
+    from test_web_e2e import serve
+
+    puzzle = read_text("10x10m2:c2e34a4a4c4h1l3d2a4j2a3a3a6b7a6k1a2f3c6b6a4", "tatham").puzzle
+    k = next(i for i, isl in enumerate(puzzle.islands) if isl.number == 1)
+    real = picture.read_picture
+
+    def misread(raw, source="<picture>", lim=None):
+        r = real(raw, source, lim) if lim is not None else real(raw, source)
+        isl = r.puzzle.islands[k]
+        r.puzzle = r.puzzle.with_numbers({isl.pos: 4})
+        for i in r.islands:
+            if (i.row, i.col) == isl.pos:
+                i.number, i.sure, i.others = 4, 0.6, [(1, 0.35)]
+        r.doubts.append(Doubt("number", "x", cell=isl.pos, choices=[(4, 0.6), (1, 0.35)]))
+        return r
+
+    monkeypatch.setattr(picture, "read_picture", misread)
+    gen = serve(create_app(allowed_hosts=["127.0.0.1", "localhost"], pool_size=0))
+    url = next(gen)
+    yield url, render.png(puzzle, None, cell=40), puzzle, puzzle.islands[k]
+    next(gen, None)
+
+
+def test_page_shows_the_rules_corrections_and_undoes_them_by_touch(browser, misreading):
+    url, data, puzzle, isl = misreading
+    page, errors = open_page(browser, url, width=390, height=844, is_mobile=True, has_touch=True)
+    _read_on_page(page, data)
+    r0, c0 = min(i.row for i in puzzle.islands), min(i.col for i in puzzle.islands)
+    r, c = isl.row - r0, isl.col - c0
+    where = f"row {r + 1}, column {c + 1}"
+    fixed = page.locator(f'#picture-overlay .picture-island[data-row="{r}"][data-col="{c}"]')
+    assert "corrected" in fixed.get_attribute("class") and fixed.locator("text").text_content() == "1"
+    item = page.locator("#picture-corrections li")
+    assert item.count() == 1
+    assert item.locator("span").text_content() == (f"Corrected by the rules: {where} read as 4; as 1 the puzzle has "
+                                                   f"exactly one solution.")
+    def tap(locator):  # a finger on the screen: touch events through the DevTools protocol
+        locator.scroll_into_view_if_needed()
+        b = locator.bounding_box()
+        page.touchscreen.tap(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+
+    tap(item.locator("button"))
+    assert fixed.locator("text").text_content() == "4" and "corrected" not in fixed.get_attribute("class")
+    assert item.get_attribute("class") == "undone" and item.locator("button").text_content() == "Redo"
+    tap(item.locator("button"))
+    assert fixed.locator("text").text_content() == "1" and item.locator("button").text_content() == "Undo"
+    tap(page.locator("#picture-play"))
+    page.wait_for_selector("#board .island")
+    numbers = page.eval_on_selector_all("#board .island", "gs => gs.map(g => [+g.dataset.r, +g.dataset.c, "
+                                                          "g.querySelector('text').textContent])")
+    assert [r, c, "1"] in numbers
+    assert not [e for e in errors if "400" not in e], errors
