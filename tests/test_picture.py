@@ -45,8 +45,9 @@ def some_bridges(solution, rng):
     return Solution({k: (n if rng.random() < 0.7 else 1) for k, n in solution.bridges.items() if rng.random() < 0.5})
 
 
-@pytest.mark.parametrize("cell", [15, 24, 40, 80])
+@pytest.mark.parametrize("cell", [15, 24, 40, 80, 150])
 def test_own_png_read_exactly_at_every_scale(cell):
+    """The README's range: about 15 to 150 px a cell."""
     pz, sol = random_solution(9, 11, random.Random(cell))
     part = some_bridges(sol, random.Random(cell + 1))
     reading = picture.read_picture(render.png(pz, part, cell=cell))

@@ -138,6 +138,7 @@ def test_the_budget_bounds_the_readings_tried(monkeypatch):
     bad = puzzle.with_numbers({isl.pos: 8 for isl in puzzle.islands[:8]})
     service.settle(reading_of(bad, doubts=doubts), tries=10)
     assert len(calls) <= 11
+    assert service.TRIES == 64 and service.BUDGET <= 0.5  # the README's "at most 64 readings, about half a second"
 
 
 def test_links_hidden_under_the_circles_are_read_from_the_one_solution():
@@ -258,3 +259,31 @@ def test_the_settled_reading_is_what_hint_starts_from(damaged, capsys, tmp_path)
                                                     for i in puzzle.islands]), "grid"))
     assert main(["hint", str(grid), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == from_picture
+
+
+def test_show_marks_what_the_rules_corrected(damaged, tmp_path):
+    """``--show`` draws the settled reading: the corrected island in amber, the others in green."""
+    import numpy as np
+    from PIL import Image
+
+    import hashikit
+    from hashikit.cli import main
+
+    path, puzzle, isl = damaged
+    out = tmp_path / "read.png"
+    assert main(["solve", path, "--show", str(out), "-q"]) == 0
+    with open(path, "rb") as fh:
+        reading = hashikit.read_picture(fh.read())
+    a = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    amber = (abs(a[..., 0] - 224) < 40) & (abs(a[..., 1] - 138) < 40) & (a[..., 2] < 60)
+    green = (a[..., 0] < 60) & (a[..., 1] > 110) & (a[..., 2] < 80)
+
+    def around(mask, r, c):
+        x, y = reading.centre(r, c)
+        h = int(0.6 * reading.pitch)
+        return int(mask[int(y) - h:int(y) + h, int(x) - h:int(x) + h].sum())
+
+    (fixed,) = [k.cell for k in reading.corrections]
+    other = next(i for i in reading.islands if (i.row, i.col) != fixed)
+    assert around(amber, *fixed) > 20 and around(amber, other.row, other.col) == 0
+    assert around(green, other.row, other.col) > 20
