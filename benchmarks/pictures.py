@@ -190,18 +190,14 @@ def no_boards():
         d.text((10, 10 + 30 * i), f"Line {i + 1}: the 3 bridges of 2024 cost 17 coins, page {i % 9}.", font=font,
                fill="black")
     out.append(("text with numbers", png(im)))
-    im = Image.new("RGB", (500, 400), "white")
-    d = ImageDraw.Draw(im)
-    for r in range(8):
-        for c in range(6):
-            d.text((20 + 80 * c, 20 + 45 * r), f"{(r * 37 + c * 11) % 90 + 10}", font=font, fill="black")
-    out.append(("table of numbers", png(im)))
-    im = Image.new("RGB", (500, 400), "white")
-    d = ImageDraw.Draw(im)
-    for r in range(8):
-        for c in range(6):
-            d.text((30 + 70 * c, 20 + 45 * r), f"{(r * 5 + c * 3) % 8 + 1}", font=font, fill="black")
-    out.append(("table of single digits", png(im)))
+    for name, step, number in (("table of numbers", 80, lambda r, c: (r * 37 + c * 11) % 90 + 10),
+                               ("table of single digits", 70, lambda r, c: (r * 5 + c * 3) % 8 + 1)):
+        im = Image.new("RGB", (500, 400), "white")
+        d = ImageDraw.Draw(im)
+        for r in range(8):
+            for c in range(6):
+                d.text((20 + step * c, 20 + 45 * r), str(number(r, c)), font=font, fill="black")
+        out.append((name, png(im)))
     im = Image.new("RGB", (420, 320), "white")
     d = ImageDraw.Draw(im)
     d.text((10, 5), "November 2026", font=font, fill="black")

@@ -423,3 +423,23 @@ def stacked(data: bytes, rng: random.Random, k: int | None = None) -> tuple[byte
     for n in names:
         out = effect(out, n, rng, strength=rng.uniform(0.5, 1.0))
     return out, names
+
+
+def misreading(read, k: int, wrong: int = 4, right: int = 1):
+    """A reader (``read``, as :func:`hashikit.formats.picture.read_picture`) made to misread the
+    ``k``-th island's number as ``wrong``, unsure, ``right`` the runner-up: as if the picture were
+    smudged there (for testing what the rules make of it)."""
+    from hashikit.formats.picture import Doubt
+
+    def misread(raw, source="<picture>", lim=None):
+        r = read(raw, source, lim) if lim is not None else read(raw, source)
+        isl = r.puzzle.islands[k]
+        r.puzzle = r.puzzle.with_numbers({isl.pos: wrong})
+        for i in r.islands:
+            if (i.row, i.col) == isl.pos:
+                i.number, i.sure, i.others = wrong, 0.6, [(right, 0.35)]
+        r.doubts.append(Doubt("number", f"row {isl.row + 1}, column {isl.col + 1}: read as {wrong}, could be {right}",
+                              cell=isl.pos, choices=[(wrong, 0.6), (right, 0.35)]))
+        return r
+
+    return misread

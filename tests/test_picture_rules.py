@@ -196,21 +196,10 @@ def damaged(monkeypatch, tmp_path):
     puzzle, _ = tatham(0)
     path = tmp_path / "board.png"
     path.write_bytes(render.png(puzzle, None, cell=36))
-    real = picture.read_picture
     k = next(i for i, isl in enumerate(puzzle.islands) if isl.number == 1)
+    import picture_world
 
-    def smudged(raw, source="<picture>", lim=None, **kw):
-        r = real(raw, source, lim) if lim is not None else real(raw, source)
-        isl = r.puzzle.islands[k]
-        r.puzzle = r.puzzle.with_numbers({isl.pos: 4})
-        for i in r.islands:
-            if (i.row, i.col) == isl.pos:
-                i.number, i.sure, i.others = 4, 0.6, [(1, 0.35)]
-        r.doubts.append(Doubt("number", f"row {isl.row + 1}, column {isl.col + 1}: read as 4, could be 1",
-                              cell=isl.pos, choices=[(4, 0.6), (1, 0.35)]))
-        return r
-
-    monkeypatch.setattr(picture, "read_picture", smudged)
+    monkeypatch.setattr(picture, "read_picture", picture_world.misreading(picture.read_picture, k))
     return str(path), puzzle, puzzle.islands[k]
 
 

@@ -150,26 +150,15 @@ def misreading(monkeypatch):
     """A Tatham puzzle's picture, its reader made to misread one 1 as 4 (unsure, 1 the runner-up), and
     a server started after that (the reading runs in processes forked from this one)."""
     from hashikit.formats import picture, read_text
-    from hashikit.formats.picture import Doubt
     from hashikit.web.app import create_app
 
     from test_web_e2e import serve
 
     puzzle = read_text("10x10m2:c2e34a4a4c4h1l3d2a4j2a3a3a6b7a6k1a2f3c6b6a4", "tatham").puzzle
     k = next(i for i, isl in enumerate(puzzle.islands) if isl.number == 1)
-    real = picture.read_picture
+    import picture_world
 
-    def misread(raw, source="<picture>", lim=None):
-        r = real(raw, source, lim) if lim is not None else real(raw, source)
-        isl = r.puzzle.islands[k]
-        r.puzzle = r.puzzle.with_numbers({isl.pos: 4})
-        for i in r.islands:
-            if (i.row, i.col) == isl.pos:
-                i.number, i.sure, i.others = 4, 0.6, [(1, 0.35)]
-        r.doubts.append(Doubt("number", "x", cell=isl.pos, choices=[(4, 0.6), (1, 0.35)]))
-        return r
-
-    monkeypatch.setattr(picture, "read_picture", misread)
+    monkeypatch.setattr(picture, "read_picture", picture_world.misreading(picture.read_picture, k))
     gen = serve(create_app(allowed_hosts=["127.0.0.1", "localhost"], pool_size=0))
     url = next(gen)
     yield url, render.png(puzzle, None, cell=40), puzzle, puzzle.islands[k]
@@ -200,8 +189,9 @@ def test_page_shows_the_rules_corrections_and_undoes_them_by_touch(browser, misr
     tap(item.locator("button"))
     assert fixed.locator("text").text_content() == "1" and item.locator("button").text_content() == "Undo"
     tap(page.locator("#picture-play"))
-    page.wait_for_selector("#board .island")
+    page.wait_for_function("document.querySelector('#picture-view').hidden")  # the board read is on the page
+    page.wait_for_function(f"document.querySelectorAll('#board .island').length === {len(puzzle.islands)}")
     numbers = page.eval_on_selector_all("#board .island", "gs => gs.map(g => [+g.dataset.r, +g.dataset.c, "
                                                           "g.querySelector('text').textContent])")
-    assert [r, c, "1"] in numbers
+    assert [r, c, "1"] in numbers, (r, c, sorted(numbers))
     assert not [e for e in errors if "400" not in e], errors
