@@ -56,6 +56,8 @@ LARGE_ENOUGH = 18
 NONE = "no Hashi board found in the picture"
 #: a board with more of its area inked by what is neither islands, bridges nor grid lines is suspect
 STRAY = 0.02
+#: the grid is looked for among this many digits at most (the surest): its work grows as their square
+MOST_DIGITS = 1500
 
 
 def _where(cell) -> str:
@@ -287,6 +289,8 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
     digits = [d for d in look.digits if not d.weak]
     if len(digits) < 2:
         raise FormatError(f"{NONE} (no numbered islands)", source)
+    if len(digits) > MOST_DIGITS:  # a page of text: the grid is looked for among the surest
+        digits = sorted(digits, key=lambda d: -d.sure)[:MOST_DIGITS]
     rings = [2 * d.ring[2] for d in digits if d.ring]
     grid = picture_lattice.fit(np.array([[d.cx, d.cy] for d in digits], np.float64), look.size, rings or None)
     if grid is None:
