@@ -93,93 +93,24 @@ def settle(reading, budget: float = BUDGET, tries: int = TRIES, source: str = "<
     puzzle, even corrected, is no board: :class:`~hashikit.errors.FormatError`."""
     import copy
 
-    from ..formats.picture import Correction, Doubt
-
     out = copy.copy(reading)
     out.doubts, out.corrections = list(reading.doubts), list(reading.corrections)
     out.islands = [copy.copy(i) for i in reading.islands]
-    puzzle = reading.puzzle
-    if len(puzzle.islands) > MOST_ISLANDS:
+    if len(reading.puzzle.islands) > MOST_ISLANDS:
         return out
     deadline = time.perf_counter() + budget
     numbers = [d for d in out.doubts if d.kind == "number" and d.cell is not None and len(d.choices) > 1]
-    numbers.sort(key=lambda d: d.choices[0][1])
-    numbers = numbers[:PLACES]
-    sols = _solutions(puzzle, deadline)
-    implicit = False
-    if sols is not None and len(sols) != 1 and not numbers:
-        # no place was doubted, yet the puzzle as read is not one: the least sure numbers may be wrong
-        implicit = True
-        for i in sorted(out.islands, key=lambda i: i.sure):
-            alts = [(n, p) for n, p in i.others if p >= 0.02]
-            if i.sure <= DOUBTFUL and alts:
-                numbers.append(Doubt("number", f"{_where((i.row, i.col))}: read as {i.number}, could be {alts[0][0]}",
-                                     cell=(i.row, i.col), choices=[(i.number, i.sure)] + alts[:2]))
-            if len(numbers) >= PLACES // 2:
-                break
-    chosen = None
-    if sols is not None and len(sols) != 1 and numbers:
-        choices = [[(n, p) for n, p in d.choices if p >= 0.01] or d.choices[:1] for d in numbers]
-        base = {d.cell: d.choices[0][0] for d in numbers}
-        for idx in _best_first(choices, tries):
-            if not any(idx):
-                continue
-            change = {d.cell: choices[k][j][0] for k, (d, j) in enumerate(zip(numbers, idx)) if j}
-            if sum(1 for n in {**base, **change}.values() if n == 0) >= len(puzzle.islands) - 1:
-                continue
-            trial = _renumbered(puzzle, {**base, **change})
-            found = _solutions(trial, deadline)
-            if found is None:
-                break
-            if len(found) == 1:
-                chosen = (change, trial, found)
-                break
+    numbers = sorted(numbers, key=lambda d: d.choices[0][1])[:PLACES]
+    sols = _solutions(reading.puzzle, deadline)
+    implicit = sols is not None and len(sols) != 1 and not numbers
+    if implicit:  # no place was doubted, yet the puzzle as read is not one: the least sure numbers may be wrong
+        numbers = _least_sure(out.islands)
+    chosen = _search(reading.puzzle, numbers, deadline, tries) if sols is not None and len(sols) != 1 else None
     if chosen is not None:
-        change, puzzle, sols = chosen
-        was = {i.pos: i.number for i in reading.puzzle.islands}
-        for cell, n in sorted(change.items()):
-            if n:
-                text = f"{_where(cell)} read as {was[cell]}; as {n} the puzzle has exactly one solution"
-            else:
-                text = (f"{_where(cell)} read as a faint {was[cell]}; with no island there the puzzle has exactly "
-                        f"one solution")
-            out.corrections.append(Correction(text, cell=cell, was=was[cell], now=n))
-            for isl in out.islands:
-                if (isl.row, isl.col) == cell:
-                    isl.number = n
-        out.islands = [i for i in out.islands if i.number]
-        out.doubts = [d for d in out.doubts if not (d.kind == "number" and d.cell in change)]
-        if any(n == 0 for n in change.values()):
-            from ..model import Solution
-
-            gone = {cell for cell, n in change.items() if n == 0}
-            kept = {(a, b): k for (a, b), k in out.bridges.bridges.items() if a not in gone and b not in gone}
-            on = {(puzzle.islands[ln.a].pos, puzzle.islands[ln.b].pos) for ln in puzzle.links}
-            out.bridges = Solution({key: k for key, k in kept.items() if key in on})
-        out.puzzle = puzzle
+        sols = chosen[2]
+        _apply(out, reading, *chosen[:2])
     elif sols is not None and len(sols) == 1 and numbers and not implicit:
-        # the reading as it is has one solution: a doubt the rules confirm is settled
-        keep = []
-        for d in numbers:
-            others = [n for n, p in d.choices[1:3]]
-            unique_too = False
-            for n in others:
-                if n == 0 and len(puzzle.islands) <= 2:
-                    continue
-                found = _solutions(_renumbered(puzzle, {d.cell: n}), deadline)
-                if found is None or len(found) == 1:
-                    unique_too = True
-                    break
-            if unique_too:
-                keep.append(d)
-            else:
-                n = d.choices[0][0]
-                alt = f" (not {' or '.join(map(str, others))})" if others else ""
-                out.corrections.append(Correction(
-                    f"{_where(d.cell)} read as {n}, unsure; the rules agree{alt}: as {n} the puzzle has exactly one "
-                    f"solution", cell=d.cell, was=n, now=n))
-        settled = {id(d) for d in numbers} - {id(d) for d in keep}
-        out.doubts = [d for d in out.doubts if id(d) not in settled]
+        _confirm(out, numbers, deadline)
     elif sols is not None and not sols and reading.foreign:
         from ..errors import FormatError
         from ..formats.picture import NONE
@@ -187,14 +118,107 @@ def settle(reading, budget: float = BUDGET, tries: int = TRIES, source: str = "<
         raise FormatError(f"{NONE} (numbers on a grid, but {reading.foreign[0]}, and as a Hashi puzzle it has "
                           f"no solution: another puzzle?)", source)
     elif sols is not None and len(sols) != 1 and (numbers or not sols):
+        from ..formats.picture import Doubt
+
         what = "has no solution" if not sols else "has more than one solution"
-        places = "; ".join(f"{_where(d.cell)} ({' or '.join(str(n) for n, _ in d.choices[:3])}?)" for d in numbers)
+        named = numbers if implicit else []
+        if implicit and not named and not sols:  # nothing below DOUBTFUL: still, say where to look first
+            named = _least_sure(out.islands, 1.0, 3)
+        places = "; ".join(f"{_where(d.cell)} ({' or '.join(str(n) for n, _ in d.choices[:3])}?)" for d in named)
         out.doubts.append(Doubt("puzzle", f"the puzzle as read {what}" + (f"; the least sure numbers: {places}"
-                                                                          if implicit and places else "")))
-        if implicit:
-            out.doubts.extend(numbers)
+                                                                          if places else "")))
+        out.doubts.extend(named)
     _settle_bridges(out, sols if sols is not None and len(sols) == 1 else None)
     return out
+
+
+def _least_sure(islands, most_sure: float = DOUBTFUL, places: int = PLACES // 2):
+    """Doubts for the least sure islands (at most ``most_sure``) that have a runner-up."""
+    from ..formats.picture import Doubt
+
+    out = []
+    for i in sorted(islands, key=lambda i: i.sure):
+        alts = [(n, p) for n, p in i.others if p >= 0.02] or i.others[:1]
+        if i.sure <= most_sure and alts:
+            out.append(Doubt("number", f"{_where((i.row, i.col))}: read as {i.number}, could be {alts[0][0]}",
+                             cell=(i.row, i.col), choices=[(i.number, i.sure)] + alts[:2]))
+        if len(out) >= places:
+            break
+    return out
+
+
+def _search(puzzle, numbers, deadline, tries):
+    """The most probable reading of the unsure places that has exactly one solution, tried most
+    probable first: (the cells changed and their numbers, the puzzle, its solutions), or None."""
+    if not numbers:
+        return None
+    choices = [[(n, p) for n, p in d.choices if p >= 0.01] or d.choices[:1] for d in numbers]
+    base = {d.cell: d.choices[0][0] for d in numbers}
+    for idx in _best_first(choices, tries):
+        if not any(idx):
+            continue
+        change = {d.cell: choices[k][j][0] for k, (d, j) in enumerate(zip(numbers, idx)) if j}
+        if sum(1 for n in {**base, **change}.values() if n == 0) >= len(puzzle.islands) - 1:
+            continue
+        trial = _renumbered(puzzle, {**base, **change})
+        found = _solutions(trial, deadline)
+        if found is None:
+            return None
+        if len(found) == 1:
+            return change, trial, found
+    return None
+
+
+def _apply(out, reading, change, puzzle) -> None:
+    """The corrections ``change`` (cell -> number, 0 for no island) made to ``out``, and said."""
+    from ..formats.picture import Correction
+    from ..model import Solution
+
+    was = {i.pos: i.number for i in reading.puzzle.islands}
+    for cell, n in sorted(change.items()):
+        if n:
+            text = f"{_where(cell)} read as {was[cell]}; as {n} the puzzle has exactly one solution"
+        else:
+            text = f"{_where(cell)} read as a faint {was[cell]}; with no island there the puzzle has exactly one solution"
+        out.corrections.append(Correction(text, cell=cell, was=was[cell], now=n))
+        for isl in out.islands:
+            if (isl.row, isl.col) == cell:
+                isl.number = n
+    out.islands = [i for i in out.islands if i.number]
+    out.doubts = [d for d in out.doubts if not (d.kind == "number" and d.cell in change)]
+    gone = {cell for cell, n in change.items() if n == 0}
+    if gone:
+        on = {(puzzle.islands[ln.a].pos, puzzle.islands[ln.b].pos) for ln in puzzle.links}
+        out.bridges = Solution({(a, b): k for (a, b), k in out.bridges.bridges.items()
+                                if a not in gone and b not in gone and (a, b) in on})
+    out.puzzle = puzzle
+
+
+def _confirm(out, numbers, deadline) -> None:
+    """The reading as it is has one solution: each doubt whose other readings give none (or several)
+    is settled, and said."""
+    from ..formats.picture import Correction
+
+    puzzle = out.puzzle
+    settled = set()
+    for d in numbers:
+        others = [n for n, _ in d.choices[1:3]]
+        unique_too = False
+        for n in others:
+            if n == 0 and len(puzzle.islands) <= 2:
+                continue
+            found = _solutions(_renumbered(puzzle, {d.cell: n}), deadline)
+            if found is None or len(found) == 1:
+                unique_too = True
+                break
+        if not unique_too:
+            n = d.choices[0][0]
+            alt = f" (not {' or '.join(map(str, others))})" if others else ""
+            out.corrections.append(Correction(
+                f"{_where(d.cell)} read as {n}, unsure; the rules agree{alt}: as {n} the puzzle has exactly one "
+                f"solution", cell=d.cell, was=n, now=n))
+            settled.add(id(d))
+    out.doubts = [d for d in out.doubts if id(d) not in settled]
 
 
 def _settle_bridges(out, sols) -> None:
