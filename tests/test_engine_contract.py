@@ -45,7 +45,7 @@ def installed(name: str) -> bool:
 
 def engine_params():
     return [name if installed(name) else
-            pytest.param(name, marks=pytest.mark.skip(reason=f"{name}: pip install 'hashikit[{name}]'"))
+            pytest.param(name, marks=pytest.mark.skip(reason=f"{name}: pip install '.[{name}]'"))
             for name in ENGINES]
 
 
@@ -60,7 +60,7 @@ def engine_cases(*cases, default=()):
     for name in ENGINES:
         for case in cases or [()]:
             key = (name, *case)
-            marks = [] if installed(name) else [pytest.mark.skip(reason=f"{name}: pip install 'hashikit[{name}]'")]
+            marks = [] if installed(name) else [pytest.mark.skip(reason=f"{name}: pip install '.[{name}]'")]
             if key not in default and (name,) not in default:
                 marks.append(pytest.mark.slow)
             out.append(pytest.param(*key, marks=marks, id="-".join(map(str, key))))

@@ -189,7 +189,7 @@ def test_settling_leaves_the_reading_it_was_given_alone():
 def damaged(monkeypatch, tmp_path):
     """A picture of a Tatham puzzle whose reader is made to misread one number (unsure, the right
     number second), as if the picture were smudged there."""
-    pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashikit[photo]")')
+    pytest.importorskip("cv2", reason='OpenCV is not installed (pip install ".[photo]")')
     from hashikit import render
     from hashikit.formats import picture
 

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashikit[photo]")')
+pytest.importorskip("cv2", reason='OpenCV is not installed (pip install ".[photo]")')
 
 import picture_world as pw  # noqa: E402
 

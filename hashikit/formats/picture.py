@@ -23,7 +23,7 @@ grid, a link drawn over part of its gap or hidden under the islands.  The servic
 no board, or with another puzzle's grid, is a :class:`~hashikit.errors.FormatError` (exit 2, HTTP
 400).
 
-OpenCV (``pip install "hashikit[photo]"``) does the image work; without it reading a picture says
+OpenCV (``pip install ".[photo]"``) does the image work; without it reading a picture says
 how to install it, in one line.
 """
 

@@ -21,7 +21,7 @@ from ._common import kind_of
 MAX_PIXELS = 40_000_000
 #: pictures are worked on with their longest side at most this (larger ones are scaled down)
 WORK_SIDE = 2400
-INSTALL = 'reading pictures needs OpenCV: pip install "hashikit[photo]"'
+INSTALL = 'reading pictures needs OpenCV: pip install ".[photo]"'
 
 
 def cv2_or_refuse(source: str | None = None):

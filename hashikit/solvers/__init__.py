@@ -29,8 +29,8 @@ from .base import Capabilities, SolveResult, Status
 #: name -> (module, what it is, pip extra that installs its dependency)
 ENGINES: dict[str, tuple[str, str, str]] = {
     "sat": ("hashikit.solvers.sat", "SAT (CaDiCaL via python-sat) with lazy connectivity clauses", "hashikit"),
-    "milp": ("hashikit.solvers.milp", "the paper's branch-and-cut ILP (SCIP via PySCIPOpt)", "hashikit[milp]"),
-    "cpsat": ("hashikit.solvers.cpsat", "CP model with integer bridge counts (OR-Tools CP-SAT)", "hashikit[cpsat]"),
+    "milp": ("hashikit.solvers.milp", "the paper's branch-and-cut ILP (SCIP via PySCIPOpt)", ".[milp]"),
+    "cpsat": ("hashikit.solvers.cpsat", "CP model with integer bridge counts (OR-Tools CP-SAT)", ".[cpsat]"),
 }
 #: links up to which milp and cpsat keep a time limit in the caller: a 400-island instance (about
 #: 700 links) builds its SCIP model in about 0.03 s; 5,000 links in about 0.2 s, a fifth of the margin

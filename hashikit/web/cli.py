@@ -54,8 +54,16 @@ def run(args) -> int:
     except ImportError:
         print(INSTALL_HINT, file=sys.stderr)
         return 2
+    from ..limits import WEB_ADMISSION
+    from .admission import proxies
     from .app import create_app
+    from .serving import config as serving_config
 
+    try:
+        trusted = proxies(args.trusted_proxy)
+    except ValueError as exc:
+        print(f"hashikit: error: --trusted-proxy: {exc}", file=sys.stderr)
+        return 2
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
@@ -63,12 +71,11 @@ def run(args) -> int:
         print(f"hashikit: error: cannot serve on {args.host}:{args.port}: {reason}", file=sys.stderr)
         return 2
     port = sock.getsockname()[1]
-    app = create_app(allowed_hosts=allowed_hosts(args.host))
+    app = create_app(allowed_hosts=allowed_hosts(args.host), trusted_proxies=trusted)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     if args.host not in LOOPBACK:
         print(f"hashikit: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
-    config = uvicorn.Config(app, host=args.host, port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(serving_config(app, WEB_ADMISSION, trusted, host=args.host, port=port))
     if args.open:
         import threading
         import time
@@ -95,9 +102,16 @@ def add_parser(sub) -> None:
     s = sub.add_parser("serve", help="play in the browser: a local web app", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Serve a web page to play Hashi (load, generate, play with hints and checks) "
                                    "and its JSON API (described at /api/openapi.json). It binds to this machine "
-                                   "(127.0.0.1) unless --host says otherwise.",
-                       epilog="examples:\n  hashikit serve --open\n  hashikit serve --port 9000")
+                                   "(127.0.0.1) unless --host says otherwise. The server shares its workers fairly "
+                                   "(each client address has a share; overload is 503, a client asking too much 429, "
+                                   "both with Retry-After) and closes slow connections; GET /api/limits states how.",
+                       epilog="examples:\n  hashikit serve --open\n  hashikit serve --port 9000\n"
+                              "  hashikit serve --trusted-proxy 127.0.0.1   # behind nginx or Caddy on this machine")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="port (default: %(default)s)")
     s.add_argument("--open", action="store_true", help="open the page in a web browser")
+    s.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                   help="a reverse proxy (an address or a network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
+                        "X-Forwarded-For header names the client; repeat for several (default: none, the "
+                        "header is ignored)")
     s.set_defaults(func=run)
