@@ -87,6 +87,11 @@ CLI = Limits(max_side=MAX_SIDE, max_cells=4_000_000, max_islands=1_000_000, max_
 WEB = Limits(max_side=60, max_cells=3_600, max_islands=3_600, max_maxbridges=8,
              max_input_bytes=1_000_000, max_time_limit=10.0, default_time_limit=10.0)
 
+#: the page that needs no server (``hashikit site``): what Python in the browser takes per call; a
+#: larger board goes to a hashikit server when one answers the page
+SITE = Limits(max_side=25, max_cells=625, max_islands=625, max_maxbridges=4,
+              max_input_bytes=1_000_000, max_time_limit=10.0, default_time_limit=10.0)
+
 #: what a request for a generated puzzle may ask, wherever it comes from (``hashikit.spec``, the
 #: one rule book of such requests, reads these): the smallest side, MAXBRIDGES (lowest, highest),
 #: islands per cell of the default layout (the most, the default), Tatham's layout's islands
@@ -157,7 +162,12 @@ class Admission(Record, frozen=True):
         work and the margin."""
         return self.queue_wait + time_limit + TIME_MARGIN
 
-
+#: the page that needs no server: the largest board it generates, how many of the levels
+#: (``model.LEVELS``, easiest first) it generates (the hardest needs a hashikit server) and the
+#: seconds one generation may take
+SITE_GENERATE_MAX_SIDE = 15
+SITE_LEVEL_COUNT = 3
+SITE_GENERATE_TIME_LIMIT = 20.0
 #: seconds allowed past a time limit before an answer is late: the whole command, counted from
 #: the process's start (start-up, reading, building, solving, checking, writing and the exit)
 TIME_MARGIN = 0.5

@@ -311,7 +311,8 @@ GROUPS = {(".logic", "add_parsers"): ("grade", "explain", "hint"),
           (".generate", "add_parsers"): ("generate", "generate-suite"),
           (".bench", "add_parser"): ("bench",),
           (".catalog", "add_parsers"): ("catalog", "book"),
-          ("..web.cli", "add_parser"): ("serve",)}
+          ("..web.cli", "add_parser"): ("serve",),
+          (".site", "add_parser"): ("site",)}
 
 
 def _command_in(argv: list[str]) -> str | None:

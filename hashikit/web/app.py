@@ -42,7 +42,7 @@ from ..service import (AnalyzeReport, BadInput, BoardCheckReport, ConvertReport,
                        ParseReport, SolveReport)
 from ..solvers.process import killed_at_deadline
 from . import jobs
-from .guards import CLIENT_GONE, ApiError, BodyGuard, SecurityHeaders, validation_message
+from .guards import CLIENT_GONE, ApiError, BodyGuard, RootSlash, SecurityHeaders, validation_message
 from .admission import GENERATE, HEAVY, LIGHT, ClientGate, Gatekeeper, Refused, client_of, proxies
 from .requests import (BoardRequest, CheckRequest, ConvertRequest, ErrorAnswer, GenerateRequest, LimitsReport, ParseRequest,
                        PictureRequest, PuzzleRequest, StyleReport, limits_report, style_report)
@@ -424,6 +424,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     posts = frozenset(route.path for route in app.routes if "POST" in getattr(route, "methods", ()))
     app.add_middleware(BodyGuard, max_body=max_body, paths=posts, timeout=admission.body_timeout)
     app.add_middleware(ClientGate, at_once=admission.client_at_once, trusted=trusted, paths=posts, gate=gate)
+    app.add_middleware(RootSlash)
     app.add_middleware(SecurityHeaders)
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)

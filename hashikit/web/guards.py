@@ -8,7 +8,7 @@ import asyncio
 import json
 
 from fastapi.exceptions import RequestValidationError
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 #: the status of an answer nobody waits for any more (the client disconnected; nginx's 499)
 CLIENT_GONE = 499
@@ -147,3 +147,20 @@ def validation_message(exc: RequestValidationError) -> str:
     if err.get("type") == "extra_forbidden":
         return f"{where} is not a field of this request"
     return f"{where}: {msg}" + (f" ({len(errors) - 1} more problems)" if len(errors) > 1 else "")
+
+
+class RootSlash:
+    """Behind a reverse proxy at a path (``hashikit serve --root-path /hashi``), the page's own
+    address ``/hashi`` goes to ``/hashi/`` (where its relative addresses resolve), by a relative
+    redirect: the player's own host and scheme, never the address the server binds."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        root = scope.get("root_path", "") if scope["type"] == "http" else ""
+        if root and scope["path"] == root and scope["method"] in ("GET", "HEAD"):
+            query = scope.get("query_string", b"").decode("latin-1")
+            where = root.rsplit("/", 1)[-1] + "/" + (f"?{query}" if query else "")
+            return await Response(status_code=307, headers={"location": where})(scope, receive, send)
+        return await self.app(scope, receive, send)

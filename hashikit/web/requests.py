@@ -312,6 +312,11 @@ class LimitsReport(BaseModel):
     admission: AdmissionLimits
     generate: GenerateLimits
     formats: list[FormatInfo] = Field(description="the writable formats")
+    server: bool = Field(True, description="a hashikit server answers the page (false in the page that needs no "
+                                           "server, `hashikit site`, when none answers it: picture reading, larger "
+                                           "boards and the hardest level are then not offered)")
+    site: dict | None = Field(None, description="what `hashikit site` wrote into its page (the puzzle of the day's "
+                                                "level, size and seed; the build), none when served")
 
 
 # -- the style table (GET /api/style): the sizes every drawing of a board is made with --------
