@@ -14,7 +14,7 @@ what the reader will give it: the component at the island's middle is the digit,
 candidate the reader would consider there is "not a digit".  The same seed and fonts give the same
 model.
 
-The network is a small multilayer perceptron (530 -> 192 -> 96 -> 11, ReLU, softmax), trained with
+The network is a small multilayer perceptron (402 -> 256 -> 128 -> 11, ReLU, softmax), trained with
 Adam in numpy; the file holds its weights in float16 and the input normalisation (about 200 kB).
 It prints its accuracy on three training fonts left out of a first run (the check used while
 choosing its settings); with ``--held``, also on the fonts of :data:`HELD_FONTS`, which are never
@@ -274,7 +274,7 @@ def build(font_list, per_class: int, rng, log=True):
     return np.stack(X), np.array(Y)
 
 
-def train(X, Y, rng, epochs=30, hidden=(192, 96), log=True):
+def train(X, Y, rng, epochs=30, hidden=(256, 128), log=True):
     mean, std = X.mean(0), X.std(0) + 1e-3
     Xn = ((X - mean) / std).astype(np.float32)
     classes = len(picture_digits.CLASS_DIGIT)

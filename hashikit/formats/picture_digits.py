@@ -62,7 +62,7 @@ class Digit:
 def features(crop):
     """The network's input for one digit: its contrast crop brought to FEATURE_SIDE pixels high (a
     wide one to FEATURE_SIDE wide), centred in a FEATURE_SIDE square, its strokes to a peak of 1; then
-    the crop's aspect ratio and its share of ink; then where its edges run which way."""
+    the crop's aspect ratio and its share of ink."""
     import cv2
     import numpy as np
 
@@ -85,27 +85,7 @@ def features(crop):
         peak = 1.0
     sq = np.clip(sq / max(peak, 1e-3), 0.0, 1.0)
     fill = float((crop > 0).mean())
-    return np.concatenate([sq.ravel(), [w / h, fill], _strokes(sq)]).astype(np.float32)
-
-
-#: the stroke directions are counted in CELLS x CELLS squares of the digit, in BINS directions
-CELLS, BINS = 4, 8
-
-
-def _strokes(sq):
-    """Where the digit's edges run which way: a histogram of edge directions in each of
-    CELLS x CELLS squares (thick or thin strokes, a serif or none, give much the same)."""
-    import numpy as np
-
-    gy, gx = np.gradient(sq)
-    mag = np.hypot(gx, gy)
-    ang = np.mod(np.arctan2(gy, gx), np.pi)  # a stroke's two edges count alike
-    b = np.minimum((ang / np.pi * BINS).astype(int), BINS - 1)
-    S = sq.shape[0]
-    cell = np.minimum(np.arange(S) * CELLS // S, CELLS - 1)
-    idx = (cell[:, None] * CELLS + cell[None, :]) * BINS + b
-    hist = np.bincount(idx.ravel(), weights=mag.ravel(), minlength=CELLS * CELLS * BINS)
-    return hist / (hist.sum() + 1e-6) * 8
+    return np.concatenate([sq.ravel(), [w / h, fill]]).astype(np.float32)
 
 
 _model = None
