@@ -153,14 +153,39 @@ def test_links_hidden_under_the_circles_are_read_from_the_one_solution():
     settled = service.settle(reading_of(puzzle, shown, doubts=[doubt], hidden=[key]))
     assert settled.bridges == sol and settled.unsure == []
     assert settled.corrections[0].link == key and settled.corrections[0].now == sol.bridges[key]
-    # a game in progress (a link seen that the solution does not have): the hidden link stays unsure
+    # a game in progress with a link the solution does not have: the hidden link stays unsure, and the
+    # link seen is doubted (a misread bridge, or the player's mistake)
     other = next(ln for ln in puzzle.links if (isl[ln.a].pos, isl[ln.b].pos) not in sol.bridges)
     wrong = Solution({**shown.bridges, (isl[other.a].pos, isl[other.b].pos): 1})
     settled = service.settle(reading_of(puzzle, wrong, doubts=[doubt], hidden=[key]))
-    assert settled.bridges == wrong and settled.unsure == [doubt.text]
+    assert settled.bridges == wrong and settled.unsure[0] == doubt.text and len(settled.unsure) == 2
+    assert "but the puzzle's one solution has 0 there" in settled.unsure[1]
     # nothing drawn anywhere: the hidden links are empty too, and nothing is unsure
     settled = service.settle(reading_of(puzzle, Solution({}), doubts=[doubt], hidden=[key]))
     assert settled.bridges == Solution({}) and settled.unsure == []
+
+
+def test_bridges_no_game_could_have_are_doubted_at_their_link():
+    """A single bridge read as a double (a circle's outline beside it): more than the puzzle's one
+    solution has there is doubted by its two ends; without one solution, more bridges at an island
+    than its number.  Bridges that agree with the solution are not doubted."""
+    puzzle, sol = tatham(1)
+    single = next(k for k, n in sol.bridges.items() if n == 1)
+    drawn = Solution({**sol.bridges, single: 2})
+    settled = service.settle(reading_of(puzzle, drawn))
+    (line,) = settled.unsure
+    (a, b) = single
+    assert line.startswith(f"the link from row {a[0] + 1}, column {a[1] + 1} to row {b[0] + 1}, column {b[1] + 1}: "
+                           f"read as 2 bridges, but the puzzle's one solution has 1 there")
+    assert service.settle(reading_of(puzzle, sol)).unsure == []
+    # no solution to compare with: the island over its number names the link
+    from hashikit.model import Puzzle
+
+    none = Puzzle(1, 5, [(0, 0, 1), (0, 2, 2), (0, 4, 2)])
+    assert not solve(none, max_solutions=1).solutions
+    settled = service.settle(reading_of(none, Solution({((0, 0), (0, 2)): 2})))
+    assert any(u.startswith("the link from row 1, column 1 to row 1, column 3: read as 2 bridges, but 2 bridges "
+                            "read at the 1 at row 1, column 1") for u in settled.unsure), settled.unsure
 
 
 def test_another_puzzle_is_refused_when_the_rules_find_no_hashi_puzzle_in_it():

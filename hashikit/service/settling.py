@@ -129,7 +129,41 @@ def settle(reading, budget: float = BUDGET, tries: int = TRIES, source: str = "<
                                                                           if places else "")))
         out.doubts.extend(named)
     _settle_bridges(out, sols if sols is not None and len(sols) == 1 else None)
+    _overdrawn(out, sols if sols is not None and len(sols) == 1 and chosen is None else None)
     return out
+
+
+def _overdrawn(out, sols) -> None:
+    """Bridges read where no game could have them are doubted at their link: more than the puzzle's
+    one solution has there, or more at an island than its number (a misread bridge, or a mistake in
+    the game; either way the reader cannot be sure of it)."""
+    from ..formats.picture import Doubt
+
+    seen = out.bridges.bridges
+    if not seen:
+        return
+    doubted = {d.link for d in out.doubts if d.link is not None}
+    number = {i.pos: i.number for i in out.puzzle.islands}
+    held = {}
+    for (a, b), n in seen.items():
+        held[a] = held.get(a, 0) + n
+        held[b] = held.get(b, 0) + n
+    want = sols[0].bridges if sols else None
+    for (a, b), n in sorted(seen.items()):
+        if not n or (a, b) in doubted:
+            continue
+        if want is not None:
+            if n <= want.get((a, b), 0):
+                continue
+            why = f"the puzzle's one solution has {want.get((a, b), 0)} there"
+        elif held.get(a, 0) > number.get(a, 9) or held.get(b, 0) > number.get(b, 9):
+            end = a if held.get(a, 0) > number.get(a, 9) else b
+            why = f"{held[end]} bridges read at the {number[end]} at {_where(end)}"
+        else:
+            continue
+        out.doubts.append(Doubt("bridge", f"the link from {_where(a)} to {_where(b)}: read as {n} "
+                                          f"bridge{'s' if n != 1 else ''}, but {why} (a misread bridge, or a "
+                                          f"mistake in the game)", link=(a, b), choices=[(n, 1.0)]))
 
 
 def _least_sure(islands, most_sure: float = DOUBTFUL, places: int = PLACES // 2):
