@@ -264,10 +264,23 @@ def _text_picture():
     return _png(im)
 
 
+def _table_picture():
+    """Single digits 1 to 8 in a table, rows closer than columns (so the squarest grid has a place
+    between every two rows and columns): a table, not a board."""
+    im = Image.new("RGB", (500, 400), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(ps.font_path("dejavu-sans"), 18)
+    for r in range(8):
+        for c in range(6):
+            d.text((20 + 70 * c, 20 + 45 * r), str((r * 5 + c * 3) % 8 + 1), font=font, fill="black")
+    return _png(im)
+
+
 @pytest.mark.parametrize("name, data, says", [
     ("blank.png", _png(Image.new("RGB", (300, 200), "white")), "no Hashi board found"),
     ("dark.png", _png(Image.new("RGB", (300, 200), (20, 20, 20))), "no Hashi board found"),
     ("text.png", _text_picture(), "no Hashi board found"),
+    ("table.png", _table_picture(), "no Hashi board found"),
     ("bomb.png", _bomb(100_000, 100_000), "pixels; hashikit reads pictures of at most"),
     ("wide.png", _bomb(2**31 - 1, 1), "hashikit reads pictures of at most"),
     ("tiny.png", _png(Image.new("RGB", (3, 3), "white")), "too small to hold a board"),

@@ -376,6 +376,12 @@ def _another_puzzle(where, digits, R, C, source) -> list[str]:
         foreign.append("the numbers lie only around the edge of the board, none in it or at its corners")
     if len(where) > 0.5 * R * C:
         foreign.append(f"numbers in {len(where)} of the {R * C} cells")
+    else:  # a table: every other (or third...) row and column, nearly full
+        a = math.gcd(*(k[0] - r for k in where for r in (min(k[0] for k in where),)))
+        b = math.gcd(*(k[1] - c for k in where for c in (min(k[1] for k in where),)))
+        places = ((R - 1) // max(a, 1) + 1) * ((C - 1) // max(b, 1) + 1)
+        if max(a, b) > 1 and len(where) >= 9 and len(where) > 0.5 * places:
+            foreign.append(f"numbers in {len(where)} of the {places} places of a table")
     return foreign
 
 
