@@ -65,7 +65,7 @@ def test_photo_effects(effect):
 
 
 @needs_sgt
-@pytest.mark.parametrize("game", ["towers", "slant", "dominosa", "keen"])
+@pytest.mark.parametrize("game", ["towers", "slant", "dominosa", "keen", "filling"])
 def test_other_puzzles_are_refused(game, tmp_path, capsys):
     from hashikit.cli import main
 

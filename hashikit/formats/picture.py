@@ -374,6 +374,9 @@ def _another_puzzle(where, digits, R, C, source) -> list[str]:
     corners = [k for k in where if k[0] in (0, R - 1) and k[1] in (0, C - 1)]
     if R >= 4 and C >= 4 and len(edge) == len(where) and not corners:
         foreign.append("the numbers lie only around the edge of the board, none in it or at its corners")
+    close = [k for k in where if any((k[0] + dr, k[1] + dc) in where for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))]
+    if len(where) >= 8 and len(close) >= 0.3 * len(where):  # Hashi islands seldom stand side by side
+        foreign.append(f"{len(close)} of the {len(where)} numbers stand in the cell next to another")
     if len(where) > 0.5 * R * C:
         foreign.append(f"numbers in {len(where)} of the {R * C} cells")
     else:  # a table: every other (or third...) row and column, nearly full
