@@ -474,3 +474,21 @@ def test_the_training_script_rebuilds_a_model(tmp_path):
     assert model["w1"].shape[0] == picture.FEATURE_SIDE ** 2 + 2
     probs = picture_digits.classify(np.zeros((3, picture.FEATURE_SIDE ** 2 + 2), np.float32), model)
     assert probs.shape == (3, len(picture_digits.CLASS_DIGIT))
+
+
+def test_signs_of_another_puzzle():
+    """What makes a grid of numbers look like another puzzle (used when, as a Hashi puzzle, it has no
+    solution): numbers side by side (Slant, Filling; no published Hashi board in ../shared has any),
+    a nearly full table; a Tatham-like board shows none."""
+    from types import SimpleNamespace
+
+    def signs(cells, R, C):
+        digits = [SimpleNamespace(digit=3, sure=0.99) for _ in cells]
+        return picture._another_puzzle({cell: k for k, cell in enumerate(cells)}, digits, R, C, "x")
+
+    pairs = [(r, c) for r in range(0, 8, 2) for c in (0, 1)] + [(7, 5), (3, 7)]
+    assert any("stand in the cell next to another" in s for s in signs(pairs, 8, 8))
+    table = [(r, c) for r in range(0, 10, 2) for c in range(0, 12, 3)]
+    assert any("places of a table" in s for s in signs(table, 9, 10))
+    board = [(0, 0), (0, 4), (2, 2), (2, 6), (4, 0), (4, 3), (6, 1), (6, 5), (8, 6), (3, 8), (8, 2)]
+    assert signs(board, 9, 9) == []
