@@ -58,6 +58,20 @@ def test_a_tatham_solution_is_read_with_every_bridge():
 
 
 @needs_sgt
+def test_a_board_with_islands_only_on_even_rows_and_columns_says_it_may_be_spaced():
+    """Tatham's rings are 1.1 cells across; on a board whose every island stands on an even row and
+    column they are 0.55 of the cell the islands show, as on a board with small rings and no empty rows.
+    The picture cannot tell them apart (the puzzle is the same): the reading says so."""
+    png, puzzle, bridges, gid = pw.tatham_case("slow1", "7x7m2", 300)
+    assert all(i.row % 2 == 0 and i.col % 2 == 0 for i in puzzle.islands), gid
+    r = read_picture(png)
+    halved = {(i.row // 2, i.col // 2, i.number) for i in puzzle.islands}
+    assert shifted(r.puzzle)[0] in (shifted(puzzle)[0], halved)
+    if shifted(r.puzzle)[0] == halved:
+        assert any("may have an empty row and column between every two" in u for u in r.unsure), r.unsure
+
+
+@needs_sgt
 @pytest.mark.parametrize("effect", ["perspective", "dark-table", "rotate"])
 def test_photo_effects(effect):
     png, puzzle, bridges, _ = pw.tatham_case(f"fx-{effect}", "10x10m2", 150)

@@ -54,6 +54,8 @@ PREVIEW = 1100
 LARGE_ENOUGH = 18
 #: how every refusal of a picture without a board begins
 NONE = "no Hashi board found in the picture"
+#: rings this share of a cell across (least, most) may be on a board twice as fine
+SPACED = (0.5, 0.6)
 #: a board with more of its area inked by what is neither islands, bridges nor grid lines is suspect
 STRAY = 0.02
 #: the grid is looked for among this many digits at most (the surest): its work grows as their square
@@ -297,6 +299,7 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
         raise FormatError(f"{NONE} (the numbers do not sit on a grid)", source)
     grid, digits = _with_faint(grid, digits, [d for d in look.digits if d.weak])
     doubts: list[Doubt] = []
+    _spacing(grid, digits, rings, doubts)
     where, corner, (R, C) = _cells(grid, digits, scale, doubts)
     from ._common import validate_board
 
@@ -331,6 +334,23 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
                    tuple(map(float, ex)), tuple(map(float, ey)), math.degrees(math.atan2(ex[1], ex[0])), raw,
                    homography=[[float(v) for v in row] for row in H], hidden=hidden, foreign=foreign,
                    stray=round(stray, 4))
+
+
+def _spacing(grid, digits, rings, doubts) -> None:
+    """Rings about half a cell across fit two boards alike: this one, and one with an empty row and
+    column between every two (Tatham's rings are 1.1 cells across): said, as the picture cannot tell."""
+    import numpy as np
+
+    from . import picture_lattice
+
+    if len(rings) * 2 < len(digits):
+        return
+    placed = grid.cells[grid.on]
+    mid = placed.mean(axis=0) if len(placed) else np.zeros(2)
+    ratio = float(np.median(rings)) / picture_lattice.local_pitch(grid.H, float(mid[0]), float(mid[1]))
+    if SPACED[0] <= ratio <= SPACED[1]:
+        doubts.append(Doubt("puzzle", f"the islands' rings are {ratio:.2f} of a cell across: the board may have "
+                                      f"an empty row and column between every two (the puzzle is the same)"))
 
 
 def _cells(grid, digits, scale, doubts):
