@@ -74,7 +74,8 @@ TATHAM_SIZES = ("7x7", "10x10", "10x10", "12x12", "15x15", "15x15", "10x7", "9x1
 DPIS = (72, 90, 100, 120, 150, 200, 250, 300)
 #: Tatham's kinds the tuning part sees, and the ones only the held-back part has
 OTHERS_TUNE = ("towers", "dominosa", "slant", "keen", "tents", "filling", "solo")
-OTHERS_HELD = OTHERS_TUNE + ("lightup", "net", "unequal", "magnets", "range", "singles", "pattern", "galaxies")
+#: (not Pattern: Debian's sgt-pattern crashes when it prints, SIGSEGV)
+OTHERS_HELD = OTHERS_TUNE + ("lightup", "net", "unequal", "magnets", "range", "singles", "galaxies")
 #: pictures per set in each part, at --scale 1
 COUNTS = {"tatham-print": 40, "tatham-solution": 20, "stacked": 40, "svg-styles": 60, "other-puzzles": 30}
 FX_COUNT = 11
