@@ -564,8 +564,13 @@ def mib(n: int) -> str:
 
 
 def table(name: str, run: dict) -> list[str]:
+    bound = run["limits"].get("admission", {}).get("server_memory")
+    peak = max((p["pss"] for p in run["phases"]), default=0)
+    stated = ("no stated memory bound" if bound is None else
+              f"stated memory bound {mib(bound)} (proportional), peak {mib(peak)}: "
+              + ("held" if peak < bound else "NOT held"))
     lines = [f"### {name} (`{run['tree']}`)", "",
-             f"Idle server: {mib(run['idle'][0])} resident, {mib(run['idle'][1])} proportional. "
+             f"Idle server: {mib(run['idle'][0])} resident, {mib(run['idle'][1])} proportional; {stated}. "
              f"Server still answering afterwards: {'yes' if run['alive'] else 'NO'}.", "",
              "| phase | player solves | p50 | p99 | worst | players' answers | attacker's answers (429/503 with Retry-After) "
              "| slow connections: still open / longest held / held past the timeout | peak memory (resident / proportional) "

@@ -400,7 +400,8 @@ def test_limits_and_openapi_state_the_admission():
     text = api["info"]["description"]
     for promise in (f"{WEB_ADMISSION.client_at_once} requests in flight", f"{WEB_ADMISSION.client_heavy_per_minute} a minute",
                     "429 with `Retry-After`", "503 with `Retry-After`", f"at most {WEB_ADMISSION.queue_wait:g} s",
-                    f"within {WEB_ADMISSION.header_timeout:g} s", "never answered 400"):
+                    f"within {WEB_ADMISSION.header_timeout:g} s", "never answered 400",
+                    f"the whole server stays under {WEB_ADMISSION.server_memory // 2 ** 20} MiB"):
         assert promise in text, promise
     for path, item in api["paths"].items():
         if "post" in item:
@@ -432,6 +433,9 @@ def test_the_readme_states_the_admission_from_limits_py():
             f"may have {a.client_at_once} requests in flight", f"and {a.client_heavy_at_once} heavy request",
             f"at once and {a.client_heavy_per_minute} a minute",
             f"may map {a.worker_memory // 2 ** 30} GiB of memory",
+            f"The whole server (its process and every worker, shared pages counted once) stays under "
+            f"{a.server_memory / 2 ** 30:g} GiB", f"runs only on the {a.heavy_at_once} heavy workers",
+            f"a picture is at most {a.picture_pixels / 1e6:g} megapixels",
             f"headers must arrive within {a.header_timeout:g} s and its body within {a.body_timeout:g} s",
             f"an idle connection is closed after {a.keep_alive:g} s",
             f"may hold {a.client_connections} connections open", f"and the server {a.connections} (then 503)"):

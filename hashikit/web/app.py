@@ -463,5 +463,6 @@ def _description(adm: Admission, max_body: int, solve_time_limit: float, generat
         "Overload is never answered 400.\n\n"
         f"**Slow clients** (`hashikit serve`): a request's headers must arrive within {adm.header_timeout:g} s and "
         f"its body within {adm.body_timeout:g} s (408), an idle connection is closed after {adm.keep_alive:g} s, "
-        f"and a client may hold {adm.client_connections} connections open. `GET /api/limits` states all of these "
-        "as fields.")
+        f"and a client may hold {adm.client_connections} connections open. Each worker may map "
+        f"{adm.worker_memory // 2 ** 20} MiB (more: 503, the worker replaced), and the whole server stays under "
+        f"{adm.server_memory // 2 ** 20} MiB. `GET /api/limits` states all of these as fields.")
