@@ -422,9 +422,9 @@ async def phase(server: Server, name: str, seconds: float, players: int, small: 
     played: list = []
     peak = [0, 0]
 
-    async def sample() -> None:
+    async def sample() -> None:  # in a thread: reading /proc takes 20 to 100 ms, the players' loop must not wait
         while not stop.is_set():
-            rss, pss = server.memory()
+            rss, pss = await asyncio.get_running_loop().run_in_executor(None, server.memory)
             peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
             await asyncio.sleep(0.25)
 
