@@ -318,6 +318,17 @@ def test_the_time_limit_counts_from_when_the_work_starts(monkeypatch):
     assert [r.json()["status"] for r in answers] == ["hint", "hint"], [r.text for r in answers]
 
 
+def test_a_light_solve_runs_its_engine_in_the_worker_a_heavy_one_in_a_process_of_its_own(warm, monkeypatch):
+    """A player's board is solved in the light worker itself, killed at the deadline (no process
+    to start: the most of a small solve's time); a heavy board's engine runs in a child of its
+    worker, which hands back the solutions found by the deadline."""
+    monkeypatch.setattr(jobs, "solve", web_jobs.where_solve)
+    light = warm.post("/api/solve", json={"puzzle": SQUARE}).json()
+    heavy = warm.post("/api/solve", json={"puzzle": {"rows": 30, "cols": 30, "islands": [[0, 0, 1], [0, 29, 1]]}}).json()
+    assert light["in_worker"] is True and heavy["in_worker"] is False, (light, heavy)
+    assert light["seconds"] == heavy["seconds"] == WEB.default_time_limit
+
+
 def test_a_worker_out_of_memory_is_replaced_and_its_request_answered_503(warm, monkeypatch):
     light = warm.app.state.pools["light"]
     before = set(light.pids())
