@@ -140,9 +140,10 @@ def test_a_short_load_run_every_attack_at_once(server):
 def test_serve_refuses_a_proxy_that_is_no_address(capsys):
     from hashikit.cli import build_parser
 
-    args = build_parser().parse_args(["serve", "--port", "0", "--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "nginx"])
-    assert args.func(args) == 2
-    assert capsys.readouterr().err.strip() == "hashikit: error: --trusted-proxy: not an address or a network: 'nginx'"
+    with pytest.raises(SystemExit) as stop:
+        build_parser().parse_args(["serve", "--port", "0", "--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "nginx"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2 and err[-1] == "hashikit serve: error: argument --trusted-proxy: not an address or a network: 'nginx' (see 'hashikit serve --help')", err
 
 
 def test_serve_help_says_how_it_shares_and_whom_it_trusts(capsys, monkeypatch):
