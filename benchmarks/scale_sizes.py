@@ -180,7 +180,7 @@ def write(args, revs: dict, rows: list[dict]) -> None:
         new_wall = med(new, "wall")
         old_cpu = f"{med(done_old, 'cpu'):.2f}" if done_old else ""
         ratio = (f"{med(done_old, 'wall') / new_wall:.1f}x" if done_old
-                 else f"> {args.base_timeout / new_wall:.0f}x")
+                 else f"> {args.base_timeout / new_wall:.1f}x" if new_wall < args.base_timeout else "?")
         st = new[0]["stats"]
         u = (f"{med(uniq, 'wall'):.2f}", f"{med(uniq, 'wall') / new_wall:.2f}x", str(uniq[0]["unique"])) if uniq else ("", "", "")
         valid = all(r["valid"] for r in new + uniq + done_old)
