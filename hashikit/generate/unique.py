@@ -7,10 +7,6 @@ out too easy or hopeless is drawn again.  The result is proved unique by the SAT
 At easy and medium the deducer's runs are worked out by :mod:`hashikit.logic.closure` (the
 state those rules end in, and their steps in the deducer's order, without the deducer); above,
 the deducer goes on from there.
-
-About 750 lines: the repair loop (:func:`_repair_until_graded`), its batches of far-apart repairs
-and the carrying over of the deducer's state from one repaired puzzle to the next are one
-algorithm, tuned together (``benchmarks/results/generate.md``).
 """
 
 from __future__ import annotations
@@ -262,10 +258,6 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
     geo = st.geo
     inc, ends = geo.inc, geo.ends
     near = {new.index[cell] for cell in cells}
-    for _ring in range(_CARRY_RINGS):  # the changed islands and rings of neighbours around them
-        for i in list(near):
-            for k in inc[i]:
-                near.update(ends[k])
     lo, hi, cap = deducer.st.lo, deducer.st.hi, geo.cap
     if same:
         slo, shi = list(lo), [h if h < c else c for h, c in zip(hi, cap)]
@@ -295,9 +287,6 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
     return type(deducer)(st, deducer, island_map, link_map, suppose=False, words=deducer.words, groups=False)
 
 
-#: a carried deducer starts afresh on the links of the changed islands and of this many rings of
-#: neighbours around them
-_CARRY_RINGS = 0
 #: the default layout per level: (extra links per island, share of links doubled) for
 #: :func:`random_solution`.  Half the links doubled and few loops leave Tatham's stages stuck in
 #: far fewer places (40x40 hard: 3x faster than the earlier 0.25 and 0.35; 60x60 hard: 3.4x faster

@@ -16,10 +16,6 @@ where an island it could starve is in reach (:meth:`Deducer.risk`).  Board rules
 run whenever every rule before them is stuck.  None of this changes which step is
 taken: tests/test_logic.py compares every run with a plain deducer that looks at
 every element of every rule afresh.
-
-About 670 lines: the element rules, the waking table that says which change wakes which element,
-and the step order are one contract (the same steps as the plain deducer); split, a change to a
-rule and to what wakes it would land in two files.
 """
 
 from __future__ import annotations
@@ -688,36 +684,6 @@ def _changed_islands(deducer: Deducer, parent: Deducer, island_map: list[int], l
                 out.append(x)
                 break
     return out
-
-
-def next_step(state: State, max_level: str = "expert") -> Step | None:
-    """The first deduction of the lowest level that has one, or None when stuck (``state`` unchanged)."""
-    return Deducer(state.copy()).next_step(level_rank(max_level))
-
-
-def hint(state: State, max_level: str = "expert") -> Step | None:
-    """A step a player can act on: of the steps at the lowest level that has one, the first that
-    places a bridge, else the first (its ruled-out counts are marks the board can hold:
-    see :func:`hint_marks`).  None when stuck.  ``state`` is unchanged."""
-    deducer = Deducer(state.copy())
-    first = deducer.next_step(level_rank(max_level))
-    if first is None or any(new_lo > state.lo[k] for k, new_lo, _hi in first.changes):
-        return first
-    for step in deducer.all_steps(first.level):
-        if any(new_lo > state.lo[k] for k, new_lo, _hi in step.changes):
-            return step
-    return first
-
-
-def hint_bridges(state: State, step: Step) -> list[tuple[int, int]]:
-    """The bridges ``step`` places on ``state``'s board: ``(link, count)`` for each raised count."""
-    return [(k, new_lo) for k, new_lo, _hi in step.changes if new_lo > state.lo[k]]
-
-
-def hint_marks(state: State, step: Step) -> list[tuple[int, int]]:
-    """The marks ``step`` puts on ``state``'s board: ``(link, most)`` for each lowered maximum
-    (0: a "no bridge here" mark); :meth:`State.from_board` reads them back."""
-    return [(k, new_hi) for k, _lo, new_hi in step.changes if new_hi < state.hi[k]]
 
 
 def solve_logically(puzzle: Puzzle | State, max_level: str = "expert",
