@@ -735,12 +735,12 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         trial_stuck = trial.run(difficulty, deadline=deadline)
         if trial.bad:
             helped = [False] * len(batch)
+        elif len(batch) == 1:  # one repair: judged by every open link (it may help further away)
+            helped = [trial.open < deducer.open]
         else:
             sites = _sites(batch)
             before, after = _open_near(deducer, puzzle, batch, sites), _open_near(trial, new_puzzle, batch, sites)
             helped = [a < b for a, b in zip(after, before)]
-            if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
-                helped = [trial.open < deducer.open]
         if any(helped) or failures + 1 >= _TRIES:
             puzzle, solution, deducer, stuck, scratch = new_puzzle, new_solution, trial, trial_stuck, False
             undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
