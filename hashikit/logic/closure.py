@@ -14,6 +14,7 @@ the deducer's runs.
 from __future__ import annotations
 
 from heapq import heappop, heappush
+from itertools import compress
 from operator import ne
 
 from .state import LEVEL_RANK, State
@@ -28,13 +29,14 @@ def close(st: State, level: str, islands=None) -> bool:
     every link is then decided.  For a puzzle without the no-loops rule (whose medium rule reads
     groups), on a state that holds a solution (the end state is then the deducer's).
 
-    ``islands``: the islands where an island rule may fire (the others are known to be closed
-    already: none of their links changed since); every island by default."""
+    ``islands``: the islands where an island rule may fire: the state was closed, and since then
+    only links of these islands changed (so only those links may cross a built link without being
+    blocked); every island by default."""
     if level not in CLOSED_LEVELS or st.puzzle.no_loops:
         raise ValueError(f"close() works out easy and medium in puzzles with loops, not {level!r}")
     geo = st.geo
     lo, hi = st.lo, st.hi
-    ends, partners = geo.ends, geo.partners
+    ends, partners, inc = geo.ends, geo.partners, geo.inc
     dlo = [0] * geo.n
     for k, (a, b) in enumerate(ends):
         c = lo[k]
@@ -44,14 +46,20 @@ def close(st: State, level: str, islands=None) -> bool:
     if islands is None:
         todo = list(range(geo.n - 1, -1, -1))
         waiting = bytearray(b"\x01") * geo.n
+        for k in compress(range(geo.nlinks), lo):
+            _block(k, lo, hi, ends, partners, todo, waiting)
     else:
         todo = list(islands)
         waiting = bytearray(geo.n)
         for i in todo:
             waiting[i] = 1
-    for k in range(geo.nlinks):
-        if lo[k]:
-            _block(k, lo, hi, ends, partners, todo, waiting)
+        for i in islands:  # the changed links: blocked where a built link crosses them
+            for k in inc[i]:
+                if hi[k] and not lo[k]:
+                    for j in partners[k]:
+                        if lo[j]:
+                            hi[k] = 0
+                            break
     island = _island_rules(st, level, dlo, todo, waiting)
     while todo:
         i = todo.pop()
