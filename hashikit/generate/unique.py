@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import gt, lt, ne
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
                       GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, PROOF_FLOOR, Deadline)
@@ -259,8 +259,8 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
     inc, ends = geo.inc, geo.ends
     near = {new.index[cell] for cell in cells}
     lo, hi, cap = deducer.st.lo, deducer.st.hi, geo.cap
-    if same:
-        slo, shi = list(lo), [h if h < c else c for h, c in zip(hi, cap)]
+    if same:  # (a link's capacity changes only where an end's number did: those links start afresh)
+        slo, shi = list(lo), list(hi)
     else:
         slo = [lo[j] if j >= 0 else 0 for j in link_map]
         shi = [min(hi[j], c) if j >= 0 else c for j, c in zip(link_map, cap)]
@@ -484,8 +484,9 @@ def _block(p: Pos) -> tuple[int, int]:
 
 
 def _batch(puzzle: Puzzle, solution: Solution, deducer, rng: random.Random, allow_adjacent: bool, size: int,
-           keep_away: list[_Repair], more: float = 1.0) -> tuple[list[_Repair], list[_Repair]]:
-    """Up to ``size`` repairs where the deducer is stuck, far apart, and the insertions left over.
+           keep_away: list[_Repair], more: float = 1.0) -> tuple[list[_Repair], Callable[[], list[_Repair]]]:
+    """Up to ``size`` repairs where the deducer is stuck, far apart, and the insertions left over
+    (a function that lists them: they are worked out only when wanted).
 
     Candidates alternate as in a one-at-a-time repair: a count change on an open link
     (one more bridge where one may go, else one fewer: measured on 40x40 and 60x60 hard, one
@@ -502,8 +503,8 @@ def _batch(puzzle: Puzzle, solution: Solution, deducer, rng: random.Random, allo
     built = solution.bridges
     counts = list(map(built.get, cells_of, repeat(0)))  # the construction per link
     open_links = deducer.st.undecided()
-    cells = _repair_cells(puzzle, solution, open_links, rng, counts, allow_adjacent)
-    rng.shuffle(open_links)
+    n_open = len(open_links)
+    bits = rng.getrandbits
     link_index, index = puzzle.link_index, puzzle.index
     taken_blocks: set[tuple[int, int]] = set()
     added: set[int] = set()  # links without a bridge in the construction that get one (batch or undo)
@@ -531,7 +532,7 @@ def _batch(puzzle: Puzzle, solution: Solution, deducer, rng: random.Random, allo
 
     def count_change(k: int) -> _Repair | None:
         r = _Repair(cells_of[k])
-        if not free(r):
+        if taken_blocks and not free(r):
             return None
         moves = _count_moves(puzzle, k, counts, added)
         if not moves:
@@ -546,24 +547,43 @@ def _batch(puzzle: Puzzle, solution: Solution, deducer, rng: random.Random, allo
             added.add(k)
         return _Repair(r.bridge, delta)
 
-    inserts = [_Repair(bridge, cell=cell) for cell, bridge in cells]
-    left = list(inserts)
-    for j in range(max(len(open_links), len(inserts))):
-        if len(chosen) >= size:
-            break
-        if j < len(open_links):
+    inserts: list[_Repair] | None = None
+
+    def insertions() -> list[_Repair]:
+        nonlocal inserts
+        if inserts is None:
+            inserts = [_Repair(bridge, cell=cell)
+                       for cell, bridge in _repair_cells(puzzle, solution, deducer.st.undecided(), rng, counts,
+                                                         allow_adjacent)]
+        return inserts
+
+    tried = 0  # the insertions tried
+    j = 0
+    while len(chosen) < size and (j < n_open or j < len(insertions())):
+        if j < n_open:
+            # the open links in random order, drawn as they are wanted
+            m = n_open - j
+            x = bits(m.bit_length())
+            while x >= m:
+                x = bits(m.bit_length())
+            x += j
+            open_links[j], open_links[x] = open_links[x], open_links[j]
             r = count_change(open_links[j])
             if r is not None:
                 chosen.append(r)
-                take(r)
-        if len(chosen) < size and left and (len(open_links) < _MANY_OPEN or j % 3 == 2):
-            while left:
-                r = left.pop(0)
+                if len(chosen) < size:
+                    take(r)
+        if len(chosen) < size and (n_open < _MANY_OPEN or j % 3 == 2):
+            candidates = insertions()
+            while tried < len(candidates):
+                r = candidates[tried]
+                tried += 1
                 if free(r):
                     chosen.append(r)
                     take(r)
                     break
-    return chosen, [r for r in inserts[:9] if r not in chosen]
+        j += 1
+    return chosen, lambda: [r for r in insertions()[:9] if r not in chosen]
 
 
 def _sites(repairs: list[_Repair]) -> tuple[list[tuple[int, int, int, int]], dict[tuple[int, int], set[int]]]:
@@ -704,6 +724,8 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             # too easy: the last repairs gave away too much; try another insertion there
             if last_stuck is None:
                 return None
+            if callable(last_stuck[2]):
+                last_stuck = (last_stuck[0], last_stuck[1], last_stuck[2](), *last_stuck[3:])
             if last_stuck[2]:
                 puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
                 stats.insertions += 1
