@@ -24,25 +24,34 @@ CLOSED_LEVELS = ("easy", "medium")
 _MEDIUM = LEVEL_RANK["medium"]
 
 
-def close(st: State, level: str, islands=None) -> bool:
+def degrees(st: State) -> list[int]:
+    """The certain degree of each island of ``st`` (the sum of its links' ``lo``)."""
+    lo = st.lo
+    dlo = [0] * st.geo.n
+    for k, (a, b) in enumerate(st.geo.ends):
+        c = lo[k]
+        if c:
+            dlo[a] += c
+            dlo[b] += c
+    return dlo
+
+
+def close(st: State, level: str, islands=None, dlo: list[int] | None = None) -> bool:
     """Narrow ``st`` by the rules up to ``level`` (easy or medium) until none applies; True when
     every link is then decided.  For a puzzle without the no-loops rule (whose medium rule reads
     groups), on a state that holds a solution (the end state is then the deducer's).
 
     ``islands``: the islands where an island rule may fire: the state was closed, and since then
     only links of these islands changed (so only those links may cross a built link without being
-    blocked); every island by default."""
+    blocked); every island by default.  ``dlo``: :func:`degrees` of ``st`` when the caller keeps
+    them (kept up to date here)."""
     if level not in CLOSED_LEVELS or st.puzzle.no_loops:
         raise ValueError(f"close() works out easy and medium in puzzles with loops, not {level!r}")
     geo = st.geo
     lo, hi = st.lo, st.hi
     ends, partners, inc = geo.ends, geo.partners, geo.inc
-    dlo = [0] * geo.n
-    for k, (a, b) in enumerate(ends):
-        c = lo[k]
-        if c:
-            dlo[a] += c
-            dlo[b] += c
+    if dlo is None:
+        dlo = degrees(st)
     if islands is None:
         todo = list(range(geo.n - 1, -1, -1))
         waiting = bytearray(b"\x01") * geo.n
