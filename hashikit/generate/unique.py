@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
                       GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, PROOF_FLOOR, Deadline)
 from ..model import DEFAULT_MAXBRIDGES, LEVELS, Puzzle, Solution
-from .layouts import _check, random_solution, stretch_to_frame, tatham_layout
+from .layouts import _check, _random_board, _tatham_board, stretch_to_frame
 from .repairs import _OPEN_PER_SITE, _Repair, _apply, _batch, _open_near, _sites
 
 if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
@@ -53,7 +53,10 @@ class _Closed:
         #: the certain degree of each island (kept up to date by :meth:`run`; None: worked out there)
         self.dlo = dlo
         self.words = False
-        self._count()
+        if todo == ():
+            self._count()
+        else:
+            self.open = self.bad = None  # (counted by the run)
 
     def _count(self) -> None:
         lo, hi = self.st.lo, self.st.hi
@@ -280,19 +283,13 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     if max_repairs is None:
         max_repairs = 160 + rows * cols
 
-    def layout() -> tuple[Puzzle, Solution]:
+    def layout() -> tuple[Puzzle, list[int]]:
         if tatham:
-            puzzle, solution = tatham_layout(rows, cols, rng, islands_percent, expansion, maxbridges,
-                                             no_loops, deadline)
+            board = _tatham_board(rows, cols, rng, islands_percent, expansion, maxbridges, no_loops, deadline)
         else:
-            puzzle, solution = random_solution(rows, cols, rng, density=density, maxbridges=maxbridges,
-                                               cycles=0 if no_loops else _SHAPE[difficulty][0],
-                                               doubles=_SHAPE[difficulty][1],
-                                               allow_adjacent=allow_adjacent,
-                                               deadline=deadline, fill_frame=False)
-        if no_loops:
-            puzzle = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=True)
-        return puzzle, solution
+            board = _random_board(rows, cols, rng, density, 0 if no_loops else _SHAPE[difficulty][0],
+                                  _SHAPE[difficulty][1], maxbridges, None, allow_adjacent, deadline)
+        return board.construction(maxbridges, no_loops)
 
     try:
         for _attempt in range(max_attempts):
@@ -302,15 +299,18 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
                                          deadline, stats, Deducer, State)
             if found is None:
                 continue
-            puzzle, solution, levels = found
+            puzzle, counts, levels = found
             per = {level: 0 for level in LEVELS}
             for level in levels:
                 per[level] += 1
             graded = Grade(difficulty, sum(WEIGHTS[level] for level in levels), per, 0)
+            solution = Solution.from_counts(puzzle, counts)
             if fill_frame:
-                puzzle, solution = stretch_to_frame(puzzle, solution)
+                framed, solution = stretch_to_frame(puzzle, solution)
+                if framed is not puzzle:
+                    puzzle, counts = framed, None
             if verify:
-                _verify(puzzle, solution, deadline)
+                _verify(puzzle, solution, deadline, counts)
             stats.time = time.perf_counter() - start
             return puzzle, solution, graded
     except TimeoutError:
@@ -321,8 +321,9 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found in {stats.attempts} layouts")
 
 
-def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None) -> None:
-    """The checker accepts the construction; the SAT engine finds no second solution."""
+def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None, counts: list[int] | None = None) -> None:
+    """The checker accepts the construction; the SAT engine finds no second solution (``counts``:
+    the construction's count per link, when the caller has them)."""
     from ..checker import check
     from ..solvers import Status, solve
 
@@ -335,7 +336,8 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None) -> No
         # the deadline checked between the SAT solver's calls, each of them short here
         from ..solvers.sat import other_solution
 
-        status, _counts = other_solution(puzzle, solution.counts(puzzle), time_limit=proof, solver=_PROOF_SOLVER)
+        status, _counts = other_solution(puzzle, solution.counts(puzzle) if counts is None else counts,
+                                        time_limit=proof, solver=_PROOF_SOLVER)
         second = status is Status.SOLVED
     else:
         second = solve(puzzle, max_solutions=2, time_limit=proof).unique is False
@@ -410,8 +412,8 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
 def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,
                          allow_adjacent: bool, deadline: Deadline | None, stats: GenerateStats, Deducer, State):
     """Repair one layout (``drawn``: a puzzle and its construction) until the deducer grades it
-    ``difficulty``: (puzzle, solution, the level of each step of the deducer's run from scratch)
-    or None.
+    ``difficulty``: (puzzle, the construction's count per link, the level of each step of the
+    deducer's run from scratch) or None.
 
     Where the deducer is stuck, a batch of repairs far apart (one per :data:`_OPEN_PER_SITE`
     open links, see :func:`_batch`) is made in one rebuild, and the deducer continues from the
@@ -419,7 +421,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     where none helped is dropped (the :data:`_TRIES`-th in a row is kept); the repairs of a
     kept batch that did not help are taken back with the next batch.
     """
-    puzzle, counts = drawn[0], drawn[1].counts(drawn[0])  # the construction: its count per link
+    puzzle, counts = drawn  # the construction: its count per link
 
     def from_scratch(puzzle, quick: bool = True, deducer=None):
         # (``deducer``: a deducer of ``puzzle`` whose geometry the run shares)
@@ -445,7 +447,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if not stuck and hardest == target:
                 # built by the checking constructors (the repairs' own builds skip the checks)
                 checked = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops)
-                return _same_cells(puzzle, checked), Solution.from_counts(puzzle, counts), fresh
+                return _same_cells(puzzle, checked), counts, fresh
         if not stuck:
             # too easy: the last repairs gave away too much; try another insertion there
             if last_stuck is None:
