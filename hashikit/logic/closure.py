@@ -69,11 +69,7 @@ def close(st: State, level: str, islands=None, dlo: list[int] | None = None) -> 
                         if lo[j]:
                             hi[k] = 0
                             break
-    island = _island_rules(st, level, dlo, todo, waiting)
-    while todo:
-        i = todo.pop()
-        waiting[i] = 0
-        island(i)
+    _close_islands(st, LEVEL_RANK[level] >= _MEDIUM, dlo, todo, waiting)
     return lo == hi
 
 
@@ -88,66 +84,73 @@ def _block(k: int, lo: list[int], hi: list[int], ends, partners, todo: list[int]
                     todo.append(e)
 
 
-def _island_rules(st: State, level: str, dlo: list[int], todo: list[int], waiting: bytearray):
-    """The function that applies every island rule up to ``level`` at one island (``finished``,
-    ``fill``, ``one-each``, and at medium ``at-least-one``), putting back on ``todo`` the ends of
-    every link it narrows (the island itself among them)."""
+def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], waiting: bytearray) -> None:
+    """Apply every island rule (``finished``, ``fill``, ``one-each``, and with ``medium``
+    ``at-least-one``) at the islands on ``todo`` until none fires, putting back on ``todo`` the
+    islands at the other end of every link narrowed (and the island itself when it gained bridges:
+    it may be finished or filled now), and blocking the links that cross a link's first bridge."""
     geo = st.geo
     lo, hi = st.lo, st.hi
     num, inc, ends, partners = geo.num, geo.inc, geo.ends, geo.partners
     most = st.puzzle.maxbridges
-    medium = LEVEL_RANK[level] >= _MEDIUM
-
-    def wake(k: int) -> None:
-        for e in ends[k]:
-            if not waiting[e]:
-                waiting[e] = 1
-                todo.append(e)
-
-    def raise_to(k: int, new: int) -> None:
-        old = lo[k]
-        lo[k] = new
-        a, b = ends[k]
-        dlo[a] += new - old
-        dlo[b] += new - old
-        wake(k)
-        if not old:
-            _block(k, lo, hi, ends, partners, todo, waiting)
-
-    def island(i: int) -> None:
+    pop, push = todo.pop, todo.append
+    while todo:
+        i = pop()
+        waiting[i] = 0
         links = inc[i]
         need = num[i] - dlo[i]
-        if need < 0:
-            return  # overfilled: no solution inside the state, which the caller promises away
-        if not need:  # finished: its open links take nothing more
-            for k in links:
-                if hi[k] > lo[k]:
-                    hi[k] = lo[k]
-                    wake(k)
-            return
+        if need <= 0:
+            if need == 0:  # finished: its open links take nothing more
+                for k in links:
+                    if hi[k] > lo[k]:
+                        hi[k] = lo[k]
+                        a, b = ends[k]
+                        o = b if a == i else a
+                        if not waiting[o]:
+                            waiting[o] = 1
+                            push(o)
+            continue  # (overfilled: no solution inside the state, which the caller promises away)
         total = 0
         for k in links:
             r = hi[k] - lo[k]
             if r > 0:
                 total += r if r < need else need
         if total == need:  # fill: exactly as many missing as its links have room for
-            for k in links:
-                r = hi[k] - lo[k]
-                if r > 0:
-                    raise_to(k, lo[k] + (r if r < need else need))
-            return
-        usable = [k for k in links if hi[k] > 0]
-        if num[i] > (len(usable) - 1) * most:  # one-each: a bridge in every usable direction
-            for k in usable:
-                if not lo[k]:
-                    raise_to(k, 1)
-        if medium:  # at-least-one: a link without which the others cannot carry the number
-            avail = sum(hi[k] for k in links)
-            for k in links:
-                if not lo[k] and hi[k] and avail - hi[k] < num[i]:
-                    raise_to(k, 1)
-
-    return island
+            raised = [(k, lo[k] + (hi[k] - lo[k] if hi[k] - lo[k] < need else need)) for k in links if hi[k] > lo[k]]
+        else:
+            usable = [k for k in links if hi[k] > 0]
+            if num[i] > (len(usable) - 1) * most:  # one-each: a bridge in every usable direction
+                raised = [(k, 1) for k in usable if not lo[k]]
+            else:
+                raised = None
+            if medium:  # at-least-one: a link without which the others cannot carry the number
+                avail = sum(hi[k] for k in links) - num[i]  # (one-each leaves every hi as it was)
+                more = [(k, 1) for k in links if not lo[k] and hi[k] > avail and hi[k]]
+                if more:
+                    raised = more if raised is None else list({**dict(raised), **dict(more)}.items())
+            if not raised:
+                continue
+        for k, new in raised:
+            old = lo[k]
+            lo[k] = new
+            a, b = ends[k]
+            dlo[a] += new - old
+            dlo[b] += new - old
+            o = b if a == i else a
+            if not waiting[o]:
+                waiting[o] = 1
+                push(o)
+            if not old:  # blocked: the links crossing a first bridge carry none
+                for j in partners[k]:
+                    if hi[j] and not lo[j]:
+                        hi[j] = 0
+                        for e in ends[j]:
+                            if not waiting[e]:
+                                waiting[e] = 1
+                                push(e)
+        if not waiting[i]:
+            waiting[i] = 1
+            push(i)
 
 
 def step_levels(st: State, level: str) -> list[str]:
