@@ -171,101 +171,114 @@ def step_levels(st: State, level: str) -> list[str]:
     num, inc, ends, crossings = geo.num, geo.inc, geo.ends, geo.crossings
     cross_of = geo.cross_of()
     most = st.puzzle.maxbridges
-    dlo = [0] * geo.n
-    for k, (a, b) in enumerate(ends):
-        if lo[k]:
-            dlo[a] += lo[k]
-            dlo[b] += lo[k]
-
-    def finished(i: int):
-        if dlo[i] != num[i]:
-            return None
-        return [(k, lo[k], lo[k]) for k in inc[i] if hi[k] > lo[k]]
-
-    def blocked(c: int):
-        h, v = crossings[c]
-        for built, other in ((h, v), (v, h)):
-            if lo[built] >= 1 and hi[other] > 0 and lo[other] == 0:
-                return [(other, 0, 0)]
-        return None
-
-    def fill(i: int):
-        need = num[i] - dlo[i]
-        if need <= 0:
-            return None
-        total = 0
-        for k in inc[i]:
-            r = hi[k] - lo[k]
-            if r > 0:
-                total += r if r < need else need
-        if total != need:
-            return None
-        return [(k, lo[k] + min(hi[k] - lo[k], need), hi[k]) for k in inc[i] if hi[k] > lo[k]]
-
-    def one_each(i: int):
-        if dlo[i] >= num[i]:
-            return None
-        usable = [k for k in inc[i] if hi[k] > 0]
-        if num[i] <= (len(usable) - 1) * most:
-            return None
-        return [(k, 1, hi[k]) for k in usable if lo[k] == 0]
-
-    def at_least_one(i: int):
-        if dlo[i] >= num[i]:
-            return None
-        avail = sum(hi[k] for k in inc[i])
-        return [(k, 1, hi[k]) for k in inc[i] if lo[k] == 0 and hi[k] > 0 and avail - hi[k] < num[i]]
-
-    rules = [(finished, "easy", False), (blocked, "easy", True), (fill, "easy", False), (one_each, "easy", False)]
-    if LEVEL_RANK[level] >= _MEDIUM:
-        rules.append((at_least_one, "medium", False))
-    heaps = [list(range(len(crossings) if crossing else geo.n)) for _test, _level, crossing in rules]  # sorted
-    flags = [bytearray(b"\x01") * len(heap) for heap in heaps]
-    # a changed link wakes its ends in the island rules' heaps and its crossings in blocked's
-    by_island = [(heap, flag) for (_test, _level, crossing), heap, flag in zip(rules, heaps, flags) if not crossing]
-    crossing_heap, crossing_flag = heaps[1], flags[1]
+    medium = LEVEL_RANK[level] >= _MEDIUM
+    dlo = degrees(st)
+    n = geo.n
+    # per rule, its candidates in a heap (at first every element where it may fire, in order) and a
+    # flag per element in it
+    missing = [i for i in range(n) if dlo[i] < num[i]]
+    fin = [i for i in range(n) if dlo[i] == num[i]]
+    fil, one, alo = missing, list(missing), list(missing) if medium else []
+    blk = [c for c, (h, v) in enumerate(crossings) if lo[h] or lo[v]]
+    fin_f, blk_f = bytearray(n), bytearray(len(crossings))
+    for x in fin:
+        fin_f[x] = 1
+    for x in blk:
+        blk_f[x] = 1
+    fil_f = bytearray(n)
+    for x in missing:
+        fil_f[x] = 1
+    one_f, alo_f = bytearray(fil_f), bytearray(fil_f)
+    woken = [(fil, fil_f), (one, one_f)] + ([(alo, alo_f)] if medium else [])  # (an island missing bridges)
     open_links = sum(map(ne, lo, hi))
     levels: list[str] = []
     while open_links:
-        found = _first_step(rules, heaps, flags)
-        if found is None:
+        # the first rule in table order that fires, at its lowest candidate (the candidates that
+        # do not fire leave its heap): its changes, as the deducer's step would make them
+        taken = "easy"
+        changes = None
+        while fin:
+            i = fin[0]
+            if dlo[i] == num[i]:
+                changes = [(k, lo[k], lo[k]) for k in inc[i] if hi[k] > lo[k]] or None
+                if changes:
+                    break
+            heappop(fin)
+            fin_f[i] = 0
+        while changes is None and blk:
+            c = blk[0]
+            h, v = crossings[c]
+            if lo[h] and hi[v] and not lo[v]:
+                changes = [(v, 0, 0)]
+            elif lo[v] and hi[h] and not lo[h]:
+                changes = [(h, 0, 0)]
+            else:
+                heappop(blk)
+                blk_f[c] = 0
+        while changes is None and fil:
+            i = fil[0]
+            need = num[i] - dlo[i]
+            if need > 0:
+                total = 0
+                for k in inc[i]:
+                    r = hi[k] - lo[k]
+                    if r > 0:
+                        total += r if r < need else need
+                if total == need:
+                    changes = [(k, lo[k] + (hi[k] - lo[k] if hi[k] - lo[k] < need else need), hi[k])
+                               for k in inc[i] if hi[k] > lo[k]]
+                    break
+            heappop(fil)
+            fil_f[i] = 0
+        while changes is None and one:
+            i = one[0]
+            if dlo[i] < num[i]:
+                usable = [k for k in inc[i] if hi[k] > 0]
+                if num[i] > (len(usable) - 1) * most:
+                    changes = [(k, 1, hi[k]) for k in usable if not lo[k]] or None
+                    if changes:
+                        break
+            heappop(one)
+            one_f[i] = 0
+        while changes is None and alo:
+            i = alo[0]
+            if dlo[i] < num[i]:
+                avail = sum(hi[k] for k in inc[i]) - num[i]
+                changes = [(k, 1, hi[k]) for k in inc[i] if not lo[k] and hi[k] > avail and hi[k]] or None
+                if changes:
+                    taken = "medium"
+                    break
+            heappop(alo)
+            alo_f[i] = 0
+        if changes is None:
             break
-        changes, taken = found
         levels.append(taken)
         for k, new_lo, new_hi in changes:
             was_open = lo[k] != hi[k]
+            a, b = ends[k]
             if new_lo > lo[k]:
-                a, b = ends[k]
                 dlo[a] += new_lo - lo[k]
                 dlo[b] += new_lo - lo[k]
                 lo[k] = new_lo
             if new_hi < hi[k]:
                 hi[k] = new_hi
             open_links -= was_open and lo[k] >= hi[k]
-            a, b = ends[k]
-            for heap, flag in by_island:
-                if not flag[a]:
-                    flag[a] = 1
-                    heappush(heap, a)
-                if not flag[b]:
-                    flag[b] = 1
-                    heappush(heap, b)
-            for c in cross_of[k]:
-                if not crossing_flag[c]:
-                    crossing_flag[c] = 1
-                    heappush(crossing_heap, c)
+            # the ends wake where a rule may fire now (each rule reads only its island's links, so
+            # what it needs that no change gives it stays so: a finished island, one that misses
+            # bridges, a crossing with a built link)
+            for e in (a, b):
+                if dlo[e] == num[e]:
+                    if not fin_f[e]:
+                        fin_f[e] = 1
+                        heappush(fin, e)
+                elif dlo[e] < num[e]:
+                    for heap, flag in woken:
+                        if not flag[e]:
+                            flag[e] = 1
+                            heappush(heap, e)
+            if lo[k]:
+                for c in cross_of[k]:
+                    if not blk_f[c]:
+                        blk_f[c] = 1
+                        heappush(blk, c)
     return levels
-
-
-def _first_step(rules, heaps: list[list[int]], flags: list[bytearray]):
-    """(changes, level) of the first rule that fires, at its lowest candidate (the candidates that
-    do not fire leave their heaps), or None."""
-    for (test, level, _crossing), heap, flag in zip(rules, heaps, flags):
-        while heap:
-            x = heap[0]
-            changes = test(x)
-            if changes:
-                return changes, level
-            heappop(heap)
-            flag[x] = 0
-    return None
