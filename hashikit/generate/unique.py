@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from itertools import compress
 from operator import gt, ne
 from typing import TYPE_CHECKING
 
@@ -137,8 +138,23 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
     # first; the deducer then wakes its rules wherever the state differs from its parent's
     from ..logic.closure import close
 
-    close(st, "medium", woken)
-    return type(deducer)(st, deducer, island_map, link_map, suppose=False, words=deducer.words, groups=False)
+    if not same:
+        close(st, "medium", woken)
+        return type(deducer)(st, deducer, island_map, link_map, suppose=False, words=deducer.words, groups=False)
+    dlo = list(deducer.dlo)
+    for k in set(fresh):
+        c = lo[k]
+        if c:
+            a, b = ends[k]
+            dlo[a] -= c
+            dlo[b] -= c
+    close(st, "medium", woken, dlo)
+    # the islands whose links differ from the parent's (or whose number does)
+    nl = geo.nlinks
+    moved = set(compress(range(nl), map(ne, lo, slo))).union(compress(range(nl), map(ne, hi, shi)))
+    changed = near.union(*(ends[k] for k in moved))
+    return type(deducer)(st, deducer, island_map, link_map, sorted(changed), suppose=False, words=deducer.words,
+                         groups=False, dlo=dlo)
 
 
 def _carry_closed(deducer: _Closed, new: Puzzle, cells, State, Geometry) -> _Closed:

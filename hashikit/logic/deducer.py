@@ -86,6 +86,8 @@ class Deducer:
     ``settled``: a level whose element rules, and those of the levels below it, find nothing on
     ``state`` (the caller closed it, :func:`hashikit.logic.closure.close`): they start asleep, as
     after a run stuck at that level.
+    ``dlo``: the certain degree of each island on ``state``, when the caller has them (the deducer
+    keeps them from then on).
     ``groups``: False works the certain groups out only once a rule that reads them may run
     (a run at easy or medium, no-loops puzzles aside, never needs them; they are worked out from
     the built links then, as a carried deducer's are).
@@ -94,7 +96,7 @@ class Deducer:
     def __init__(self, state: State, parent: "Deducer | None" = None,
                  island_map: list[int] | None = None, link_map: list[int] | None = None,
                  changed: list[int] | None = None, suppose: bool = True, words: bool = True,
-                 settled: str | None = None, groups: bool = True):
+                 settled: str | None = None, groups: bool = True, dlo: list[int] | None = None):
         self.st = st = state
         #: False: the steps' sentences are left empty (a caller that reads only their levels and
         #: changes, as the generator's repair runs; the steps are otherwise the same)
@@ -126,13 +128,15 @@ class Deducer:
         self._risk: list[int] | None = None
         # the certain degrees; the certain groups (union-find, members and unfinished members per
         # root) are worked out when a rule that reads them may first run (:meth:`_build_groups`)
-        self.dlo = dlo = [0] * n
-        ends = geo.ends
-        for k in compress(range(nl), lo):
-            c = lo[k]
-            a, b = ends[k]
-            dlo[a] += c
-            dlo[b] += c
+        if dlo is None:
+            dlo = [0] * n
+            ends = geo.ends
+            for k in compress(range(nl), lo):
+                c = lo[k]
+                a, b = ends[k]
+                dlo[a] += c
+                dlo[b] += c
+        self.dlo = dlo
         self.uf: list[int] | None = None
         self.members: list | None = None
         self.incomplete: list[int] | None = None
