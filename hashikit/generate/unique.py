@@ -45,19 +45,21 @@ class _Closed:
     a :class:`~hashikit.logic.deducer.Deducer` run at that level from the same state ends (those
     rules end in one state in any order, on a state that holds the construction, as every state
     here does).  What the repair loop reads of a deducer: ``st``, ``open``, ``bad``, ``words`` and
-    :meth:`run`.  ``todo``: the islands where a rule may fire (None: any)."""
+    :meth:`run`.  ``todo``: the islands where a rule may fire (None: any).  ``settle``:
+    :func:`hashikit.logic.closure.settle` (imported where the logic package is first used)."""
 
-    __slots__ = ("bad", "close", "dlo", "level", "open", "st", "todo", "words")
+    __slots__ = ("bad", "dlo", "level", "open", "settle", "st", "todo", "words")
 
-    def __init__(self, st, level: str, close, todo=None, dlo: list[int] | None = None):
-        self.st, self.level, self.close, self.todo = st, level, close, todo
+    def __init__(self, st, level: str, settle, todo=None, dlo: list[int] | None = None, open_links: int | None = None):
+        self.st, self.level, self.settle, self.todo = st, level, settle, todo
         #: the certain degree of each island (kept up to date by :meth:`run`; None: worked out there)
         self.dlo = dlo
         self.words = False
-        if todo == ():
+        #: the links still open (the state holds the construction, so no interval is empty: ``bad``
+        #: stays False); ``open_links``: how many the caller counted, None to count them here
+        self.open, self.bad = open_links, False
+        if open_links is None and todo == ():
             self._count()
-        else:
-            self.open = self.bad = None  # (counted by the run)
 
     def _count(self) -> None:
         lo, hi = self.st.lo, self.st.hi
@@ -71,9 +73,12 @@ class _Closed:
                 from ..logic.closure import degrees
 
                 self.dlo = degrees(self.st)
-            self.close(self.st, self.level, self.todo, self.dlo)
+            decided = self.settle(self.st, self.level, self.todo, self.dlo)
             self.todo = ()
-            self._count()
+            if self.open is None:
+                self._count()
+            else:
+                self.open -= decided
         return bool(self.open) or self.bad
 
 
@@ -130,7 +135,7 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
         fresh += [k for k, j in enumerate(link_map) if j < 0]
     woken = sorted({e for k in fresh for e in ends[k]})  # where a rule may fire first
     if isinstance(deducer, _Closed):
-        return _Closed(st, deducer.level, deducer.close, woken)
+        return _Closed(st, deducer.level, deducer.settle, woken)
     if new.no_loops:
         return type(deducer)(st, deducer, island_map, link_map, sorted(near), suppose=False, words=deducer.words,
                             groups=False)
@@ -173,17 +178,20 @@ def _carry_closed(deducer: _Closed, new: Puzzle, cells, State, Geometry) -> _Clo
     index = new.index
     fresh = {k for cell in cells for k in inc[index[cell]]}
     woken = set()
+    open_links = deducer.open
     for k in fresh:  # (a link's capacity changes only where an end's number did: it starts afresh)
         a, b = ends[k]
         c = lo[k]
+        open_links -= c != hi[k]
         if c:
             dlo[a] -= c
             dlo[b] -= c
             lo[k] = 0
         hi[k] = cap[k]
+        open_links += cap[k] > 0
         woken.add(a)
         woken.add(b)
-    return _Closed(st, deducer.level, deducer.close, sorted(woken), dlo)
+    return _Closed(st, deducer.level, deducer.settle, sorted(woken), dlo, open_links)
 
 
 #: the default layout per level: (extra links per island, share of links doubled) for
@@ -400,7 +408,7 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
         steps: list = []
         stuck = deducer.run(difficulty, steps=steps, deadline=deadline)
         return deducer, [step.level for step in steps], stuck, deducer.hardest
-    from ..logic.closure import CLOSED_LEVELS, close, degrees, step_levels
+    from ..logic.closure import CLOSED_LEVELS, close, degrees, settle, step_levels
 
     top = min(target, len(CLOSED_LEVELS) - 1)  # the last level closed
     if target > top or quick:
@@ -411,7 +419,7 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
                     return None, None, False, rank
                 return None, step_levels(State(puzzle, geo=geo), difficulty), False, rank
         if target == top:
-            return _Closed(st, difficulty, close, (), dlo), None, True, -1
+            return _Closed(st, difficulty, settle, (), dlo), None, True, -1
         deducer = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top], groups=False)
         rest: list = []
         stuck = deducer.run(difficulty, steps=rest, deadline=deadline)
@@ -421,7 +429,7 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
         return None, levels, False, deducer.hardest
     levels = step_levels(st, difficulty)
     if st.lo != st.hi:
-        return _Closed(st, difficulty, close, ()), None, True, -1
+        return _Closed(st, difficulty, settle, ()), None, True, -1
     return None, levels, False, max((LEVELS.index(level) for level in set(levels)), default=-1)
 
 

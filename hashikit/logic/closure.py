@@ -45,6 +45,13 @@ def close(st: State, level: str, islands=None, dlo: list[int] | None = None) -> 
     only links of these islands changed (so only those links may cross a built link without being
     blocked); every island by default.  ``dlo``: :func:`degrees` of ``st`` when the caller keeps
     them (kept up to date here)."""
+    settle(st, level, islands, dlo)
+    return st.lo == st.hi
+
+
+def settle(st: State, level: str, islands=None, dlo: list[int] | None = None) -> int:
+    """:func:`close`, answering how many links it decided (a caller that keeps the count of open
+    links needs no pass over them)."""
     if level not in CLOSED_LEVELS or st.puzzle.no_loops:
         raise ValueError(f"close() works out easy and medium in puzzles with loops, not {level!r}")
     geo = st.geo
@@ -52,11 +59,12 @@ def close(st: State, level: str, islands=None, dlo: list[int] | None = None) -> 
     ends, partners, inc = geo.ends, geo.partners, geo.inc
     if dlo is None:
         dlo = degrees(st)
+    decided = 0
     if islands is None:
         todo = list(range(geo.n - 1, -1, -1))
         waiting = bytearray(b"\x01") * geo.n
         for k in compress(range(geo.nlinks), lo):
-            _block(k, lo, hi, ends, partners, todo, waiting)
+            decided += _block(k, lo, hi, ends, partners, todo, waiting)
     else:
         todo = list(islands)
         waiting = bytearray(geo.n)
@@ -68,32 +76,38 @@ def close(st: State, level: str, islands=None, dlo: list[int] | None = None) -> 
                     for j in partners[k]:
                         if lo[j]:
                             hi[k] = 0
+                            decided += 1
                             break
-    _close_islands(st, LEVEL_RANK[level] >= _MEDIUM, dlo, todo, waiting)
-    return lo == hi
+    return decided + _close_islands(st, LEVEL_RANK[level] >= _MEDIUM, dlo, todo, waiting)
 
 
-def _block(k: int, lo: list[int], hi: list[int], ends, partners, todo: list[int], waiting: bytearray) -> None:
-    """``blocked``: link ``k`` carries a bridge, so the links crossing it carry none."""
+def _block(k: int, lo: list[int], hi: list[int], ends, partners, todo: list[int], waiting: bytearray) -> int:
+    """``blocked``: link ``k`` carries a bridge, so the links crossing it carry none (how many it
+    decided)."""
+    decided = 0
     for j in partners[k]:
         if hi[j] and not lo[j]:
             hi[j] = 0
+            decided += 1
             for e in ends[j]:
                 if not waiting[e]:
                     waiting[e] = 1
                     todo.append(e)
+    return decided
 
 
-def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], waiting: bytearray) -> None:
+def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], waiting: bytearray) -> int:
     """Apply every island rule (``finished``, ``fill``, ``one-each``, and with ``medium``
     ``at-least-one``) at the islands on ``todo`` until none fires, putting back on ``todo`` the
     islands at the other end of every link narrowed (and the island itself when it gained bridges:
-    it may be finished or filled now), and blocking the links that cross a link's first bridge."""
+    it may be finished or filled now), and blocking the links that cross a link's first bridge.
+    Answers how many links it decided."""
     geo = st.geo
     lo, hi = st.lo, st.hi
     num, inc, ends, partners = geo.num, geo.inc, geo.ends, geo.partners
     most = st.puzzle.maxbridges
     pop, push = todo.pop, todo.append
+    decided = 0
     while todo:
         i = pop()
         waiting[i] = 0
@@ -104,6 +118,7 @@ def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], wai
                 for k in links:
                     if hi[k] > lo[k]:
                         hi[k] = lo[k]
+                        decided += 1
                         a, b = ends[k]
                         o = b if a == i else a
                         if not waiting[o]:
@@ -133,6 +148,8 @@ def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], wai
         for k, new in raised:
             old = lo[k]
             lo[k] = new
+            if new == hi[k]:
+                decided += 1
             a, b = ends[k]
             dlo[a] += new - old
             dlo[b] += new - old
@@ -144,6 +161,7 @@ def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], wai
                 for j in partners[k]:
                     if hi[j] and not lo[j]:
                         hi[j] = 0
+                        decided += 1
                         for e in ends[j]:
                             if not waiting[e]:
                                 waiting[e] = 1
@@ -151,6 +169,7 @@ def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], wai
         if not waiting[i]:
             waiting[i] = 1
             push(i)
+    return decided
 
 
 def step_levels(st: State, level: str) -> list[str]:
