@@ -141,10 +141,12 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
                             groups=False)
     # above medium: the easy and medium steps closed first, as the deducer's run would take them
     # first; the deducer then wakes its rules wherever the state differs from its parent's
-    from ..logic.closure import close
+    from ..logic.closure import close, settle
 
+    # (a state the closure decides everywhere is the construction: nothing is left for the deducer)
     if not same:
-        close(st, "medium", woken)
+        if close(st, "medium", woken):
+            return _Closed(st, "medium", settle, (), None, 0)
         return type(deducer)(st, deducer, island_map, link_map, suppose=False, words=deducer.words, groups=False)
     dlo = list(deducer.dlo)
     for k in set(fresh):
@@ -153,7 +155,8 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
             a, b = ends[k]
             dlo[a] -= c
             dlo[b] -= c
-    close(st, "medium", woken, dlo)
+    if close(st, "medium", woken, dlo):
+        return _Closed(st, "medium", settle, (), dlo, 0)
     # the islands whose links differ from the parent's (or whose number does)
     nl = geo.nlinks
     moved = set(compress(range(nl), map(ne, lo, slo))).union(compress(range(nl), map(ne, hi, shi)))
