@@ -16,6 +16,7 @@ HERE = Path(__file__).resolve().parent
 
 from hashikit.publish import book  # noqa: E402
 from hashikit.generate import generate_unique  # noqa: E402
+from hashikit.model import LEVELS  # noqa: E402
 
 DPI = 60
 
@@ -23,7 +24,7 @@ DPI = 60
 def puzzles(n: int, size: int) -> list[book.BookPuzzle]:
     items = []
     for k in range(n):
-        level = book.LEVEL_ORDER[k % 4]
+        level = LEVELS[k % 4]
         p, s, g = generate_unique(size, size, level, seed=300 + k)
         items.append(book.BookPuzzle(p, g.level, g.score, f"seed {300 + k}", s))
     return book.order(items)

@@ -1,9 +1,12 @@
 """Every limit hashikit enforces, in one place; the README's "Limits" section, the CLI's help
 and the web API's OpenAPI description are built from (or checked against) these numbers.
 
-The model itself accepts any MAXBRIDGES >= 1 and any board; these are the caps that the
-*entry points* (readers, the CLI, the web API, library calls that read files) enforce,
-refusing input above them with a clear error (exit 2 / HTTP 400) before any work starts.
+A :class:`Limits` is a board spec: the sides, cells, islands, MAXBRIDGES and input bytes a board
+may have, and :meth:`Limits.problem` is the one check of them, which the model, the readers, the
+use-cases' admission, the web and the paper's generator all call.  :data:`MODEL` is what the
+model takes from anyone; the entry points (readers, the CLI, the web API, library calls that read
+files) enforce :data:`CLI` or :data:`WEB`, refusing input above them with a clear error (exit 2 /
+HTTP 400) before any work starts.
 """
 
 from __future__ import annotations
@@ -14,6 +17,12 @@ import time
 
 from .records import Record, fields
 
+#: the smallest board side, and the smallest MAXBRIDGES
+MIN_SIDE = 1
+MIN_MAXBRIDGES = 1
+#: the longest board side the model takes from anyone (memory stays sane for hostile input)
+MAX_SIDE = 10_000
+
 
 class Limits(Record, frozen=True):
     #: longest board side (rows or columns)
@@ -22,28 +31,67 @@ class Limits(Record, frozen=True):
     max_cells: int
     #: most islands
     max_islands: int
-    #: largest MAXBRIDGES (numbers then go up to 4 x this)
-    max_maxbridges: int
-    #: most bytes of input text
-    max_input_bytes: int
+    #: largest MAXBRIDGES (numbers then go up to 4 x this; None: any)
+    max_maxbridges: int | None
+    #: most bytes of input text (None: any)
+    max_input_bytes: int | None
     #: longest time limit a caller may ask for, in seconds (None: unbounded)
     max_time_limit: float | None
     #: the time limit used when the caller gives none (None: no limit)
     default_time_limit: float | None
 
+    def problem(self, rows: int | None = None, cols: int | None = None, *, islands: int | None = None,
+                maxbridges: int | None = None, input_bytes: int | None = None) -> str | None:
+        """What keeps a board out of these limits, in words that name the limit (None: nothing):
+        a side outside ``MIN_SIDE`` to ``max_side`` (one side alone when only one is given), too
+        many cells, islands, MAXBRIDGES outside its range, too many input bytes.  A quantity not
+        given is not checked.  Each layer raises its own error with these words."""
+        top = self.max_side
+        if rows is not None and cols is not None:
+            if not (MIN_SIDE <= rows <= top and MIN_SIDE <= cols <= top):
+                return f"the board is {_short(rows)}x{_short(cols)} (rows x columns); sides run from {MIN_SIDE} to {top:,}"
+            if rows * cols > self.max_cells:
+                return (f"the board is {rows}x{cols}, {rows * cols:,} cells; the limit is "
+                        f"{self.max_cells:,} cells")
+        else:
+            for count, what in ((rows, "rows"), (cols, "columns")):
+                if count is not None and not MIN_SIDE <= count <= top:
+                    has = f"more than {top:,}" if count > top else _short(count)
+                    return f"the board has {has} {what}; sides run from {MIN_SIDE} to {top:,}"
+        if islands is not None and islands > self.max_islands:
+            return f"the puzzle has more than {self.max_islands:,} islands, the limit"
+        if maxbridges is not None:
+            high = self.max_maxbridges
+            if maxbridges < MIN_MAXBRIDGES or (high is not None and maxbridges > high):
+                return (f"MAXBRIDGES is {_short(maxbridges)}; it runs from {MIN_MAXBRIDGES} to {high}" if high
+                        else f"MAXBRIDGES is {_short(maxbridges)}; it is at least {MIN_MAXBRIDGES}")
+        if input_bytes is not None and self.max_input_bytes is not None and input_bytes > self.max_input_bytes:
+            return f"the input is {input_bytes:,} bytes; the limit is {self.max_input_bytes:,} bytes"
+        return None
+
+
+def _short(n: int) -> str:
+    """A whole number for a message; a huge one by its count of digits."""
+    return str(n) if abs(n) < 10 ** 12 else f"(a number of {len(str(abs(n)))} digits)"
+
+
+#: what the model takes from anyone, the library included: sides up to MAX_SIDE, any MAXBRIDGES
+MODEL = Limits(max_side=MAX_SIDE, max_cells=MAX_SIDE * MAX_SIDE, max_islands=MAX_SIDE * MAX_SIDE,
+               max_maxbridges=None, max_input_bytes=None, max_time_limit=None, default_time_limit=None)
 
 #: the command line and library readers
-CLI = Limits(max_side=10_000, max_cells=4_000_000, max_islands=1_000_000, max_maxbridges=64,
+CLI = Limits(max_side=MAX_SIDE, max_cells=4_000_000, max_islands=1_000_000, max_maxbridges=64,
              max_input_bytes=64 * 1024 * 1024, max_time_limit=None, default_time_limit=None)
 
 #: the web API (per request)
 WEB = Limits(max_side=60, max_cells=3_600, max_islands=3_600, max_maxbridges=8,
              max_input_bytes=1_000_000, max_time_limit=10.0, default_time_limit=10.0)
 
-#: what a request for a generated puzzle may ask, wherever it comes from (the command line's
-#: options, the web API's schema and ``generate_unique`` all read these): the smallest side,
-#: MAXBRIDGES (lowest, highest), islands per cell of the default layout (the most, the default),
-#: and Tatham's layout's islands percent and expansion (lowest, highest)
+#: what a request for a generated puzzle may ask, wherever it comes from (``hashikit.spec``, the
+#: one rule book of such requests, reads these): the smallest side, MAXBRIDGES (lowest, highest),
+#: islands per cell of the default layout (the most, the default), Tatham's layout's islands
+#: percent and expansion (lowest, highest; and their defaults, his presets', when a request gives
+#: one of them) and the seeds (lowest, highest: 63 bits, as a catalogue stores them)
 GENERATE_MIN_SIDE = 2
 #: the largest side the command line generates (the web's is WEB_GENERATE_MAX_SIDE)
 GENERATE_MAX_SIDE = 1000
@@ -51,6 +99,8 @@ GENERATE_MAXBRIDGES = (1, 4)
 GENERATE_MAX_DENSITY, GENERATE_DENSITY = 0.5, 0.25
 GENERATE_ISLANDS_PERCENT = (1, 30)
 GENERATE_EXPANSION = (0, 100)
+GENERATE_TATHAM_DEFAULTS = (30, 10)
+GENERATE_SEEDS = (0, 2 ** 63 - 1)
 #: seconds the command line gives one graded puzzle when ``--time-limit`` is not given
 GENERATE_TIME_LIMIT = 120.0
 

@@ -19,13 +19,12 @@ from itertools import repeat
 from operator import itemgetter
 
 from .errors import PuzzleError
+from .limits import MODEL
 
 DEFAULT_MAXBRIDGES = 2
 #: the difficulty levels, easiest first: Tatham's solver stages (easy, medium, hard) and expert,
 #: the one list every layer reads (the deduction rules, grades, the catalogue, the CLI, the web)
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
-#: Largest board side hashikit accepts (keeps memory use sane for hostile input).
-MAX_SIDE = 10_000
 
 Pos = tuple[int, int]
 
@@ -80,12 +79,9 @@ class Puzzle:
         for name, value in (("rows", rows), ("cols", cols), ("maxbridges", maxbridges)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise PuzzleError(f"{name} must be a whole number, got {value!r}")
-        if rows < 1 or cols < 1:
-            raise PuzzleError(f"the board must be at least 1x1, got {rows} rows x {cols} columns")
-        if rows > MAX_SIDE or cols > MAX_SIDE:
-            raise PuzzleError(f"the board is {rows}x{cols}; hashikit accepts sides up to {MAX_SIDE}")
-        if maxbridges < 1:
-            raise PuzzleError(f"MAXBRIDGES must be at least 1, got {maxbridges}")
+        refused = MODEL.problem(rows, cols, maxbridges=maxbridges)
+        if refused:
+            raise PuzzleError(refused)
         self.rows = rows
         self.cols = cols
         self.maxbridges = maxbridges

@@ -15,12 +15,14 @@ import pdfplumber
 import pytest
 
 from hashikit.model import LEVELS
-from hashikit.publish import book
+from hashikit.publish import book, sources
+from hashikit.publish import layout as layout_mod
 from hashikit.publish.book import BookError, BookPuzzle, Options, layout, make_book, order, verify
 from hashikit.publish.catalog import Catalog
 from hashikit.checker import check
 from hashikit.logic import grade
 from hashikit.model import Puzzle, Solution
+from hashikit.render.style import PRINT
 
 from oracle import count_solutions
 
@@ -28,6 +30,7 @@ POPPLER = shutil.which("pdftoppm") and shutil.which("pdfinfo")
 needs_poppler = pytest.mark.skipif(not POPPLER, reason="poppler-utils (pdftoppm, pdfinfo) not installed: "
                                                        "apt install poppler-utils")
 PT = 72 / 25.4  # points per mm
+BORDER = PRINT.border  # a board's margin around its cells, in cells
 LABEL = re.compile(r"^[EMHX]\d{3,}$")
 
 
@@ -73,6 +76,14 @@ def read_pdf(path) -> list[dict]:
     return pages
 
 
+def colour(value) -> tuple:
+    """A colour as pdfplumber reads it, as a tuple: one level (grey), three (RGB) or four (CMYK);
+    unset is the PDF's default, black in grey."""
+    if value is None:
+        return (0,)
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
 def inside(obj, box, slack=0.5) -> bool:
     return (obj["x0"] >= box["x0"] - slack and obj["x1"] <= box["x1"] + slack
             and obj["top"] >= box["top"] - slack and obj["bottom"] <= box["bottom"] + slack)
@@ -91,15 +102,15 @@ def boards_of(page: dict, by_label: dict[str, BookPuzzle]) -> list[dict]:
                  and abs(w["x0"] - frame["x0"]) < 2]
         assert len(above) == 1, f"page {page['number']}: a board without its caption"
         item = by_label[above[0]["text"]]
-        cell = frame["width"] / (item.puzzle.cols + 2 * book._BORDER - 2 * book._BORDER / 2)
-        ox = frame["x0"] + (book._BORDER / 2 + 0.5) * cell
-        oy = frame["top"] + (book._BORDER / 2 + 0.5) * cell
+        cell = frame["width"] / (item.puzzle.cols + 2 * BORDER - 2 * BORDER / 2)
+        ox = frame["x0"] + (BORDER / 2 + 0.5) * cell
+        oy = frame["top"] + (BORDER / 2 + 0.5) * cell
         numbers = [w for w in page["words"] if w["text"].isdigit() and inside(w, frame)]
         islands = {(round(((w["top"] + w["bottom"]) / 2 - oy) / cell), round(((w["x0"] + w["x1"]) / 2 - ox) / cell),
                     int(w["text"])) for w in numbers}
         counts = Counter()
         for ln in page["lines"]:
-            if max(ln["stroking_color"] or (0,)) < 0.6 and inside(ln, frame):  # dark: a bridge, not the grid
+            if max(colour(ln["stroking_color"])) < 0.6 and inside(ln, frame):  # dark: a bridge, not the grid
                 a = (round((ln["top"] - oy) / cell), round((ln["x0"] - ox) / cell))
                 b = (round((ln["bottom"] - oy) / cell), round((ln["x1"] - ox) / cell))
                 counts[(min(a, b), max(a, b))] += 1
@@ -200,7 +211,7 @@ def test_a_mixed_book_keeps_every_print_rule(tmp_path):
         words = {w["text"] for w in page["words"]}
         if {"40x40", "puzzles"} <= words and len(page["rects"]) == 1:
             (frame,) = page["rects"]
-            x, y, w, h = book._content(page["number"], opts)
+            x, y, w, h = layout_mod._content(page["number"], opts)
             assert abs((frame["x0"] + frame["x1"]) / 2 / PT - (x + w / 2)) < 0.2
             above, below = frame["top"] / PT - y, y + h - frame["bottom"] / PT
             assert abs(above - line - below) < 0.2
@@ -261,11 +272,11 @@ def test_plain_style_is_black_on_white_without_tint_or_grid(tmp_path):
     assert boards and all(not p["rects"] for p in pages)  # no tinted frame
     for p in boards:
         for ln in p["lines"]:
-            assert tuple(ln["stroking_color"]) in ((0,), (0, 0, 0))  # bridges in black, no faint grid
+            assert colour(ln["stroking_color"]) == (0,)  # bridges in black (grey level), no faint grid
         for cv in p["curves"]:
-            assert tuple(cv["stroking_color"]) in ((0,), (0, 0, 0))
-            assert tuple(cv["non_stroking_color"]) in ((1,), (1, 1, 1))
-        assert all(tuple(c["non_stroking_color"] or (0,)) in ((0,), (0, 0, 0)) for c in p["chars"])
+            assert colour(cv["stroking_color"]) == (0,)
+            assert colour(cv["non_stroking_color"]) == (1,)
+        assert all(colour(c["non_stroking_color"]) == (0,) for c in p["chars"])
         numbers = [w for w in p["words"] if w["text"].isdigit() and w["size"] < book.FOLIO_PT]
         assert len(numbers) >= sum(len(i.puzzle.islands) for i in items[:1])
 
@@ -315,7 +326,7 @@ def test_title_page_wraps_a_long_title_and_prints_subtitle_author_and_copyright(
 
 
 def test_contents_continues_on_a_second_page(tmp_path, monkeypatch):
-    monkeypatch.setattr(book, "CONTENTS_LINES", 3)
+    monkeypatch.setattr(layout_mod, "CONTENTS_LINES", 3)
     items = mixed(8, 0)
     items = order([BookPuzzle(i.puzzle, i.level, i.score, i.name, i.solution) for i in items]
                   + [BookPuzzle(Puzzle(6, 6, [(0, 0, 1), (0, 5, 1)]), "hard", 1, "tiny",
@@ -355,7 +366,7 @@ def test_every_puzzle_in_a_book_is_unique_and_at_its_level(catalogue):
 
 def test_verify_in_the_batch_runners_workers_gives_what_inline_gives(catalogue, monkeypatch):
     inline = verify(book.load(str(catalogue)), workers=1)
-    monkeypatch.setattr(book, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(sources, "PARALLEL_FROM", 2)
     pooled = verify(book.load(str(catalogue)), workers=2)
     assert [(i.level, i.score, i.solution.bridges) for i in pooled] == \
         [(i.level, i.score, i.solution.bridges) for i in inline]
@@ -466,3 +477,33 @@ def test_book_command_options_and_refusals(catalogue, tmp_path, capsys):
     for flag in ("--per-page", "--solutions-per-page", "--solutions", "--answers", "--style", "--limit",
                  "--subtitle", "--author", "--copyright", "--no-blank-pages", "ROWSxCOLS", "7 pt"):
         assert flag in text
+
+
+def test_sheets_lay_out_any_list_of_puzzles_n_a_page(tmp_path):
+    """The layout engine without a book around it: a list of puzzles (of mixed sizes), 3 a page, one
+    cell size from the largest, captions from their labels; solution sheets draw the bridges."""
+    from hashikit.service import generate_paper
+    from hashikit.solvers import solve
+
+    items = []
+    for k, side in enumerate((6, 8, 7, 8, 6, 9, 7)):
+        p = generate_paper(side * 2, side, side, 50, 20, 40 + k)
+        items.append(BookPuzzle(p, solution=solve(p).solution, label=f"#{k + 1}"))
+    opts = Options(per_page=3, solutions_per_page="2x2", style="plain")
+    pages = book.sheets(items, opts)
+    assert [len(p.boards) for p in pages] == [3, 3, 1] and all(p.kind == "puzzles" for p in pages)
+    assert len({b.cell for p in pages for b in p.boards}) == 1
+    captions = [lab.text for p in pages for lab in p.labels if lab.text.startswith("#")]
+    assert captions == [f"#{k}" for k in range(1, 8)]
+    assert not any(b.solution for p in pages for b in p.boards)
+    solved = book.sheets(items, opts, kind="solution", heading="Answers")
+    assert [len(p.boards) for p in solved] == [4, 3] and all(b.solution for p in solved for b in p.boards)
+    pdf = tmp_path / "sheets.pdf"
+    book.write_pdf(solved, str(pdf), opts)
+    with pdfplumber.open(pdf) as doc:
+        assert len(doc.pages) == 2 and "Answers" in doc.pages[0].extract_text()
+        assert len(doc.pages[0].lines) >= sum(len(b.solution.bridges) for b in solved[0].boards)
+    with pytest.raises(BookError, match="no puzzles"):
+        book.sheets([], opts)
+    with pytest.raises(BookError, match="need each puzzle's solution"):
+        book.sheets([BookPuzzle(items[0].puzzle)], opts, kind="solution")

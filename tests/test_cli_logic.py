@@ -289,7 +289,7 @@ def test_generate_layout_flags_reach_the_generator(capsys, tmp_path):
     (["--islands", "20", "--allow-adjacent", "--density", "0.3"], "--allow-adjacent, --density"),
     (["--islands", "20", "--expansion", "5"], "--expansion"),
     (["--difficulty", "easy", "--density", "0.3", "--islands-percent", "20"], "Tatham"),
-    (["--difficulty", "easy", "--allow-adjacent", "--expansion", "20"], "--allow-adjacent does not apply"),
+    (["--difficulty", "easy", "--allow-adjacent", "--expansion", "20"], "allow adjacent does not apply"),
     (["--difficulty", "easy", "--maxbridges", "5"], "1 to 4"),
     (["--difficulty", "medium", "--maxbridges", "1"], "no puzzle is medium"),
 ])

@@ -580,23 +580,23 @@ def test_a_short_url_for_a_huge_board_is_refused_before_building_it():
     assert len(url) < 50
     with pytest.raises(FormatError) as exc:
         read_text(url, None, "p.url")
-    assert "100000000 cells" in str(exc.value) and exc.value.line == 1 and exc.value.column is not None
+    assert "100,000,000 cells; the limit is 4,000,000 cells" in str(exc.value) and exc.value.line == 1 and exc.value.column is not None
 
 
 @pytest.mark.parametrize("fmt,text,what", [
-    ("grid", "1" + "." * 60 + "1\n", "sides up to 60"),
-    ("grid", "1\n" * 61, "more than 60 lines"),
-    ("csv", ",".join(["1"] * 61) + "\n", "sides up to 60"),
-    ("has", "61 1 1\n" + "1\n" + "0\n" * 60, "sides up to 60"),
-    ("tatham", "61x1:1" + "z" * 2 + "g", "sides up to 60"),
-    ("tatham", "3x1m9:1a1", "MAXBRIDGES 9"),
-    ("json", '{"rows": 61, "cols": 1, "islands": [[0, 0, 1]]}', "sides up to 60"),
-    ("json", '{"rows": 3, "cols": 1, "maxbridges": 9, "islands": [[0, 0, 1]]}', "MAXBRIDGES 9"),
-    ("puzzlink", "https://puzz.link/p?hashikake/61/1/1", "sides up to 60"),
-    ("ohmec", "61x1:1zzi", "sides up to 60"),
-    ("pzprv3", "pzprv3\nhashikake\n61\n1\n", "sides up to 60"),
-    ("solved", "1" + "-" * 60 + "1\n", "sides up to 60"),
-    ("grid", "# maxbridges: 9\n1.1\n", "MAXBRIDGES 9"),
+    ("grid", "1" + "." * 60 + "1\n", "sides run from 1 to 60"),
+    ("grid", "1\n" * 61, "more than 60 rows"),
+    ("csv", ",".join(["1"] * 61) + "\n", "sides run from 1 to 60"),
+    ("has", "61 1 1\n" + "1\n" + "0\n" * 60, "sides run from 1 to 60"),
+    ("tatham", "61x1:1" + "z" * 2 + "g", "sides run from 1 to 60"),
+    ("tatham", "3x1m9:1a1", "MAXBRIDGES is 9; it runs from 1 to 8"),
+    ("json", '{"rows": 61, "cols": 1, "islands": [[0, 0, 1]]}', "sides run from 1 to 60"),
+    ("json", '{"rows": 3, "cols": 1, "maxbridges": 9, "islands": [[0, 0, 1]]}', "MAXBRIDGES is 9; it runs from 1 to 8"),
+    ("puzzlink", "https://puzz.link/p?hashikake/61/1/1", "sides run from 1 to 60"),
+    ("ohmec", "61x1:1zzi", "sides run from 1 to 60"),
+    ("pzprv3", "pzprv3\nhashikake\n61\n1\n", "sides run from 1 to 60"),
+    ("solved", "1" + "-" * 60 + "1\n", "sides run from 1 to 60"),
+    ("grid", "# maxbridges: 9\n1.1\n", "MAXBRIDGES is 9; it runs from 1 to 8"),
 ])
 def test_readers_enforce_the_limits_they_are_given(fmt, text, what):
     from hashikit import limits
@@ -741,7 +741,7 @@ def test_a_grid_over_the_cell_cap_is_refused_from_its_first_row():
     text = "\n".join(["1" + "." * 2000] * 2001) + "\n"
     with pytest.raises(FormatError) as info:
         read_text(text, "grid", source="big.txt")
-    assert info.value.line == 1 and "4004001 cells" in str(info.value)
+    assert info.value.line == 1 and "4,004,001 cells" in str(info.value)
 
 
 def test_the_module_table_lists_what_each_format_module_registers():

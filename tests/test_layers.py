@@ -16,6 +16,8 @@ BOTTOM = {"hashikit.errors", "hashikit.records", "hashikit.limits"}
 MODEL = BOTTOM | {"hashikit.model"}
 FLOOR = MODEL | {"hashikit.run"}  # what the engines may use: the worker pool keeps their deadlines
 ENGINES = {"hashikit.checker", "hashikit.formats", "hashikit.render", "hashikit.solvers", "hashikit.logic"}
+#: the rule book of generation requests (on the model's floor): what the generator and the entries to it read
+SPEC = {"hashikit.spec"}
 
 #: package (or top-level module) -> the packages it may import, besides itself
 MAY_IMPORT = {
@@ -24,18 +26,19 @@ MAY_IMPORT = {
     "hashikit.limits": {"hashikit.errors", "hashikit.records"},
     "hashikit.run": BOTTOM,
     "hashikit.model": BOTTOM,
+    "hashikit.spec": MODEL,
     "hashikit.checker": MODEL,
     "hashikit.formats": MODEL,
     "hashikit.render": MODEL,
     "hashikit.solvers": FLOOR,
     "hashikit.logic": FLOOR | {"hashikit.solvers", "hashikit.checker"},
-    "hashikit.generate": FLOOR | {"hashikit.solvers", "hashikit.checker", "hashikit.logic"},
-    "hashikit.service": FLOOR | ENGINES | {"hashikit.generate"},
+    "hashikit.generate": FLOOR | SPEC | {"hashikit.solvers", "hashikit.checker", "hashikit.logic"},
+    "hashikit.service": FLOOR | ENGINES | SPEC | {"hashikit.generate"},
     "hashikit.bench": FLOOR | ENGINES,
-    "hashikit.publish": FLOOR | ENGINES | {"hashikit.generate", "hashikit"},
-    "hashikit.cli": FLOOR | ENGINES | {"hashikit.generate", "hashikit.service", "hashikit.publish", "hashikit.bench", "hashikit",
+    "hashikit.publish": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit"},
+    "hashikit.cli": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit.publish", "hashikit.bench", "hashikit",
                                        "hashikit.web.cli"},
-    "hashikit.web": FLOOR | ENGINES | {"hashikit.generate", "hashikit.service", "hashikit"},
+    "hashikit.web": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit"},
 }
 
 

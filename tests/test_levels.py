@@ -282,7 +282,7 @@ def test_levels_are_listed_once():
 @pytest.mark.parametrize("maxbridges", [1, 3, 4])
 def test_generate_other_maxbridges(maxbridges):
     if maxbridges == 1:  # medium adds nothing to easy then (but the no-loops rule)
-        with pytest.raises(ValueError, match="maxbridges 1"):
+        with pytest.raises(ValueError, match="MAXBRIDGES 1"):
             generate_unique(8, 8, "medium", seed=2, maxbridges=1)
     p, solution, g = generate_unique(8, 8, "medium", seed=2, maxbridges=maxbridges, no_loops=maxbridges == 1)
     assert p.maxbridges == maxbridges and g.level == "medium"

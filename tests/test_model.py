@@ -75,7 +75,7 @@ def test_numbers_go_up_to_four_times_maxbridges(maxb):
 
 
 @pytest.mark.parametrize("args, message", [
-    ((0, 3, [(0, 0, 1)]), "at least 1x1"),
+    ((0, 3, [(0, 0, 1)]), "sides run from 1 to 10,000"),
     ((3, 3, []), "no islands"),
     ((3, 3, [(3, 0, 1)]), "outside"),
     ((3, 3, [(0, 0, 0)]), "from 1 to 8"),

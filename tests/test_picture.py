@@ -337,7 +337,9 @@ def test_a_phone_photo_turned_by_its_exif_tag_is_read_as_shown(tmp_path, capsys)
     x, y = reading.centre(reading.islands[0].row, reading.islands[0].col)
     assert abs(x - reading.islands[0].x) < 8 and abs(y - reading.islands[0].y) < 8  # in shown pixels
     out = tmp_path / "read.png"
-    picture.draw_reading(reading, str(out))
+    from hashikit.service.overlay import draw_reading
+
+    draw_reading(reading, str(out))
     assert Image.open(out).size == shown.size
 
 

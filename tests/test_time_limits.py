@@ -24,6 +24,7 @@ from hashikit import limits, service
 from hashikit.cli import main
 from hashikit.limits import Deadline
 from hashikit.model import Puzzle
+from hashikit.spec import GenerateSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = Puzzle.from_grid([[2, 0, 2], [0, 0, 0], [2, 0, 2]])
@@ -53,7 +54,8 @@ def test_the_use_cases_refuse_a_bad_time_limit_naming_it(use, value):
         "explain": lambda: service.explain(SMALL, time_limit=value),
         "hint": lambda: service.hint(SMALL, time_limit=value),
         "analyze": lambda: service.analyze(SMALL, time_limit=value),
-        "generate_unique": lambda: service.generate_unique(7, 7, "easy", 1, time_limit=value),
+        "generate_unique": lambda: service.generate_unique(GenerateSpec(rows=7, difficulty="easy", seed=1),
+                                                           time_limit=value),
         "generate_record": lambda: service.generate_record(7, 7, 1, "easy", time_limit=value),
         "within": lambda: service.within(value, sum, [1, 2]),
         "engine": lambda: solve(SMALL, time_limit=value),
@@ -110,7 +112,7 @@ def test_the_use_cases_hand_the_engine_the_very_deadline(monkeypatch, use):
 
 def test_generate_with_a_deadline_already_past_is_out_of_time():
     with pytest.raises(service.OutOfTime, match="within 2.5 s"):
-        service.generate_unique(7, 7, "easy", 1, time_limit=past())
+        service.generate_unique(GenerateSpec(rows=7, difficulty="easy", seed=1), time_limit=past())
 
 
 def test_web_caps_a_deadline():

@@ -198,12 +198,13 @@ def test_openapi_and_page(client):
     r = client.get("/api/openapi.json")
     assert r.status_code == 200 and r.json() == client.app.openapi()  # generated from the models
     doc = r.json()
-    assert set(doc["paths"]) == {"/api/limits", "/api/parse", "/api/solve", "/api/check", "/api/hint",
+    assert set(doc["paths"]) == {"/api/limits", "/api/style", "/api/parse", "/api/solve", "/api/check", "/api/hint",
                                  "/api/analyze", "/api/convert", "/api/generate", "/api/read-picture"}
+    gets = {"/api/limits": "LimitsReport", "/api/style": "StyleReport"}
     for path, item in doc["paths"].items():
-        if path == "/api/limits":
+        if path in gets:
             assert set(item) == {"get"} and item["get"]["responses"]["200"]["content"]["application/json"]["schema"] \
-                == {"$ref": "#/components/schemas/LimitsReport"}
+                == {"$ref": f"#/components/schemas/{gets[path]}"}
             continue
         assert set(item) == {"post"} and {"200", "400", "413", "415"} <= set(item["post"]["responses"]), path
     page = client.get("/")
@@ -222,8 +223,8 @@ def test_every_module_the_page_imports_is_served(client):
         seen.add(name)
         r = client.get(f"/static/{name}")
         assert r.status_code == 200 and "javascript" in r.headers["content-type"], name
-        todo += re.findall(r'^import [^;]*? from "\./([\w-]+\.js)";', r.text, re.M)
-    assert {"game.js", "board.js", "moves.js", "input.js", "build.js"} <= seen
+        todo += re.findall(r'^import (?:[^;]*? from )?"\./([\w-]+\.js)";', r.text, re.M)
+    assert {"store.js", "referee.js", "server.js", "board.js", "moves.js", "input.js", "build.js"} <= seen
 
 
 def test_answer_shapes_reach_the_openapi_description_with_their_field_docs(client):
@@ -280,8 +281,18 @@ def test_limits_document_is_typed_and_follows_the_app():
     props = openapi["components"]["schemas"]["GenerateRequest"]["properties"]
     assert [props["rows"]["minimum"], props["rows"]["maximum"]] == [gen["min_side"], gen["max_side"]]
     assert [props["maxbridges"]["minimum"], props["maxbridges"]["maximum"]] == gen["maxbridges"]
-    assert props["density"]["anyOf"][0]["le"] == gen["max_density"]
-    assert props["difficulty"]["enum"] == gen["levels"]
+    density = props["density"]["anyOf"][0]
+    assert [density["exclusiveMinimum"], density["maximum"]] == [gen["min_density"], gen["max_density"]]
+    for name in ("islands_percent", "expansion", "seed"):
+        ranged = props[name]["anyOf"][0]
+        # (FastAPI's OpenAPI model holds the bounds as floats: 2**63 - 1 comes out rounded)
+        assert [ranged["minimum"], ranged["maximum"]] == pytest.approx(gen["seeds" if name == "seed" else name]), name
+    assert props["difficulty"]["enum"] == gen["levels"] and props["difficulty"]["default"] == gen["default_level"]
+    assert props["rows"]["default"] == gen["default_side"] and props["maxbridges"]["default"] == gen["default_maxbridges"]
+    assert props["density"]["description"].endswith(f"(left out: {gen['default_density']})")
+    # the ranges in JSON Schema's words, never pydantic's own constraint names
+    assert not {"le", "ge", "lt", "gt"} & {key for p in props.values() for part in [p, *p.get("anyOf", [])] for key in part}
+    assert (doc["min_side"], doc["min_maxbridges"]) == (limits.MIN_SIDE, limits.MIN_MAXBRIDGES)
     assert set(openapi["components"]["schemas"]["LimitsReport"]["properties"]) == set(doc)
 
 
@@ -563,14 +574,13 @@ def test_a_client_that_disconnects_ends_its_generation(monkeypatch):
 
 @pytest.mark.parametrize("maxbridges", [9, 65, 10**30])
 def test_a_puzzle_in_a_request_is_read_against_the_web_cap_not_the_command_lines(client, maxbridges):
-    """The web reads a request's puzzle under limits.WEB: MAXBRIDGES 65 was once refused as 'above
-    64' (the command line's cap) while 9 was 'above 8'."""
+    """The web reads a request's puzzle under limits.WEB, never the command line's cap (64)."""
     from hashikit.limits import WEB
 
     for body in ({"rows": 3, "cols": 3, "maxbridges": maxbridges, "islands": [[0, 0, 1], [0, 2, 1]]},
                  {"grid": [[1, 0, 1]], "maxbridges": maxbridges}):
         r = client.post("/api/solve", json={"puzzle": body})
-        assert r.status_code == 400 and f"above {WEB.max_maxbridges}" in r.json()["error"], r.json()
+        assert r.status_code == 400 and f"runs from 1 to {WEB.max_maxbridges}" in r.json()["error"], r.json()
 
 
 def test_hint_analyze_and_generate_split_their_time_as_the_cli_does(monkeypatch):

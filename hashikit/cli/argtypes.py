@@ -59,3 +59,42 @@ def between(lo: float, hi: float, message: str | None = None, whole: bool = Fals
 
 #: a number from 0 to 100
 percent = between(0, 100, "a percentage runs from 0 to 100")
+
+
+def option(rule, high: float | None = None):
+    """An argparse type for an option of the generation rule book (a :class:`hashikit.spec.Option`):
+    the text read as the option's kind, then the option's own check, so the message names its
+    limit in the words every other entry uses (``high``: the command line's tighter cap)."""
+    def parse(text: str):
+        try:
+            value = rule.kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a {'whole number' if rule.kind is int else 'number'}: "
+                                             f"{text!r}") from None
+        refused = rule.problem(value, high)
+        if refused:
+            raise argparse.ArgumentTypeError(refused)
+        return value
+    return parse
+
+
+def board_size(rows, cols, high: int):
+    """An argparse type for ``ROWSxCOLS`` (as every command and the README write a board) or one
+    number for a square board; each side checked by its option of the rule book (``rows``,
+    ``cols``) with ``high`` the largest side."""
+    def parse(text: str) -> tuple[int, int]:
+        try:
+            if "x" in text.lower():
+                r, c = text.lower().split("x", 1)
+                size = int(r), int(c)
+            else:
+                size = (int(text),) * 2
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a board size: {text!r} (use ROWSxCOLS, e.g. 10x15 for 10 rows "
+                                             "of 15 columns)") from None
+        for rule, value in zip((rows, cols), size):
+            refused = rule.problem(value, high)
+            if refused:
+                raise argparse.ArgumentTypeError(refused)
+        return size
+    return parse

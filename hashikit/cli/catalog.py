@@ -180,7 +180,7 @@ def cmd_book(args) -> int:
     opts = Options(per_page=args.per_page, solutions_per_page=args.solutions_per_page, paper=args.paper,
                    binding=args.binding, title=args.title, subtitle=args.subtitle, author=args.author,
                    copyright=args.copyright, solutions=args.solutions, style=args.style,
-                   recto=not args.no_blank_pages, font_dir=args.font_dir)
+                   recto=not args.no_blank_pages, font_dir=args.font_dir, safe_margin=args.safe_margin)
     filters = filters_from(args)
     if os.path.isdir(args.source):
         filters = {k: v for k, v in filters.items() if v is not None}
@@ -232,6 +232,8 @@ def _dpi(text: str) -> int:
 
 
 def add_parsers(sub) -> None:
+    from ..publish.layout import MAX_SAFE, SAFE
+
     c = sub.add_parser("catalog", help="a SQLite catalogue of puzzles: add, list, export",
                        description="A catalogue keeps every puzzle once: a puzzle whose mirror image or "
                                    "rotation is already there is rejected as a duplicate.",
@@ -301,6 +303,10 @@ def add_parsers(sub) -> None:
     b.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size")
     b.add_argument("--binding", type=between(0, 40, "the binding allowance runs from 0 to 40 mm"), default=10.0,
                    metavar="MM", help="extra inner margin for binding, in mm (default 10)")
+    b.add_argument("--safe-margin", type=between(0, MAX_SAFE, f"the safe margin runs from 0 to {MAX_SAFE:g} mm"),
+                   default=SAFE, metavar="MM",
+                   help=f"keep every mark, heading and page number at least MM from the trim (default {SAFE:g}); "
+                        "the margins move inward when it is wider")
     b.add_argument("--no-blank-pages", action="store_true",
                    help="start sections on the next page, not on the next right-hand page (no blank pages)")
     b.add_argument("--title", type=_line("title", 100), default="Hashiwokakero",

@@ -238,7 +238,8 @@ def cmd_render(args) -> int:
 
 # -- parser -------------------------------------------------------------------
 #: each group module (its parser adder) and the commands it adds, so a command imports only its own group
-GROUPS = {(".logic", "add_parsers"): ("grade", "explain", "hint", "generate", "generate-suite"),
+GROUPS = {(".logic", "add_parsers"): ("grade", "explain", "hint"),
+          (".generate", "add_parsers"): ("generate", "generate-suite"),
           (".bench", "add_parser"): ("bench",),
           (".catalog", "add_parsers"): ("catalog", "book"),
           ("..web.cli", "add_parser"): ("serve",)}

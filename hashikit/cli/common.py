@@ -1,7 +1,7 @@
 """What every ``hashikit`` command shares: exit codes, printing an answer, the help tables
 built from the registries (formats, engines, levels, limits), and checks of flags that make
-no sense together.  Imported by :mod:`hashikit.cli` and :mod:`hashikit.cli.logic`; imports
-neither (no cycle).
+no sense together.  Imported by :mod:`hashikit.cli` and the command groups' modules
+(:mod:`hashikit.cli.logic`, :mod:`hashikit.cli.generate`, ...); imports none of them (no cycle).
 """
 
 from __future__ import annotations
@@ -155,6 +155,6 @@ def show(args, doc, path: str) -> None:
         return
     if doc.picture is None:
         raise BadInput(f"--show draws what was read from a picture; {path} is not a picture")
-    from ..formats.picture import draw_reading
+    from ..service.overlay import draw_reading
 
     draw_reading(doc.picture, args.show)

@@ -78,6 +78,12 @@ class Format(Record, frozen=True):
     readme: str = ""
     #: the format can say that bridges form no loop (Puzzle.no_loops); the others refuse such puzzles
     holds_no_loops: bool = False
+    #: the format's cheap size check: ``size(text, source)`` is the board's ``(rows, columns)`` as the
+    #: text declares it (its header, or the lines that draw it), read without reading the board,
+    #: or None when the text declares none there; a header number too long is a FormatError.  None
+    #: for a format whose size is known only once the whole text is parsed (JSON: its reader
+    #: checks the size first thing after that)
+    size: Callable[[str, str], tuple[int, int] | None] | None = None
 
 
 FORMATS: dict[str, Format] = {}
@@ -164,6 +170,14 @@ def sniff(text: str) -> str:
     if body and len(first.split()) == 3 and all(t.isascii() and t.isdigit() for t in first.split()):
         return "has"
     return "grid"
+
+
+def declared_size(text: str, fmt: str | None = None, source: str = "<string>") -> tuple[int, int] | None:
+    """The board size ``(rows, columns)`` ``text`` declares in format ``fmt`` (sniffed when None),
+    by the format's own cheap size check (:attr:`Format.size`): for an entry that refuses a
+    board over its limits before reading it.  None when the format declares no size up front."""
+    f = get(fmt or sniff(text))
+    return f.size(text, source) if f.size is not None else None
 
 
 def format_for_path(path: str, text: str | None = None, writing: bool = False) -> Format:
@@ -334,6 +348,6 @@ def readme_table() -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["Document", "Format", "FORMATS", "register", "formats", "get", "sniff", "format_for_path",
+__all__ = ["Document", "Format", "FORMATS", "register", "formats", "get", "sniff", "declared_size", "format_for_path",
            "read_text", "read_file", "write_text", "validate_solution", "help_table", "readme_table",
            "MAX_INPUT_BYTES"]

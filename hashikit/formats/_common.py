@@ -1,5 +1,5 @@
 """Helpers shared by the readers and writers: cell symbols, whole numbers read safely,
-the caps of :mod:`hashikit.limits` checked before anything is allocated, error positions,
+the limits of :mod:`hashikit.limits` checked before anything is allocated, error positions,
 and the check that a solution's bridges lie on its board before a writer walks them."""
 
 from __future__ import annotations
@@ -49,41 +49,36 @@ def whole_number(token: str, what: str, source: str, line: int | None = None,
     return int(token)
 
 
-# -- the caps, checked before allocating ------------------------------------------------
+# -- the limits, checked before allocating ----------------------------------------------
+# Each is the board spec's one check (:meth:`hashikit.limits.Limits.problem`), refused as a
+# FormatError at the place in the text that shows it.
 
 def validate_board(rows: int, cols: int, limits: Limits, source: str, line: int | None = None,
-                column: int | None = None) -> None:
-    """Refuse a board larger than ``limits`` allows, before anything of that size is built."""
-    if rows > limits.max_side or cols > limits.max_side:
-        raise FormatError(f"the board is {rows}x{cols} (rows x columns); hashikit reads sides up to "
-                          f"{limits.max_side}", source, line, column)
-    if rows * cols > limits.max_cells:
-        raise FormatError(f"the board has {rows * cols} cells; hashikit reads boards of at most "
-                          f"{limits.max_cells} cells", source, line, column)
+                   column: int | None = None) -> None:
+    """Refuse a board outside ``limits``, before anything of that size is built."""
+    _refuse(limits.problem(rows, cols), source, line, column)
 
 
 def validate_side(count: int, what: str, limits: Limits, source: str, line: int | None = None,
-               column: int | None = None) -> None:
-    """Refuse a row or column count above the cap as soon as the text shows it."""
-    if count > limits.max_side:
-        raise FormatError(f"the board has more than {limits.max_side} {what}; hashikit reads sides up "
-                          f"to {limits.max_side}", source, line, column)
+                  column: int | None = None) -> None:
+    """Refuse a row (``what="rows"``) or column count outside ``limits`` as soon as the text shows it."""
+    _refuse(limits.problem(**{"rows" if what == "rows" else "cols": count}), source, line, column)
 
 
 def validate_islands(count: int, limits: Limits, source: str, line: int | None = None,
-                  column: int | None = None) -> None:
-    if count > limits.max_islands:
-        raise FormatError(f"the puzzle has more than {limits.max_islands} islands, the most hashikit "
-                          f"reads", source, line, column)
+                     column: int | None = None) -> None:
+    _refuse(limits.problem(islands=count), source, line, column)
 
 
 def validate_maxbridges(value: int, limits: Limits, source: str, line: int | None = None,
-                     column: int | None = None) -> int:
-    if value < 1:
-        raise FormatError(f"MAXBRIDGES must be at least 1, got {value}", source, line, column)
-    if value > limits.max_maxbridges:
-        raise FormatError(f"MAXBRIDGES {value} is above {limits.max_maxbridges}, the limit", source, line, column)
+                        column: int | None = None) -> int:
+    _refuse(limits.problem(maxbridges=value), source, line, column)
     return value
+
+
+def _refuse(problem: str | None, source: str, line: int | None, column: int | None) -> None:
+    if problem:
+        raise FormatError(problem, source, line, column)
 
 
 def build_puzzle(rows: int, cols: int, islands, maxbridges: int, source: str,
@@ -102,6 +97,36 @@ def build_puzzle(rows: int, cols: int, islands, maxbridges: int, source: str,
         if where is not None and exc.row is not None:
             line, column = where(exc.row, exc.col if exc.col is not None else 0)
         raise FormatError(exc.message, source, line, column) from None
+
+
+# -- the size a text declares (a format's cheap size check) ------------------------------
+
+def header_line(text: str) -> tuple[str, int, int] | None:
+    """The first line that is neither blank nor a ``#`` comment: its text stripped, its line
+    number and the column of its first character (None: there is none)."""
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            return line.strip(), lineno, len(line) - len(line.lstrip()) + 1
+    return None
+
+
+def drawn_size(text: str, cells, per_cell: int = 1) -> tuple[int, int] | None:
+    """The rows and columns a format that draws the board line by line spans: its lines from the
+    first to the last that is neither blank nor a ``#`` comment, and the most cells ``cells(line)``
+    counts in one of them, ``per_cell`` lines and characters to a cell (the spaced layout: 2)."""
+    seen = last = cols = 0  # lines since the first board line; that count at the last one
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        if line.strip():
+            seen += 1
+            last = seen
+            cols = max(cols, cells(line))
+        elif seen:
+            seen += 1
+    if not last:
+        return None
+    return (last + per_cell - 1) // per_cell, (cols + per_cell - 1) // per_cell
 
 
 # -- '#' comment lines of the grid-like formats -----------------------------------------
@@ -151,9 +176,8 @@ def board_lines(text: str, source: str, kind: str, limits: Limits = CLI,
             lines.extend(blanks)
             blanks = []
         lines.append((lineno, line))
-        if len(lines) > top:
-            raise FormatError(f"the {kind} has more than {top} lines; hashikit reads board sides up to "
-                              f"{limits.max_side}", source, lineno)
+        if len(lines) > top:  # more lines than the longest side's board has
+            validate_side(limits.max_side + 1, "rows", limits, source, lineno)
     return lines, maxb, no_loops
 
 

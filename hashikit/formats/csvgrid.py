@@ -10,7 +10,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import (MAX_DIGITS, board_lines, build_puzzle, validate_islands, validate_side, grid_header,
+from ._common import (MAX_DIGITS, board_lines, build_puzzle, drawn_size, validate_islands, validate_side, grid_header,
                       is_whole, whole_number)
 
 
@@ -84,12 +84,17 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
     return Document(puzzle_from_rows(rows, maxb, lines_of, cols_of, source, "CSV grid", no_loops, limits))
 
 
+def size(text: str, source: str) -> tuple[int, int] | None:
+    """The rows and columns the comma-separated lines draw."""
+    return drawn_size(text, lambda line: line.count(",") + 1)
+
+
 def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     lines = [",".join(str(v) for v in row) for row in puzzle.grid()]
     return grid_header(puzzle) + "\n".join(lines) + "\n"
 
 
 register(Format("csv", (".csv",), "comma-separated grid rows, 0 = empty (HCMUS course input)",
-                read, write, holds_no_loops=True,
+                read, write, holds_no_loops=True, size=size,
                 readme="comma-separated rows of integers, 0 empty (the HCMUS course inputs); `#` comment "
                        "lines as in `grid`"))

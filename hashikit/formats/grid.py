@@ -11,7 +11,8 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import board_lines, build_puzzle, validate_islands, validate_board, validate_side, grid_header, number_of, symbol_of
+from ._common import (board_lines, build_puzzle, drawn_size, validate_islands, validate_board, validate_side, grid_header,
+                      number_of, symbol_of)
 
 
 def split_cells(line: str) -> list[tuple[int, str]]:
@@ -68,6 +69,11 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
                                  lambda r, c: (lines_of[r], cols_of[r][c]), no_loops, limits))
 
 
+def size(text: str, source: str) -> tuple[int, int] | None:
+    """The rows and columns the grid's lines draw."""
+    return drawn_size(text, lambda line: len(split_cells(line)))
+
+
 def header(puzzle: Puzzle) -> str:
     return grid_header(puzzle)
 
@@ -78,6 +84,6 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
 
 
 register(Format("grid", (".txt", ".grid"), "plain grid: 1-9 and A-G (10-16) islands, '.' or '0' empty, "
-                "'#' comments", read, write, holds_no_loops=True,
+                "'#' comments", read, write, holds_no_loops=True, size=size,
                 readme="one line per row: `1`-`9`, `A`-`G` (10-16) islands, `.` or `0` empty; `#` comment "
                        "lines; `# maxbridges: 3` sets MAXBRIDGES, `# no-loops` the no-loops variant"))

@@ -14,7 +14,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import validate_board, validate_islands, grid_header
+from ._common import header_line, validate_board, validate_islands, grid_header, is_whole, whole_number
 from .csvgrid import puzzle_from_rows, read_int_rows
 
 _TOKEN = re.compile(r"\S+")
@@ -22,6 +22,17 @@ _TOKEN = re.compile(r"\S+")
 
 def split_ws(line: str):
     return [(m.start() + 1, m.group()) for m in _TOKEN.finditer(line)]
+
+
+def size(text: str, source: str) -> tuple[int, int] | None:
+    """The rows and columns the header line ``<rows> <cols> <n>`` declares."""
+    head = header_line(text)
+    fields = split_ws(head[0]) if head else []
+    if len(fields) != 3 or not all(is_whole(token) for _, token in fields):
+        return None
+    rows, cols = (whole_number(token, what, source, head[1], head[2] + at - 1)
+                  for (at, token), what in zip(fields, ("the number of rows", "the number of columns")))
+    return rows, cols
 
 
 def read(text: str, source: str, limits: Limits = CLI) -> Document:
@@ -35,9 +46,6 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
         raise FormatError(f"the first line must be '<rows> <cols> <islands>' (3 numbers), "
                           f"found {len(head)}", source, hline, 1)
     nrows, ncols, n = head
-    if nrows < 1 or ncols < 1:
-        raise FormatError(f"the board must be at least 1x1, the header says {nrows}x{ncols}",
-                          source, hline, 1)
     validate_board(nrows, ncols, limits, source, hline, 1)
     validate_islands(n, limits, source, hline, cols_of[0][2])
     body, blines, bcols = rows[1:], lines_of[1:], cols_of[1:]
@@ -68,5 +76,5 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
 
 
 register(Format("has", (".has",), "Coelho et al. benchmark format: 'rows cols n' then rows of integers",
-                read, write, holds_no_loops=True,
+                read, write, holds_no_loops=True, size=size,
                 readme="Coelho et al. 2019: `rows cols n`, then rows of integers"))

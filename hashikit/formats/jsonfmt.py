@@ -147,8 +147,7 @@ def puzzle_from_data(obj, source: str, where: str = "the puzzle", limits: Limits
                 raise FormatError(f'{where} has no "{key}" (or "grid")', source)
         rows = _int(obj["rows"], '"rows"', source)
         cols = _int(obj["cols"], '"cols"', source)
-        if rows >= 1 and cols >= 1:
-            _keyed("rows", validate_board, rows, cols, limits, source)
+        _keyed("rows", validate_board, rows, cols, limits, source)
         islands = []
         items = _list(obj["islands"], '"islands"', source)
         _keyed("islands", validate_islands, len(items), limits, source)

@@ -18,11 +18,25 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution, describe_cell
 from . import Document, Format, register
-from ._common import build_puzzle, validate_board, validate_islands, validate_solution, symbol_of, whole_number
+from ._common import build_puzzle, header_line, validate_board, validate_islands, validate_solution, symbol_of, whole_number
 
 _HEAD = re.compile(r"\s*(\d+)x(\d+):", re.ASCII)
 _MARKS = {"_": (True, 1), "=": (True, 2), "|": (False, 1), "#": (False, 2)}
 _MARK_OF = {v: k for k, v in _MARKS.items()}
+
+
+def _declared(m: re.Match, source: str, lineno: int, indent: int) -> tuple[int, int]:
+    """The rows and columns of a matched ``WxH:`` head."""
+    width = whole_number(m.group(1), "the width", source, lineno, indent + m.start(1) + 1)
+    height = whole_number(m.group(2), "the height", source, lineno, indent + m.start(2) + 1)
+    return height, width
+
+
+def size(text: str, source: str) -> tuple[int, int] | None:
+    """The rows and columns the ``WxH:`` head declares."""
+    head = header_line(text)
+    m = _HEAD.match(head[0]) if head else None
+    return _declared(m, source, head[1], head[2] - 1) if m else None
 
 
 def read(text: str, source: str, limits: Limits = CLI) -> Document:
@@ -34,10 +48,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
     m = _HEAD.match(line)
     if not m:
         raise FormatError("expected 'WxH:' at the start, e.g. 7x7:4a3a3a3.a2c4a...", source, lineno, 1)
-    width = whole_number(m.group(1), "the width", source, lineno, m.start(1) + 1)
-    height = whole_number(m.group(2), "the height", source, lineno, m.start(2) + 1)
-    if width < 1 or height < 1:
-        raise FormatError(f"the board must be at least 1x1, got {width}x{height}", source, lineno, 1)
+    height, width = _declared(m, source, lineno, 0)
     validate_board(height, width, limits, source, lineno, 1)
     body = line[m.end():].rstrip()
     rows_text = body.split(".")
@@ -157,6 +168,6 @@ def _run(n: int) -> str:
 
 
 register(Format("ohmec", (".ohmec",), "ohmec hashi.js descriptor WxH:rows (the Nikoli collection)",
-                read, write, has_solution=True,
+                read, write, has_solution=True, size=size,
                 readme="the `WxH:rows` descriptors of ohmec's hashi.js (the Nikoli set), with its "
                        "solved-example bridge marks"))

@@ -43,8 +43,7 @@ from ..limits import Limits
 from ..model import Puzzle, Solution
 from ._common import kind_of
 
-__all__ = ["kind_of", "read_picture", "Reading", "Island", "MAX_PIXELS", "INSTALL", "draw_reading",
-           "features", "MODEL_PATH"]
+__all__ = ["kind_of", "read_picture", "Reading", "Island", "MAX_PIXELS", "INSTALL", "features", "MODEL_PATH"]
 
 #: the largest picture read, in pixels (a PNG "bomb" announces billions in a few bytes: refused
 #: from its header, before decoding)
@@ -117,7 +116,7 @@ class Reading:
     ey: tuple[float, float] = (0.0, 1.0)
     #: degrees the board is turned clockwise in the picture
     angle: float = 0.0
-    #: the picture's bytes (for :func:`draw_reading`)
+    #: the picture's bytes (for ``--show``: :func:`hashikit.service.overlay.draw_reading`)
     raw: bytes = field(default=b"", repr=False)
 
     @property
@@ -672,39 +671,3 @@ def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = _limits.CL
                           f"{len(puzzle.links)} gaps are partly covered)", source)
     bridges = Solution.from_counts(puzzle, counts)
     return Reading(puzzle, bridges, isl, unsure, origin, ex, ey, math.degrees(theta), raw)
-
-
-def draw_reading(reading: Reading, out: str) -> None:
-    """The picture with what was read drawn over it (islands, numbers, bridges), as PNG: green where
-    sure, red for an unsure number."""
-    cv2 = _cv2()
-    import numpy as np
-
-    rgb = np.asarray(shown(reading.raw).convert("RGB"))[:, :, ::-1].copy()
-    p = reading.pitch
-    lw = max(1, round(p * 0.06))
-    colour = (30, 150, 0)
-    for (pa, pb), n in reading.bridges.bridges.items():
-        (xa, ya), (xb, yb) = reading.centre(*pa), reading.centre(*pb)
-        dx, dy = xb - xa, yb - ya
-        ln = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / ln, dx / ln
-        for k in range(n):
-            off = (k - (n - 1) / 2) * p * 0.18
-            cv2.line(rgb, (round(xa + nx * off), round(ya + ny * off)), (round(xb + nx * off), round(yb + ny * off)),
-                     colour, lw, cv2.LINE_AA)
-    for i in reading.islands:
-        x, y = reading.centre(i.row, i.col)
-        col = colour if i.sure >= SURE else (0, 0, 230)
-        cv2.circle(rgb, (round(x), round(y)), max(3, round(p * 0.42)), col, lw, cv2.LINE_AA)
-        fs = max(0.3, p / 60)
-        cv2.putText(rgb, str(i.number), (round(x + p * 0.2), round(y - p * 0.2)), cv2.FONT_HERSHEY_SIMPLEX,
-                    fs, col, max(1, lw), cv2.LINE_AA)
-    ok, buf = cv2.imencode(".png", rgb)
-    if not ok:
-        raise HashikitError(f"{out}: cannot encode the picture")
-    try:
-        with open(out, "wb") as fh:
-            fh.write(buf.tobytes())
-    except OSError as exc:
-        raise HashikitError(f"{out}: cannot write: {exc.strerror or exc}") from None

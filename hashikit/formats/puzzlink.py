@@ -16,7 +16,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution
 from . import Document, Format, register
-from ._common import build_puzzle, validate_board, validate_islands, is_whole, whole_number
+from ._common import build_puzzle, header_line, validate_board, validate_islands, validate_side, is_whole, whole_number
 
 PIDS = ("hashikake", "hashi", "bridges")
 _HEX = "0123456789abcdef"
@@ -69,6 +69,37 @@ def decode_body(body: str, cells: int, fail, max_islands: int | None = None) -> 
     return out
 
 
+def _query(line: str) -> tuple[list[str], list[int], int] | None:
+    """The URL's query split at ``/``, each part's offset in the line, and the index of the
+    columns part (after the puzzle type and a pzprjs flag segment, if any); None without a ``?``."""
+    q = line.find("?")
+    if q < 0:
+        return None
+    parts, offsets, pos = [], [], q + 1
+    for part in line[q + 1:].split("#", 1)[0].split("/"):
+        parts.append(part)
+        offsets.append(pos)
+        pos += len(part) + 1
+    k = 1
+    if len(parts) > k and parts[k] and not is_whole(parts[k]):
+        k += 1  # a pzprjs flag segment
+    return parts, offsets, k
+
+
+def size(text: str, source: str) -> tuple[int, int] | None:
+    """The rows and columns the URL declares (``<cols>/<rows>``)."""
+    head = header_line(text)
+    found = head and _query(head[0])
+    if not found:
+        return None
+    parts, offsets, k = found
+    if len(parts) < k + 2 or not (is_whole(parts[k]) and is_whole(parts[k + 1])):
+        return None
+    cols, rows = (whole_number(parts[j], f"the number of {name}", source, head[1], head[2] + offsets[j])
+                  for j, name in ((k, "columns"), (k + 1, "rows")))
+    return rows, cols
+
+
 def read(text: str, source: str, limits: Limits = CLI) -> Document:
     line, lineno, col0 = _url_line(text, source)
 
@@ -84,24 +115,15 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
             head = head[len(scheme):]
     if head and not any(head.startswith(h) for h in ("puzz.link/", "pzv.jp/", "www.pzv.jp/")):
         fail(f"not a puzz.link or pzv.jp URL: {line[:q]!r}", 0)
-    query = line[q + 1:].split("#", 1)[0]
-    parts, offsets, pos = [], [], q + 1
-    for part in query.split("/"):
-        parts.append(part)
-        offsets.append(pos)
-        pos += len(part) + 1
+    parts, offsets, k = _query(line)
     if parts[0] not in PIDS:
         fail(f"puzzle type {parts[0]!r} is not Hashikake (expected one of {', '.join(PIDS)})", offsets[0])
-    k = 1
-    if len(parts) > k and parts[k] and not is_whole(parts[k]):
-        k += 1  # a pzprjs flag segment
     if len(parts) < k + 2:
         fail("the URL needs <cols>/<rows>/<body> after the puzzle type", len(line))
     size = []
     for name, j in (("columns", k), ("rows", k + 1)):
         value = whole_number(parts[j], f"the number of {name}", source, lineno, col0 + offsets[j])
-        if value < 1:
-            fail(f"the number of {name} must be a positive whole number, got {parts[j]!r}", offsets[j])
+        validate_side(value, name, limits, source, lineno, col0 + offsets[j])
         size.append(value)
     cols, rows = size
     validate_board(rows, cols, limits, source, lineno, col0 + offsets[k])
@@ -159,5 +181,5 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
 
 
 register(Format("puzzlink", (".url",), "puzz.link URL, https://puzz.link/p?hashikake/<cols>/<rows>/<body>",
-                read, write,
+                read, write, size=size,
                 readme="`https://puzz.link/p?hashikake/<cols>/<rows>/<body>` (pzprjs encoding)"))

@@ -15,7 +15,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution, describe_cell
 from . import Document, Format, register
-from ._common import build_puzzle, validate_board, validate_islands, validate_solution, is_whole, whole_number
+from ._common import build_puzzle, validate_board, validate_islands, validate_side, validate_solution, is_whole, whole_number
 from .puzzlink import PIDS
 
 
@@ -47,6 +47,18 @@ def _tokens(rec):
     return toks
 
 
+def size(text: str, source: str) -> tuple[int, int] | None:
+    """The rows and columns the third and fourth lines declare."""
+    recs = _records(text)
+    if len(recs) < 4 or not recs[0][0].strip().startswith("pzprv3"):
+        return None
+    if not all(is_whole(rec[0].strip()) for rec in recs[2:4]):
+        return None
+    rows, cols = (whole_number(rec[0].strip(), f"the number of {name}", source, rec[1], rec[2])
+                  for rec, name in ((recs[2], "rows"), (recs[3], "cols")))
+    return rows, cols
+
+
 def read(text: str, source: str, limits: Limits = CLI) -> Document:
     recs = _records(text)
 
@@ -62,8 +74,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
     size = []
     for rec, name in ((recs[2], "rows"), (recs[3], "cols")):
         value = whole_number(rec[0].strip(), f"the number of {name}", source, rec[1], rec[2])
-        if value < 1:
-            fail(f"the number of {name} must be at least 1", rec[1], rec[2])
+        validate_side(value, "rows" if name == "rows" else "columns", limits, source, rec[1], rec[2])
         size.append(value)
     rows, cols = size
     validate_board(rows, cols, limits, source, recs[2][1], recs[2][2])
@@ -176,5 +187,5 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-register(Format("pzprv3", (".pzprv3",), "pzprjs file text with its answer", read, write, has_solution=True,
+register(Format("pzprv3", (".pzprv3",), "pzprjs file text with its answer", read, write, has_solution=True, size=size,
                 readme="pzprjs file text (`pzprv3/hashikake/...`) with its answer"))

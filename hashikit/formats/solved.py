@@ -28,8 +28,8 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import Puzzle, Solution, describe_cell
 from . import Document, Format, register
-from ._common import (board_lines, build_puzzle, validate_board, validate_islands, validate_side, validate_solution,
-                      grid_header, number_of, symbol_of)
+from ._common import (board_lines, build_puzzle, drawn_size, validate_board, validate_islands, validate_side,
+                      validate_solution, grid_header, number_of, symbol_of)
 
 #: mark -> (horizontal?, count)
 MARKS = {
@@ -56,6 +56,12 @@ def _kind(ch: str):
     if n is None:
         return None
     return ("island", n) if n else ("empty", 0)
+
+
+def size(text: str, source: str) -> tuple[int, int] | None:
+    """The rows and columns the drawing spans (two lines and characters a cell when spaced)."""
+    spaced = any(_SPACED.match(line) for line in text.splitlines())
+    return drawn_size(text, lambda line: len(line.rstrip("\r\n")), 2 if spaced else 1)
 
 
 def read(text: str, source: str, limits: Limits = CLI) -> Document:
@@ -205,9 +211,9 @@ def write_unicode(puzzle: Puzzle, solution: Solution | None = None) -> str:
 
 
 register(Format("solved", (".sol",), "solved grid text: - = horizontal, | \" vertical bridges",
-                read, write, needs_solution=True, has_solution=True, holds_no_loops=True,
+                read, write, needs_solution=True, has_solution=True, holds_no_loops=True, size=size,
                 readme="solved grid: `-` `=` single/double horizontal, `\\|` `\"` single/double vertical "
                        "(also `$`); `# spaced` layout when islands touch; `#` comment lines as in `grid`"))
 register(Format("solved-unicode", (".usol",), "the same with ─ ═ │ ║",
-                read, write_unicode, needs_solution=True, has_solution=True, holds_no_loops=True,
+                read, write_unicode, needs_solution=True, has_solution=True, holds_no_loops=True, size=size,
                 readme="the same drawn with `─ ═ │ ║`"))

@@ -18,7 +18,7 @@ from ..errors import FormatError
 from ..limits import CLI, Limits
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
 from . import Document, Format, register
-from ._common import build_puzzle, validate_board, validate_islands, validate_maxbridges, whole_number
+from ._common import build_puzzle, header_line, validate_board, validate_islands, validate_maxbridges, whole_number
 
 _NUM = re.compile(r"\d+", re.ASCII)
 
@@ -38,6 +38,32 @@ def _the_line(text: str, source: str) -> tuple[str, int, int]:
     return found
 
 
+def _board_size(params: str, source: str, lineno: int, col0: int) -> tuple[int, int, int] | None:
+    """``(width, height, end)`` from the start of the parameters (``W`` [``x`` ``H``]), ``end``
+    where they stop; None when they do not start with a number."""
+    def number(m, what):
+        return whole_number(m.group(), what, source, lineno, col0 + m.start())
+
+    m = _NUM.match(params)
+    if not m:
+        return None
+    width = height = number(m, "the board width")
+    i = m.end()
+    if params[i:i + 1] == "x":
+        m = _NUM.match(params, i + 1)
+        if not m:
+            raise FormatError("'x' must be followed by the board height", source, lineno, col0 + i + 1)
+        height, i = number(m, "the board height"), m.end()
+    return width, height, i
+
+
+def size(text: str, source: str) -> tuple[int, int] | None:
+    """The rows and columns the game ID's parameters declare (``W`` x ``H``)."""
+    head = header_line(text)
+    found = head and _board_size(head[0].split(":", 1)[0], source, head[1], head[2])
+    return (found[1], found[0]) if found else None
+
+
 def parse_params(params: str, source: str, lineno: int, col0: int,
                  limits: Limits = CLI) -> tuple[int, int, int, bool]:
     """``(width, height, maxbridges, allowloops)`` from the part before ``:``."""
@@ -47,16 +73,10 @@ def parse_params(params: str, source: str, lineno: int, col0: int,
     def number(m, what):
         return whole_number(m.group(), what, source, lineno, col0 + m.start())
 
-    m = _NUM.match(params)
-    if not m:
+    found = _board_size(params, source, lineno, col0)
+    if not found:
         fail(f"a Tatham game ID starts with the board size, like 7x7m2: got {params[:10]!r}", 0)
-    width = height = number(m, "the board width")
-    i = m.end()
-    if params[i:i + 1] == "x":
-        m = _NUM.match(params, i + 1)
-        if not m:
-            fail("'x' must be followed by the board height", i + 1)
-        height, i = number(m, "the board height"), m.end()
+    width, height, i = found
     maxb, allowloops = DEFAULT_MAXBRIDGES, True
     order = "iemLd"
     last = -1
@@ -78,8 +98,6 @@ def parse_params(params: str, source: str, lineno: int, col0: int,
         if ch == "m":
             maxb = validate_maxbridges(value, limits, source, lineno, col0 + i + 1)
         i = m.end()
-    if width < 1 or height < 1:
-        fail(f"the board must be at least 1x1, got {width}x{height}", 0)
     validate_board(height, width, limits, source, lineno, col0)
     return width, height, maxb, allowloops
 
@@ -159,6 +177,6 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
 
 
 register(Format("tatham", (".tatham",), "Simon Tatham's Bridges game ID, e.g. 7x7m2:4d2b1b4a26b3m1c3c3c2d3",
-                read, write, holds_no_loops=True,
+                read, write, holds_no_loops=True, size=size,
                 readme="Simon Tatham's Bridges game ID `WxHm<maxb>[L]:<desc>` (`a`-`z` runs of empty "
                        "cells; `L`: the no-loops variant)"))

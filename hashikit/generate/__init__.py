@@ -8,7 +8,7 @@ May import: the model, checker, logic and solvers (never service, run, publish o
 
 from .coelho import coelho, coelho_with_solution
 from .layouts import random_solution, stretch_to_frame, tatham_layout
-from .unique import GenerateStats, generate_unique, validate_request
+from .unique import GenerateStats, generate_from, generate_unique
 
-__all__ = ["GenerateStats", "coelho", "coelho_with_solution", "generate_unique", "random_solution",
-           "stretch_to_frame", "tatham_layout", "validate_request"]
+__all__ = ["GenerateStats", "coelho", "coelho_with_solution", "generate_from", "generate_unique", "random_solution",
+           "stretch_to_frame", "tatham_layout"]

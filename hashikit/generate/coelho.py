@@ -34,7 +34,8 @@ import operator
 import random
 from bisect import bisect_left, bisect_right, insort
 
-from ..model import DEFAULT_MAXBRIDGES, MAX_SIDE, Island, Puzzle, Solution
+from ..limits import MODEL
+from ..model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
 
 Pos = tuple[int, int]
 #: the growth's directions, in the old generator's order (a slot is 4 * island + direction)
@@ -353,12 +354,11 @@ def _validate_arguments(n, rows, cols, alpha, beta, maxbridges) -> tuple[int, in
                                  (("n", n), ("rows", rows), ("cols", cols), ("maxbridges", maxbridges)))
     if n < 1:
         raise ValueError("n must be at least 1")
-    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise ValueError(f"the board is {rows}x{cols}; sides run from 1 to {MAX_SIDE}")
+    refused = MODEL.problem(rows, cols, maxbridges=maxbridges)
+    if refused:
+        raise ValueError(refused)
     if min(n, rows * cols) < 2:
         raise ValueError(f"a puzzle needs at least 2 islands (n={n} on a {rows}x{cols} board)")
-    if maxbridges < 1:
-        raise ValueError(f"MAXBRIDGES must be at least 1, got {maxbridges}")
     try:
         ok = 0 <= alpha <= 100 and 0 <= beta <= 100
     except TypeError:

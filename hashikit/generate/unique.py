@@ -18,9 +18,9 @@ from itertools import compress
 from operator import gt, ne
 from typing import TYPE_CHECKING
 
-from ..limits import (GENERATE_DENSITY, GENERATE_EXPANSION, GENERATE_ISLANDS_PERCENT, GENERATE_MAX_DENSITY,
-                      GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, PROOF_FLOOR, Deadline)
+from ..limits import PROOF_FLOOR, Deadline
 from ..model import DEFAULT_MAXBRIDGES, LEVELS, Puzzle, Solution
+from ..spec import GenerateSpec
 from .layouts import _check, _random_board, _tatham_board, stretch_to_frame
 from .repairs import _OPEN_PER_SITE, _Repair, _apply, _batch, _open_near, _sites
 
@@ -217,43 +217,8 @@ _TRIES = 4
 _ADD_ONLY = ("easy", "medium")
 
 
-def validate_request(rows: int, cols: int, difficulty: str, maxbridges: int = DEFAULT_MAXBRIDGES, *,
-                     density: float = GENERATE_DENSITY, allow_adjacent: bool = False, no_loops: bool = False,
-                     islands_percent: int | None = None, expansion: int | None = None) -> tuple[bool, int, int]:
-    """What :func:`generate_unique` refuses, refused before any work (``ValueError`` saying which
-    argument is wrong); answers whether the layout is Tatham's, with his islands percent and
-    expansion (defaults 30 and 10)."""
-    if difficulty not in LEVELS:
-        raise ValueError(f"unknown difficulty {difficulty!r}; choose from {', '.join(LEVELS)}")
-    low, high = GENERATE_MAXBRIDGES
-    if not (isinstance(maxbridges, int) and low <= maxbridges <= high):
-        raise ValueError(f"maxbridges must be from {low} to {high} (got {maxbridges!r})")
-    if maxbridges == 1 and difficulty == "medium" and not no_loops:
-        raise ValueError("with maxbridges 1 no puzzle is medium: Tatham's medium rule (a first bridge where "
-                         "the other links cannot carry the number) then finds only what his easy rule "
-                         "finds; choose easy or hard, or the no-loops variant")
-    if rows < GENERATE_MIN_SIDE or cols < GENERATE_MIN_SIDE:
-        raise ValueError(f"a board needs at least {GENERATE_MIN_SIDE} rows and {GENERATE_MIN_SIDE} columns "
-                         f"(got {rows}x{cols})")
-    tatham = islands_percent is not None or expansion is not None
-    if tatham:
-        islands_percent = 30 if islands_percent is None else islands_percent
-        expansion = 10 if expansion is None else expansion
-        if not GENERATE_ISLANDS_PERCENT[0] <= islands_percent <= GENERATE_ISLANDS_PERCENT[1]:
-            raise ValueError(f"islands_percent must be from {GENERATE_ISLANDS_PERCENT[0]} to "
-                             f"{GENERATE_ISLANDS_PERCENT[1]}, as Tatham's (got {islands_percent})")
-        if not GENERATE_EXPANSION[0] <= expansion <= GENERATE_EXPANSION[1]:
-            raise ValueError(f"expansion must be from {GENERATE_EXPANSION[0]} to {GENERATE_EXPANSION[1]} "
-                             f"(got {expansion})")
-        if allow_adjacent:
-            raise ValueError("Tatham's layout never has neighbouring islands: allow_adjacent does not apply")
-    elif not 0 < density <= GENERATE_MAX_DENSITY:
-        raise ValueError(f"density must be above 0 and at most {GENERATE_MAX_DENSITY} (got {density})")
-    return tatham, islands_percent, expansion
-
-
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
-                    density: float = GENERATE_DENSITY, maxbridges: int = DEFAULT_MAXBRIDGES, allow_adjacent: bool = False,
+                    density: float | None = None, maxbridges: int = DEFAULT_MAXBRIDGES, allow_adjacent: bool = False,
                     no_loops: bool = False, islands_percent: int | None = None, expansion: int | None = None,
                     fill_frame: bool = True, max_attempts: int = 200, max_repairs: int | None = None, time_limit: float | Deadline | None = None,
                     verify: bool = True, stats: GenerateStats | None = None
@@ -261,7 +226,7 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     """A puzzle with one solution that the rules of ``difficulty`` finish and the lower levels do not.
 
     The layout: by default published-looking (:func:`random_solution`: ``density``
-    islands per cell, no islands in neighbouring cells unless ``allow_adjacent``);
+    islands per cell, 0.25 when None, no islands in neighbouring cells unless ``allow_adjacent``);
     with ``islands_percent`` or ``expansion`` Tatham's own drawing
     (:func:`tatham_layout`, defaults 30 and 10).  ``maxbridges``: 1 to 4;
     ``no_loops``: the variant whose bridges form no cycle (the construction is a tree).
@@ -290,18 +255,32 @@ def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None,
     (not for no-loops puzzles, which the SAT engine may not know) and the checker
     checks the solution.
 
-    Returns ``(puzzle, solution, grade)``; raises ``ValueError`` for a bad argument and
+    Returns ``(puzzle, solution, grade)``; raises ``ValueError`` for a bad argument (the
+    options' one check, :meth:`hashikit.spec.GenerateSpec.validate`, before any work) and
     ``RuntimeError`` when no puzzle was found within ``max_attempts`` layouts or
     ``time_limit`` (seconds, or a :class:`~hashikit.limits.Deadline` already running; checked
     everywhere, the layout drawing included).
     """
+    spec = GenerateSpec(rows=rows, cols=cols, difficulty=difficulty, maxbridges=maxbridges, no_loops=no_loops,
+                        allow_adjacent=allow_adjacent, density=density, islands_percent=islands_percent,
+                        expansion=expansion).validate()
+    return generate_from(spec, seed, fill_frame=fill_frame, max_attempts=max_attempts, max_repairs=max_repairs,
+                         time_limit=time_limit, verify=verify, stats=stats)
+
+
+def generate_from(spec: GenerateSpec, seed=None, *, fill_frame: bool = True, max_attempts: int = 200,
+                  max_repairs: int | None = None, time_limit: float | Deadline | None = None, verify: bool = True,
+                  stats: GenerateStats | None = None) -> tuple[Puzzle, Solution, "Grade"]:
+    """:func:`generate_unique` for a spec checked where its request entered
+    (:meth:`~hashikit.spec.GenerateSpec.validate`, as the service's callers do), not checked again."""
     from ..logic import WEIGHTS, Grade
     from ..logic.deducer import Deducer
     from ..logic.state import State
 
-    tatham, islands_percent, expansion = validate_request(
-        rows, cols, difficulty, maxbridges, density=density, allow_adjacent=allow_adjacent, no_loops=no_loops,
-        islands_percent=islands_percent, expansion=expansion)
+    rows, cols = spec.size
+    difficulty, maxbridges, no_loops, allow_adjacent = spec.difficulty, spec.maxbridges, spec.no_loops, spec.allow_adjacent
+    tatham, density = spec.tatham_layout() is not None, spec.layout_density()
+    islands_percent, expansion = spec.tatham_layout() or (None, None)
     deadline = Deadline.of(time_limit)  # a bad number of seconds is refused here, before any work
     rng = random.Random(seed)
     stats = stats if stats is not None else GenerateStats()

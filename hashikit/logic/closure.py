@@ -26,13 +26,13 @@ _MEDIUM = LEVEL_RANK["medium"]
 
 def degrees(st: State) -> list[int]:
     """The certain degree of each island of ``st`` (the sum of its links' ``lo``)."""
-    lo = st.lo
+    lo, ends = st.lo, st.geo.ends
     dlo = [0] * st.geo.n
-    for k, (a, b) in enumerate(st.geo.ends):
+    for k in compress(range(len(lo)), lo):
         c = lo[k]
-        if c:
-            dlo[a] += c
-            dlo[b] += c
+        a, b = ends[k]
+        dlo[a] += c
+        dlo[b] += c
     return dlo
 
 

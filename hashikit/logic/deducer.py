@@ -26,6 +26,7 @@ from operator import gt, ne
 from typing import TYPE_CHECKING, Iterator
 
 from ..model import Puzzle
+from .closure import degrees
 from .groups import LookaheadGroups
 from .rules import BOARD, CROSSING, ISLAND, LINK, RULES, Rule
 from .state import LEVEL_RANK, LEVELS, State, Step, contradiction as state_contradiction, number_groups
@@ -128,15 +129,7 @@ class Deducer:
         self._risk: list[int] | None = None
         # the certain degrees; the certain groups (union-find, members and unfinished members per
         # root) are worked out when a rule that reads them may first run (:meth:`_build_groups`)
-        if dlo is None:
-            dlo = [0] * n
-            ends = geo.ends
-            for k in compress(range(nl), lo):
-                c = lo[k]
-                a, b = ends[k]
-                dlo[a] += c
-                dlo[b] += c
-        self.dlo = dlo
+        self.dlo = dlo if dlo is not None else degrees(st)
         self.uf: list[int] | None = None
         self.members: list | None = None
         self.incomplete: list[int] | None = None

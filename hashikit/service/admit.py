@@ -23,11 +23,9 @@ def admit(puzzle: Puzzle, lim: Limits = limits_mod.CLI, numbers: bool = True) ->
     """Refuse a puzzle above ``lim`` and, with ``numbers``, one whose numbers alone make it
     impossible (an island needing more bridges than its links can carry): the same verdict,
     bad input, from every use-case."""
-    validate_dimensions(puzzle.rows, puzzle.cols, lim)
-    if len(puzzle.islands) > lim.max_islands:
-        raise BadInput(f"the puzzle has {len(puzzle.islands)} islands; the limit is {lim.max_islands}")
-    if puzzle.maxbridges > lim.max_maxbridges:
-        raise BadInput(f"MAXBRIDGES is {puzzle.maxbridges}; the limit is {lim.max_maxbridges}")
+    refused = lim.problem(puzzle.rows, puzzle.cols, islands=len(puzzle.islands), maxbridges=puzzle.maxbridges)
+    if refused:
+        raise BadInput(refused)
     if numbers:
         problems = puzzle.capacity_problems()
         if problems:
@@ -36,11 +34,10 @@ def admit(puzzle: Puzzle, lim: Limits = limits_mod.CLI, numbers: bool = True) ->
 
 
 def validate_dimensions(rows: int, cols: int, lim: Limits) -> None:
-    """Refuse a board side or cell count above ``lim`` (cheap: before a board is built)."""
-    if rows > lim.max_side or cols > lim.max_side or rows * cols > lim.max_cells:
-        side = lim.max_side
-        raise BadInput(f"the board is {rows}x{cols}; the limit is {side}x{side} "
-                       f"({lim.max_cells} cells)")
+    """Refuse a board side or cell count outside ``lim`` (cheap: before a board is built)."""
+    refused = lim.problem(rows, cols)
+    if refused:
+        raise BadInput(refused)
 
 
 def time_limit_for(asked: float | Deadline | None, lim: Limits) -> Deadline | None:
@@ -83,19 +80,26 @@ def admit_file(path: str, puzzle: Puzzle, lim: Limits = limits_mod.CLI) -> Puzzl
 
 
 def parse(text: str, fmt: str | None = None, lim: Limits = limits_mod.WEB, source: str = "<request>") -> ParseReport:
-    """Read puzzle text (never a path) and describe its geometry: links and crossing pairs."""
-    from ..formats import read_text
+    """Read puzzle text (never a path) within ``lim`` and describe its geometry: links and crossing
+    pairs.  More bytes than ``lim`` takes, and a board the text declares larger than ``lim`` (the
+    format's own size check, before the board is read), are refused first."""
+    from ..formats import declared_size, read_text
 
-    if len(text.encode("utf-8", "surrogatepass")) > lim.max_input_bytes:
-        raise BadInput(f"the text is larger than {lim.max_input_bytes} bytes")
+    refused = lim.problem(input_bytes=len(text.encode("utf-8", "surrogatepass")))
+    if refused:
+        raise BadInput(refused)
     try:
-        doc = read_text(text, fmt, source)
+        size = declared_size(text, fmt, source)
+        refused = lim.problem(*size) if size is not None else None
+        doc = None if refused else read_text(text, fmt, source, lim)
     except FormatError as exc:
         raise BadInput(f"cannot read the puzzle: {_where(exc)}") from None
     except (PuzzleError, ValueError, IndexError, KeyError, TypeError, OverflowError) as exc:
         raise BadInput(f"cannot read the puzzle: {exc}") from None
     except RecursionError:
         raise BadInput("cannot read the puzzle: it is nested too deeply") from None
+    if refused:
+        raise BadInput(refused)
     if doc.puzzle is None:
         raise BadInput("the text holds bridges but no puzzle")
     admit(doc.puzzle, lim, numbers=False)

@@ -4,74 +4,49 @@ batches and catalogues."""
 
 from __future__ import annotations
 
+import os
+
 from .. import limits as limits_mod
+from ..errors import BadArgument
 from ..limits import Deadline
 from ..model import DEFAULT_MAXBRIDGES, Puzzle, Solution
 from .admit import BadInput, OutOfTime, time_limit_for
 from .shapes import GenerateReport, PuzzleModel
 from .solving import assert_checked
 
+TYPE_CHECKING = False  # typing stays out of a plain solve
+if TYPE_CHECKING:  # the rule book loads where a generation is asked for, not for every command
+    from ..spec import GenerateSpec
 
-def generate_unique(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = DEFAULT_MAXBRIDGES,
-                    time_limit: float | Deadline | None = None, density: float | None = None,
-                    allow_adjacent: bool = False, no_loops: bool = False,
-                    islands_percent: int | None = None, expansion: int | None = None
-                    ) -> tuple[Puzzle, GenerateReport]:
-    """A unique puzzle graded exactly at ``difficulty``; :class:`OutOfTime` when none in time,
-    :class:`BadInput` for options the generator refuses (see
-    :func:`hashikit.generate.generate_unique`: ``density`` and ``allow_adjacent`` shape the
-    default layout, ``islands_percent`` / ``expansion`` choose Tatham's)."""
-    puzzle, _solution, report = _generate_solved(rows, cols, difficulty, seed, maxbridges=maxbridges,
-                                                 time_limit=time_limit, density=density,
-                                                 allow_adjacent=allow_adjacent, no_loops=no_loops,
-                                                 islands_percent=islands_percent, expansion=expansion)
+
+def generate_unique(spec: GenerateSpec, time_limit: float | Deadline | None = None) -> tuple[Puzzle, GenerateReport]:
+    """A unique puzzle graded exactly at the spec's difficulty, from its seed (left out: one drawn
+    at random, which the report gives); :class:`OutOfTime`
+    when none is found in time (``time_limit``: seconds, or a :class:`~hashikit.limits.Deadline`
+    already running; None: the spec's own).  The spec was checked where its request entered
+    (:meth:`~hashikit.spec.GenerateSpec.validate`, under that entry's limits: the web's, the
+    command line's), and is not checked again."""
+    puzzle, _solution, report = _generate_solved(spec, time_limit)
     return puzzle, report
 
 
-def _generate_solved(rows: int, cols: int, difficulty: str, seed: int, *, maxbridges: int = DEFAULT_MAXBRIDGES,
-                     time_limit: float | None = None, density: float | None = None, allow_adjacent: bool = False,
-                     no_loops: bool = False, islands_percent: int | None = None,
-                     expansion: int | None = None) -> tuple[Puzzle, Solution, GenerateReport]:
+def _generate_solved(spec: GenerateSpec, time_limit: float | Deadline | None = None
+                     ) -> tuple[Puzzle, Solution, GenerateReport]:
     """:func:`generate_unique` with the (checked) solution too."""
-    from ..generate import generate_unique as make
+    from ..generate import generate_from
 
-    deadline = time_limit_for(time_limit, limits_mod.CLI)
-    layout = _layout(density, allow_adjacent, no_loops, islands_percent, expansion)
+    deadline = time_limit_for(spec.time_limit if time_limit is None else time_limit, limits_mod.CLI)
+    rows, cols = spec.size
+    seed = spec.seed if spec.seed is not None else int.from_bytes(os.urandom(4), "big")
     try:
-        puzzle, solution, g = make(rows, cols, difficulty, seed, maxbridges=maxbridges,
-                                   time_limit=deadline, **layout)
+        puzzle, solution, g = generate_from(spec, seed, time_limit=deadline)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     except RuntimeError as exc:
-        raise OutOfTime(f"no {difficulty} {rows}x{cols} puzzle found"
+        raise OutOfTime(f"no {spec.difficulty} {rows}x{cols} puzzle found"
                         + (f" within {deadline.seconds:g} s" if deadline else "") + f" ({exc})") from None
     assert_checked(puzzle, [solution])
     return puzzle, solution, GenerateReport(puzzle=PuzzleModel.of(puzzle), grade=g.level, score=g.score, seed=seed)
-
-
-def _layout(density: float | None, allow_adjacent: bool, no_loops: bool, islands_percent: int | None,
-            expansion: int | None) -> dict[str, object]:
-    """The generator's layout keywords; BadInput for a density given with Tatham's layout."""
-    if density is not None and (islands_percent is not None or expansion is not None):
-        raise BadInput("density shapes the default layout; Tatham's (islands percent, expansion) has its own")
-    return dict(allow_adjacent=allow_adjacent, no_loops=no_loops, islands_percent=islands_percent,
-                expansion=expansion, **({"density": density} if density is not None else {}))
-
-
-def validate_generation(rows: int, cols: int, difficulty: str, *, maxbridges: int = DEFAULT_MAXBRIDGES,
-                        time_limit: float | Deadline | None = None, density: float | None = None,
-                        allow_adjacent: bool = False, no_loops: bool = False, islands_percent: int | None = None,
-                        expansion: int | None = None) -> None:
-    """What :func:`generate_unique` refuses (:class:`BadInput`), refused before any work: the
-    generator's own checks (:func:`hashikit.generate.validate_request`), run alone."""
-    from ..generate import validate_request
-
-    time_limit_for(time_limit, limits_mod.CLI)
-    try:
-        validate_request(rows, cols, difficulty, maxbridges,
-                         **_layout(density, allow_adjacent, no_loops, islands_percent, expansion))
-    except ValueError as exc:
-        raise BadInput(str(exc)) from None
 
 
 def generate_paper(islands: int, rows: int, cols: int, alpha: float, beta: float, seed: int | None,
@@ -95,7 +70,8 @@ def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = No
     so any executor can run it and any sink store it.
 
     With ``difficulty``: a unique puzzle graded at that level (:func:`generate_unique`; ``layout``
-    its keywords ``density``, ``allow_adjacent``, ``no_loops``, ``islands_percent``, ``expansion``);
+    the other keywords of :class:`~hashikit.spec.GenerateSpec`: ``density``, ``allow_adjacent``,
+    ``no_loops``, ``islands_percent``, ``expansion``; all checked by its ``validate``);
     with ``islands``: the paper's generator (:func:`generate_paper`, ``alpha``, ``beta``).
     Answers ``{"puzzle": {...}, "grade", "score", "seed", "islands"}`` (grade and score None for
     the paper's), and for a unique puzzle its checked solution as ``"bridges"`` (``[[r1, c1, r2, c2,
@@ -110,7 +86,15 @@ def generate_record(rows: int, cols: int, seed: int, difficulty: str | None = No
         puzzle = generate_paper(islands, rows, cols, alpha, beta, seed, maxbridges)
         report = GenerateReport(puzzle=PuzzleModel.of(puzzle), seed=seed)
     else:
-        puzzle, solution, report = _generate_solved(rows, cols, difficulty, seed, maxbridges=maxbridges,
-                                                    time_limit=time_limit, **layout)
+        from ..spec import GenerateSpec
+
+        try:
+            spec = GenerateSpec(rows=rows, cols=cols, difficulty=difficulty, maxbridges=maxbridges, seed=seed,
+                                **layout).validate()
+        except BadArgument as exc:
+            raise BadInput(str(exc)) from None
+        except TypeError as exc:  # a keyword the spec does not have
+            raise BadInput(f"not an option of the generator: {exc}") from None
+        puzzle, solution, report = _generate_solved(spec, time_limit)
         return {**report.dump(), "islands": len(puzzle.islands), "bridges": solution.to_list()}
     return {**report.dump(), "islands": len(puzzle.islands)}

@@ -2,9 +2,14 @@
 // black-on-white board for paper.  No game state here.
 "use strict";
 
+import { style } from "./server.js";
+
 export const SVGNS = "http://www.w3.org/2000/svg";
+// Every size below is a fraction of a cell from the server's style table (server.style: the one
+// table hashikit's pictures and books are drawn with, this page's column)
+export const SIZES = await style();
 export const S = 40;                // SVG units per cell; the viewBox scales the board to the screen
-export const R = S * 0.37;          // island radius
+export const R = S * SIZES.island;  // island radius
 
 export function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(SVGNS, name);
@@ -23,7 +28,7 @@ export function drawSea(svg, rows, cols) {
   const defs = el("defs", {}, svg);
   const id = svg.id ? `dots-${svg.id}` : "dots";
   const pat = el("pattern", { id, width: S, height: S, patternUnits: "userSpaceOnUse" }, defs);
-  el("circle", { cx: S / 2, cy: S / 2, r: S * 0.045, class: "dot" }, pat);
+  el("circle", { cx: S / 2, cy: S / 2, r: S * SIZES.dot, class: "dot" }, pat);
   el("rect", { x: 0, y: 0, width: cols * S, height: rows * S, class: "sea" }, svg);
   el("rect", { x: 0, y: 0, width: cols * S, height: rows * S, fill: `url(#${id})`, "pointer-events": "none" }, svg);
 }
@@ -33,10 +38,10 @@ export function drawIsland(parent, r, c, n, attrs = {}) {
   const g = el("g", { class: "island", "data-r": r, "data-c": c, ...attrs }, parent);
   el("rect", { x: c * S, y: r * S, width: S, height: S, class: "pad" }, g);   // the whole cell is the target
   el("rect", { x: x - R - 4, y: y - R - 4, width: 2 * R + 8, height: 2 * R + 8, rx: 3, class: "lock" }, g);
-  el("circle", { cx: x, cy: y, r: R + S * 0.09, class: "ring" }, g);
+  el("circle", { cx: x, cy: y, r: R + S * SIZES.halo, class: "ring" }, g);
   el("circle", { cx: x, cy: y, r: R, class: "disc" }, g);
-  el("circle", { cx: x, cy: y, r: R - 4, class: "inner" }, g);
-  const t = el("text", { x, y: y + S * 0.015 }, g);
+  el("circle", { cx: x, cy: y, r: R - S * SIZES.inner, class: "inner" }, g);
+  const t = el("text", { x, y: y + S * SIZES.lift }, g);
   t.textContent = n;
   if (n >= 10) t.setAttribute("class", "small");
   return g;
@@ -52,15 +57,16 @@ export function paperBoard(title, p, islands, bridges = []) {
   svg.setAttribute("viewBox", `0 0 ${p.cols * S} ${p.rows * S}`);
   for (const { a, b, h: across, n } of bridges) {
     for (let m = 0; m < n; m++) {
-      const off = (m - (n - 1) / 2) * S * 0.12;
+      const off = (m - (n - 1) / 2) * S * SIZES.pair;
       el("line", { x1: cx(a) + (across ? 0 : off), y1: cy(a) + (across ? off : 0), x2: cx(b) + (across ? 0 : off),
-                   y2: cy(b) + (across ? off : 0), stroke: "#000", "stroke-width": 2.4 }, svg);
+                   y2: cy(b) + (across ? off : 0), stroke: "#000", "stroke-width": S * SIZES.bridge }, svg);
     }
   }
   for (const s of islands) {
-    el("circle", { cx: cx(s), cy: cy(s), r: R, fill: "#fff", stroke: "#000", "stroke-width": 2 }, svg);
+    el("circle", { cx: cx(s), cy: cy(s), r: R, fill: "#fff", stroke: "#000", "stroke-width": S * SIZES.ring }, svg);
     const t = el("text", { x: cx(s), y: cy(s) + 1, "text-anchor": "middle", "dominant-baseline": "central",
-                           "font-size": s.n >= 10 ? 15 : 19, "font-family": "sans-serif", "font-weight": 600 }, svg);
+                           "font-size": S * (s.n >= 10 ? SIZES.number_wide : SIZES.number), "font-family": "sans-serif",
+                           "font-weight": 600 }, svg);
     t.textContent = s.n;
   }
   wrap.append(h, svg);

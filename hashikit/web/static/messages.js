@@ -1,11 +1,11 @@
-// hashikit web: the messages under the board (the status line and the "Solved" banner) and the
-// tagline and help, which follow the puzzle's own rules.
+// hashikit web: the words around the board: the status line, the "Solved" banner, the line about
+// the puzzle, and the tagline and help, which follow the puzzle's own rules.  The banner, the
+// puzzle's line and the rules follow the store; the status line says what it is told.
 "use strict";
 
-import { $, game, maxBridges } from "./game.js";
-import { fmtTime } from "./saved.js";
-
-const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"];
+import { $ } from "./dom.js";
+import { state, subscribe } from "./store.js";
+import { NUMBER_WORDS, fmtTime, rulesText } from "./words.js";
 
 export function say(text, kind = "") {
   const el = $("status");
@@ -30,20 +30,15 @@ export function fitMessage() {
   el.classList.toggle("tall", el.scrollHeight > el.parentElement.clientHeight + 1);
 }
 
-// The tagline and help follow the puzzle's own rules (MAXBRIDGES, no loops).
-export function rulesText(mb, noLoops) {
-  const most = mb === 1 ? "one bridge between a pair" : `at most ${NUMBER_WORDS[mb] || mb} between a pair`;
-  return `Join the islands with bridges: each island gets as many bridges as its number, ${most}, ` +
-         `none crossing, all islands connected${noLoops ? ", and no closed loop of bridges" : ""}.`;
-}
+export const setStatusKind = (kind) => { $("status").className = `status ${kind}`; fitMessage(); };
 
 const BUILD_HELP = "Building: tap or click a cell to place an island and pick its number from the buttons " +
   "beside it; tap an island to change its number or remove it. Keyboard: arrow keys move the cursor, a digit sets " +
   "the number, Delete removes the island. Undo and Redo work here too; Play it starts the game.";
 
-export function showRules() {
-  if (game.mode === "build") { $("help").textContent = BUILD_HELP; return; }
-  const mb = maxBridges(), noLoops = !!game.puzzle?.no_loops;
+function showRules() {
+  if (state.mode === "build") { $("help").textContent = BUILD_HELP; return; }
+  const mb = state.graph?.maxbridges || 2, noLoops = !!state.graph?.noLoops;
   $("tagline").textContent = rulesText(mb, noLoops);
   const more = mb === 1 ? "again to remove it" : `again for more (up to ${NUMBER_WORDS[mb] || mb}), once more to remove them`;
   $("help").textContent =
@@ -55,19 +50,31 @@ export function showRules() {
     `E errors, P print, B build, N new puzzle, D dark mode, + - 0 zoom, Ctrl+Z / Ctrl+Y undo and redo.`;
 }
 
-export const setStatusKind = (kind) => { $("status").className = `status ${kind}`; fitMessage(); };
-
-export function showBanner() {
-  const b = $("banner");
-  b.hidden = false;
-  b.textContent = game.revealed ? "Solved by the computer" : game.hints ? `Solved with help, ${fmtTime(game.elapsed)}`
-    : `Solved! ${fmtTime(game.elapsed)}`;
-  b.className = "banner" + (game.revealed ? " revealed" : game.hints ? " helped" : "");
-  $("status").style.setProperty("--banner-w", `${b.offsetWidth}px`);
+// the banner shows while a solved game is played
+function showBanner() {
+  const b = $("banner"), on = state.mode === "play" && state.solved;
+  b.hidden = !on;
+  if (on) {
+    b.textContent = state.revealed ? "Solved by the computer" : state.hints ? `Solved with help, ${fmtTime(state.elapsed)}`
+      : `Solved! ${fmtTime(state.elapsed)}`;
+    b.className = "banner" + (state.revealed ? " revealed" : state.hints ? " helped" : "");
+    $("status").style.setProperty("--banner-w", `${b.offsetWidth}px`);
+  }
   fitMessage();
 }
 
-export function hideBanner() {
-  $("banner").hidden = true;
-  fitMessage();
+// the puzzle in a line: its size, islands, rules and level (and when it has several solutions)
+function showInfo() {
+  const p = state.puzzle, g = state.graph;
+  if (!p) return;
+  const several = state.solution?.status === "solved" && state.solution.unique === false;
+  $("info").textContent = `${p.cols} × ${p.rows} board, ${g.islands.length} islands` +
+    (g.maxbridges !== 2 ? `, up to ${g.maxbridges} bridges per pair` : "") + (g.noLoops ? ", no loops" : "") +
+    (state.level !== "custom" ? `, ${state.level}` : "") + "." + (several ? " It has more than one solution." : "");
 }
+
+subscribe((changed) => {
+  if (changed.has("puzzle") || changed.has("mode")) showRules();
+  if (["puzzle", "mode", "solved", "revealed", "hints", "elapsed"].some((f) => changed.has(f))) showBanner();
+  if (["puzzle", "level", "solution"].some((f) => changed.has(f))) showInfo();
+});

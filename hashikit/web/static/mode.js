@@ -1,51 +1,51 @@
-// hashikit web: switching between playing and constructor mode (the builder itself is build.js).
+// hashikit web: switching between playing and the constructor (build.js): the Build/Play button,
+// the buttons that only play, and playing the constructor's puzzle.
 "use strict";
 
-import { $, busy, game } from "./game.js";
-import { hideBanner, say, showRules } from "./messages.js";
-import { buildBoard, layoutBoard, paint } from "./board.js";
-import { resumeTimer, saveGame, stopTimer } from "./saved.js";
+import * as build from "./build.js";
+import { $ } from "./dom.js";
+import { loadPuzzle } from "./load.js";
+import { say } from "./messages.js";
+import { saveGame } from "./saved.js";
+import * as store from "./store.js";
 
-// builder from build.js; loadPuzzle(puzzle, opts) from load.js
-export function createModes({ builder, loadPuzzle }) {
-  function enterBuild(fromPuzzle = true) {
-    if (game.mode === "build") return;
-    stopTimer();
-    saveGame();
-    game.mode = "build";
-    $("mode").setAttribute("aria-pressed", "true");
-    $("mode").textContent = "Play";
-    $("mode").title = "Back to playing (B)";
-    $("build-card").hidden = false;
-    hideBanner();
-    for (const id of ["check", "hint", "reveal", "restart", "print"]) $(id).disabled = true;
-    builder.start(fromPuzzle && game.puzzle ? game.puzzle : null);
-    showRules();
-    layoutBoard();
-  }
+const { state } = store;
+const PLAY_ONLY = ["check", "hint", "reveal", "restart", "print"];
 
-  function leaveBuild() {
-    if (game.mode !== "build") return;
-    game.mode = "play";
-    builder.stop();
-    $("mode").setAttribute("aria-pressed", "false");
-    $("mode").textContent = "Build";
-    $("mode").title = "Build your own puzzle (B)";
-    $("build-card").hidden = true;
-    for (const id of ["check", "hint", "reveal", "restart", "print"]) $(id).disabled = false;
-    showRules();
-  }
-
-  async function toggleMode() {
-    if (busy()) return;
-    if (game.mode === "play") { enterBuild(true); return; }
-    const p = builder.puzzle();
-    if (p.islands.length) {
-      try { await loadPuzzle(p, { restore: true }); return; } catch (e) { say(e.message, "error"); return; }
-    }
-    leaveBuild();
-    if (game.puzzle) { buildBoard(); layoutBoard(); resumeTimer(); paint(); say("Back to your game."); }
-  }
-
-  return { enterBuild, leaveBuild, toggleMode };
+// the constructor, on the puzzle played (fromPuzzle) or on the board it holds
+export function enterBuild(fromPuzzle = true) {
+  if (state.mode === "build") return;
+  saveGame();
+  store.setMode("build");
+  build.start(fromPuzzle && state.puzzle ? state.puzzle : null);
 }
+
+async function playBuilt() {
+  const p = store.builtPuzzle();
+  if (!p.islands.length) { say("Place islands first.", "warn"); return; }
+  try { await loadPuzzle(p, { restore: false }); } catch (e) { say(e.message, "error"); }
+}
+
+export async function toggleMode() {
+  if (store.busy()) return;
+  if (state.mode === "play") { enterBuild(true); return; }
+  const p = store.builtPuzzle();
+  if (p.islands.length) {
+    try { await loadPuzzle(p, { restore: true }); } catch (e) { say(e.message, "error"); }
+    return;
+  }
+  store.setMode("play");
+  if (state.puzzle) say("Back to your game.");
+}
+
+function showMode() {
+  const building = state.mode === "build";
+  $("mode").setAttribute("aria-pressed", building ? "true" : "false");
+  $("mode").textContent = building ? "Play" : "Build";
+  $("mode").title = building ? "Back to playing (B)" : "Build your own puzzle (B)";
+  $("build-card").hidden = !building;
+  for (const id of PLAY_ONLY) $(id).disabled = building;
+}
+
+$("build-play").addEventListener("click", playBuilt);
+store.subscribe((changed) => { if (changed.has("mode")) showMode(); });

@@ -1,95 +1,88 @@
-// hashikit web: moves and the one undo stack.  A move is a list of changes [kind, index, from, to]
-// (kind "b" bridges on a link, "m" a mark, "l" a lock); the rules it must keep are in game.js.
+// hashikit web: the player's moves on the board (a bridge more, a "no bridge" mark, a lock) and
+// undo and redo: each move is checked by the rules (referee.js), made in the store and said.
 "use strict";
 
-import { busy, game, isComplete, islandName, refusal, setValue } from "./game.js";
-import { hideBanner, say } from "./messages.js";
-import { flash, paint } from "./board.js";
-import { resumeTimer, saveGame, updateHash } from "./saved.js";
-import { checkBoard } from "./check.js";
+import { flash } from "./board.js";
+import { say } from "./messages.js";
+import { refusal } from "./referee.js";
+import * as store from "./store.js";
+import { COUNT_WORDS, ORDINALS, capital, islandName } from "./words.js";
 
-const COUNT_WORDS = ["No bridge", "A bridge", "Two bridges", "Three bridges", "Four bridges"];
+const { state } = store;
+const blocked = () => state.solved || store.busy();
+
+// a refusal (referee.js) in words
+function refusalText(k, next, why) {
+  const g = state.graph, l = g.links[k], name = (i) => islandName(g, i);
+  if (why.rule === "marked") return `The link from ${name(l.a)} to ${name(l.b)} is marked "no bridge" (right-click it to unmark).`;
+  if (why.rule === "locked") return capital(`${name(why.island)} is locked (Shift+click or L unlocks it).`);
+  if (why.rule === "crossing") {
+    const o = g.links[why.link];
+    return `A bridge from ${name(l.a)} to ${name(l.b)} would cross the bridge from ${name(o.a)} to ${name(o.b)}.`;
+  }
+  return `${next === 1 ? "A bridge" : "A " + ORDINALS[next] + " bridge"} there ` +
+         `would give ${name(why.island)} ${why.degree} bridges, more than its number.`;
+}
 
 // cycle link k: none -> 1 -> ... -> cap -> none; a move that would break a rule is refused
 export function cycle(k) {
-  if (game.solved || busy()) return;
-  const l = game.links[k], cur = game.counts[k];
+  if (blocked()) return;
+  const g = state.graph, pos = state.position, l = g.links[k], cur = pos.counts[k];
   let next = cur + 1 > l.cap ? 0 : cur + 1;
   let note = "";
-  if (game.marks[k] || [l.a, l.b].some((i) => game.locked.has(i))) { say(refusal(k, next) + " Move refused.", "warn"); flash(k); return; }
-  if (next > cur) {
-    const why = refusal(k, next);
-    if (why) {
-      if (cur === 0) { say(why + " Move refused.", "warn"); flash(k); return; }
-      next = 0;
-      note = why + " The bridges are removed instead.";
-    }
+  const why = refusal(g, pos, k, next);
+  if (why && (why.rule === "marked" || why.rule === "locked")) {
+    say(refusalText(k, next, why) + " Move refused.", "warn"); flash(k); return;
   }
-  doMove([["b", k, cur, next]]);
+  if (next > cur && why) {
+    if (cur === 0) { say(refusalText(k, next, why) + " Move refused.", "warn"); flash(k); return; }
+    note = refusalText(k, next, why) + " The bridges are removed instead.";
+    next = 0;
+  }
+  move([["b", k, cur, next]]);
   if (note) say(note, "warn");
 }
 
 export function toggleMark(k) {
-  if (game.solved || busy() || k === undefined) return;
-  const l = game.links[k];
-  if (game.counts[k]) { say(`Remove the bridges between ${islandName(l.a)} and ${islandName(l.b)} before marking the link "no bridge".`, "warn"); flash(k); return; }
-  const lockedEnd = [l.a, l.b].find((i) => game.locked.has(i));
-  if (lockedEnd !== undefined) { say(`${islandName(lockedEnd)} is locked.`.replace(/^t/, "T"), "warn"); return; }
-  const on = !game.marks[k];
-  doMove([["m", k, game.marks[k] ? 1 : 0, on ? 1 : 0]],
-         `${on ? "Marked" : "Unmarked"} "no bridge" between ${islandName(l.a)} and ${islandName(l.b)}.`);
+  if (blocked() || k === undefined) return;
+  const g = state.graph, pos = state.position, l = g.links[k];
+  if (pos.counts[k]) {
+    say(`Remove the bridges between ${islandName(g, l.a)} and ${islandName(g, l.b)} before marking the link "no bridge".`, "warn");
+    flash(k);
+    return;
+  }
+  const lockedEnd = [l.a, l.b].find((i) => pos.locked.has(i));
+  if (lockedEnd !== undefined) { say(capital(`${islandName(g, lockedEnd)} is locked.`), "warn"); return; }
+  const on = !pos.marks[k];
+  move([["m", k, on ? 0 : 1, on ? 1 : 0]],
+       `${on ? "Marked" : "Unmarked"} "no bridge" between ${islandName(g, l.a)} and ${islandName(g, l.b)}.`);
 }
 
 export function toggleLock(i) {
-  if (game.solved || busy() || i === undefined || i === null) return;
-  const on = !game.locked.has(i);
-  doMove([["l", i, on ? 0 : 1, on ? 1 : 0]], `${on ? "Locked" : "Unlocked"} ${islandName(i)}.`);
+  if (blocked() || i === undefined || i === null) return;
+  const on = !state.position.locked.has(i);
+  move([["l", i, on ? 0 : 1, on ? 1 : 0]], `${on ? "Locked" : "Unlocked"} ${islandName(state.graph, i)}.`);
 }
 
-export function doMove(changes, label = "") {
+// a move made and said (by `label`, or by what it does to one link)
+export function move(changes, label = "") {
   if (!changes.length) return;
-  for (const [kind, k, , to] of changes) setValue(kind, k, to);
-  game.undo.push(changes);
-  game.redo = [];
-  game.hint = null; game.checked = null; game.pendingHint = null;
+  store.move(changes);
   say(label || moveText(changes));
-  afterChange();
 }
 
 function moveText(changes) {
   if (changes.length !== 1 || changes[0][0] !== "b") return "";
-  const [, k, , to] = changes[0], l = game.links[k];
-  return `${COUNT_WORDS[to] || to + " bridges"} between ${islandName(l.a)} and ${islandName(l.b)}.`;
+  const [, k, , to] = changes[0], g = state.graph, l = g.links[k];
+  return `${COUNT_WORDS[to] || to + " bridges"} between ${islandName(g, l.a)} and ${islandName(g, l.b)}.`;
 }
 
 export function undo() {
-  const changes = game.undo.pop();
-  if (!changes || busy()) return;
-  for (const [kind, k, from] of changes) setValue(kind, k, from);
-  game.redo.push(changes);
-  game.hint = null; game.checked = null; game.pendingHint = null; game.revealed = false;
-  unsolve();
+  if (store.busy() || !store.undo()) return;
   say("Undone.");
-  afterChange();
 }
 
 export function redo() {
-  const changes = game.redo.pop();
-  if (!changes || busy()) return;
-  for (const [kind, k, , to] of changes) setValue(kind, k, to);
-  game.undo.push(changes);
-  game.hint = null; game.checked = null; game.pendingHint = null;
+  if (store.busy() || !store.redo()) return;
   say("Redone.");
-  afterChange();
-}
-
-export function unsolve() {
-  if (game.solved) { game.solved = false; hideBanner(); resumeTimer(); }
-}
-
-export function afterChange({ save = true } = {}) {
-  paint();
-  updateHash();
-  if (save) saveGame();
-  if (isComplete() && !game.solved) checkBoard(true);
 }

@@ -3,15 +3,17 @@
 // tapping its island, then play it (with the bridges drawn in the picture as the game so far).
 "use strict";
 
-import { api } from "./api.js";
+import { $ } from "./dom.js";
 import { el } from "./draw.js";
+import { loadPuzzle } from "./load.js";
+import { say } from "./messages.js";
+import { readPicture } from "./server.js";
+import { state } from "./store.js";
 
 // pictures are sent at most this wide or high (a phone photo is scaled down first), and re-encoded
-// when larger than MAX_BYTES, so the base64 body stays under the server's 1 MB cap
+// when their base64 (4 characters for 3 bytes) would not fit the server's largest request body
 const MAX_SIDE = 1600;
-const MAX_BYTES = 700_000;
-
-const $ = (id) => document.getElementById(id);
+const maxBytes = () => Math.floor((state.limits?.max_input_bytes || 0) * 0.7);
 
 let reading = null; // the server's answer, with the player's corrections applied to reading.islands
 let picked = -1; // index into reading.islands of the island being corrected
@@ -29,7 +31,7 @@ async function prepare(blob) {
   try { bitmap = await createImageBitmap(blob); } catch (e) { /* not a picture the browser reads */ }
   if (!bitmap) return { data: toBase64(bytes), url: URL.createObjectURL(blob) };
   const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
-  if (scale === 1 && bytes.length <= MAX_BYTES) return { data: toBase64(bytes), url: URL.createObjectURL(blob) };
+  if (scale === 1 && bytes.length <= maxBytes()) return { data: toBase64(bytes), url: URL.createObjectURL(blob) };
   const canvas = document.createElement("canvas");
   canvas.width = Math.round(bitmap.width * scale);
   canvas.height = Math.round(bitmap.height * scale);
@@ -97,13 +99,12 @@ function correct(number) {
   note();
 }
 
-async function read(blob, deps) {
-  const { say } = deps;
+async function read(blob) {
   if (!blob) return;
   say("Reading the picture…");
   try {
     const { data, url } = await prepare(blob);
-    reading = await api("/api/read-picture", { image: data });
+    reading = await readPicture(data);
     picked = -1;
     $("picture-img").src = url;
     $("picture-view").hidden = false;
@@ -120,52 +121,51 @@ async function read(blob, deps) {
   }
 }
 
-async function play(deps) {
+async function play() {
   if (!reading) return;
   const p = reading.puzzle;
   const puzzle = { format: "hashikit-puzzle", rows: p.rows, cols: p.cols, maxbridges: p.maxbridges,
                    islands: reading.islands.map(([r, c, n]) => [r, c, n]) };
   if (reading.bridges.length) puzzle.bridges = reading.bridges;
   try {
-    await deps.loadPuzzle(puzzle, { level: "custom" });
+    await loadPuzzle(puzzle, { level: "custom" });
     $("picture-view").hidden = true;
-    deps.say(`Playing the board read from the picture${reading.bridges.length ? ", with its bridges" : ""}.`);
+    say(`Playing the board read from the picture${reading.bridges.length ? ", with its bridges" : ""}.`);
     reading = null;
   } catch (e) {
-    deps.say(`The board read cannot be played: ${e.message}`, "error");
+    say(`The board read cannot be played: ${e.message}`, "error");
   }
 }
 
-export function setupPictures(deps) {
-  if (!$("picture-block")) return;
+if ($("picture-block")) {
   for (const id of ["picture-file", "picture-camera"]) {
     $(id).addEventListener("change", async () => {
       const f = $(id).files[0];
       $(id).value = "";
-      await read(f, deps);
+      await read(f);
     });
   }
   $("picture-paste").addEventListener("click", async () => {
     try {
       for (const item of await navigator.clipboard.read()) {
         const type = item.types.find((t) => t.startsWith("image/"));
-        if (type) { await read(await item.getType(type), deps); return; }
+        if (type) { await read(await item.getType(type)); return; }
       }
-      deps.say("The clipboard holds no picture.", "error");
+      say("The clipboard holds no picture.", "error");
     } catch (e) {
-      deps.say("Paste the picture with Ctrl+V (the browser did not let the page read the clipboard).", "error");
+      say("Paste the picture with Ctrl+V (the browser did not let the page read the clipboard).", "error");
     }
   });
   document.addEventListener("paste", async (e) => {
     const item = [...(e.clipboardData?.items || [])].find((i) => i.type.startsWith("image/"));
     if (!item) return; // text goes where it was pasted
     e.preventDefault();
-    await read(item.getAsFile(), deps);
+    await read(item.getAsFile());
   });
   $("picture-digits").addEventListener("click", (e) => {
     const b = e.target.closest("button[data-n]");
     if (b) correct(Number(b.dataset.n));
   });
-  $("picture-play").addEventListener("click", () => play(deps));
+  $("picture-play").addEventListener("click", () => play());
   $("picture-discard").addEventListener("click", () => { reading = null; $("picture-view").hidden = true; });
 }

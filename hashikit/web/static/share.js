@@ -20,7 +20,10 @@ export function tathamId(p) {
   return `${p.cols}x${p.rows}m${mb}${p.no_loops ? "L" : ""}:${desc}`;
 }
 
-export function puzzleLink(p, extra = "") {
+// the puzzle's part of a page address: p=<Tatham game ID>, or j=<base64url JSON>
+export function puzzleCode(p) {
   const id = tathamId(p);
-  return location.href.split("#")[0] + "#" + (id ? `p=${id}` : "j=" + b64url(JSON.stringify(p))) + extra;
+  return id ? "p=" + id : "j=" + b64url(JSON.stringify(p));
 }
+
+export const puzzleLink = (p, extra = "") => location.href.split("#")[0] + "#" + puzzleCode(p) + extra;

@@ -1,6 +1,6 @@
-"""The web API's own typed shapes (pydantic): the requests each endpoint takes, the error answer,
-and the limits document (``GET /api/limits``) the page reads instead of prose.  The answers are
-the use-cases' own shapes (:mod:`hashikit.service.shapes`)."""
+"""The web API's typed requests (pydantic): what each endpoint takes, and the two answers of the
+web's own, the error and the limits document (``GET /api/limits``) the page reads instead of
+prose.  Every other answer is a use-case's shape (:mod:`hashikit.service.shapes`)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from .. import __version__, service
 from ..errors import HashikitError
-from ..limits import (GENERATE_DENSITY, GENERATE_MAX_DENSITY, GENERATE_MAXBRIDGES, GENERATE_MIN_SIDE, TIME_MARGIN, WEB,
-                      WEB_GENERATE_MAX_SIDE, WEB_MAX_GENERATING)
-from ..model import DEFAULT_MAXBRIDGES, LEVELS
+from ..limits import MIN_MAXBRIDGES, MIN_SIDE, TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_MAX_GENERATING
 from ..records import fields as record_fields
+from ..spec import OPTIONS, GenerateSpec
 from ..service import picture as _picture  # noqa: F401  (its PictureReport is an answer too)
 from ..service.shapes import declare_dataclasses
 
@@ -33,7 +32,7 @@ Ints = list[StrictInt]
 
 
 def _strict(tp):
-    """The strict pydantic type for a JSON-shape field's type (no coercion: "3" is not 3)."""
+    """The strict pydantic type for a field of a shape (no coercion: "3" is not 3)."""
     args = typing.get_args(tp)
     if typing.get_origin(tp) is list:
         return list[_strict(args[0])]
@@ -62,9 +61,19 @@ def _puzzle_in() -> type[Strict]:
 PuzzleIn = _puzzle_in()
 
 
-class ParseRequest(Strict):
-    text: StrictStr = Field(description="grid text, a Tatham game ID, a puzz.link URL, JSON, ...")
-    format: StrictStr | None = Field(None, description="a readable format's name; left out: guessed")
+def _parse_request():
+    """The parse request, its ``format`` an enum built from the formats registry."""
+    from pydantic import create_model
+
+    from ..formats import formats
+
+    names = tuple(sorted(name for name, f in formats().items() if f.read))
+    return create_model("ParseRequest", __base__=Strict,
+                        text=(StrictStr, Field(description="grid text, a Tatham game ID, a puzz.link URL, JSON, ...")),
+                        format=(Literal[names] | None, Field(None, description="a readable format's name; left out: guessed")))
+
+
+ParseRequest = _parse_request()
 
 
 class PuzzleRequest(Strict):
@@ -98,16 +107,37 @@ def _convert_request():
 ConvertRequest = _convert_request()
 
 
-class GenerateRequest(Strict):
-    rows: StrictInt = Field(7, ge=GENERATE_MIN_SIDE, le=WEB_GENERATE_MAX_SIDE)
-    cols: StrictInt | None = Field(None, ge=GENERATE_MIN_SIDE, le=WEB_GENERATE_MAX_SIDE, description="default: rows")
-    difficulty: Literal[LEVELS] = "medium"
-    seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1)
-    maxbridges: StrictInt = Field(DEFAULT_MAXBRIDGES, ge=GENERATE_MAXBRIDGES[0], le=GENERATE_MAXBRIDGES[1],
-                                  description="MAXBRIDGES: the most bridges on one link")
-    no_loops: StrictBool = Field(False, description="the variant whose bridges may form no cycle")
-    density: StrictFloat | StrictInt | None = Field(None, gt=0, le=GENERATE_MAX_DENSITY,
-                                                    description=f"islands per cell (default {GENERATE_DENSITY})")
+#: the board sides a generate request may ask for, per option (the others keep the spec's own ranges)
+_WEB_HIGH = {"rows": WEB_GENERATE_MAX_SIDE, "cols": WEB_GENERATE_MAX_SIDE}
+
+
+class _Generate(Strict):
+    def spec(self) -> GenerateSpec:
+        """The request as the rule book's record, checked under the web's limits (its one check:
+        :class:`~hashikit.errors.BadArgument`, a 400 naming the limit)."""
+        return GenerateSpec(**self.model_dump()).validate(WEB_GENERATE_MAX_SIDE)
+
+
+def _generate_request():
+    """The generate request, a field per option of :data:`hashikit.spec.OPTIONS`: its type (strict),
+    default and help, and its range in JSON Schema terms for the OpenAPI description.  pydantic
+    checks the types only; the ranges and the rules between options are the spec's one check."""
+    from typing import Annotated
+
+    from pydantic import WithJsonSchema, create_model
+
+    strict = {int: StrictInt, float: StrictFloat | StrictInt, bool: StrictBool, str: StrictStr}
+    fields = {}
+    for name, option in OPTIONS.items():
+        kind = Annotated[strict[option.kind], WithJsonSchema(option.json_schema(_WEB_HIGH.get(name)))]
+        help_ = option.help + (f" (left out: {option.implied})" if option.implied is not None else "")
+        fields[name] = (kind if option.default is not None else kind | None,
+                        Field(option.default, description=help_))
+    return create_model("GenerateRequest", __base__=_Generate, __doc__="A request for a unique graded puzzle.",
+                        **fields)
+
+
+GenerateRequest = _generate_request()
 
 
 class ErrorAnswer(BaseModel):
@@ -117,16 +147,27 @@ class ErrorAnswer(BaseModel):
 
 # -- the limits document (GET /api/limits): what the page reads instead of prose ------------
 class GenerateLimits(BaseModel):
+    """What /api/generate takes (:data:`hashikit.spec.OPTIONS`, the sides capped for the web)."""
+
     min_side: int = Field(description="smallest rows or columns /api/generate makes")
     max_side: int = Field(description="largest rows or columns /api/generate makes")
+    default_side: int = Field(description="rows (and columns) when a request leaves them out")
     time_limit: float = Field(description="seconds one generation may take (then 503, status timeout)")
     at_once: int = Field(description="generations that may run at once (more: 503, status busy)")
     levels: list[str] = Field(description="the difficulty levels, easiest first")
+    default_level: str = Field(description="the level when a request leaves it out")
     maxbridges: list[int] = Field(description="[lowest, highest] MAXBRIDGES the generator makes")
     default_maxbridges: int
-    max_density: float = Field(description="the most islands per cell a request may ask for (above 0)")
-    default_density: float
+    min_density: float = Field(description="islands per cell must be above this")
+    max_density: float = Field(description="the most islands per cell a request may ask for")
+    default_density: float = Field(description="islands per cell when a request leaves the density out")
+    islands_percent: list[int] = Field(description="[lowest, highest] islands percent of Tatham's layout")
+    default_islands_percent: int = Field(description="Tatham's islands percent when only the expansion is given")
+    expansion: list[int] = Field(description="[lowest, highest] expansion (percent) of Tatham's layout")
+    default_expansion: int = Field(description="Tatham's expansion when only the islands percent is given")
+    seeds: list[int] = Field(description="[lowest, highest] seed")
     no_loops: bool = Field(description="the generator makes the no-loops variant")
+    allow_adjacent: bool = Field(description="the default layout may put islands in neighbouring cells")
 
 
 class FormatInfo(BaseModel):
@@ -141,15 +182,49 @@ class LimitsReport(BaseModel):
     """This server's limits and options (``hashikit.limits.WEB`` and the app's own settings)."""
 
     version: str
+    min_side: int = Field(description="smallest rows or columns of a board")
     max_side: int = Field(description="largest rows or columns of a board")
     max_cells: int
     max_islands: int
+    min_maxbridges: int = Field(description="smallest MAXBRIDGES")
     max_maxbridges: int = Field(description="largest MAXBRIDGES (island numbers up to 4 x this)")
     max_input_bytes: int = Field(description="largest request body")
     time_limit: float = Field(description="seconds a solve, hint or analysis may take (then status unknown)")
     time_margin: float = Field(description="seconds an answer may come after its time limit")
     generate: GenerateLimits
     formats: list[FormatInfo] = Field(description="the writable formats")
+
+
+# -- the style table (GET /api/style): the sizes every drawing of a board is made with --------
+def _medium_style() -> type[BaseModel]:
+    """One medium's sizes, a field per row of :data:`hashikit.render.style.TABLE`."""
+    from pydantic import create_model
+
+    from ..render.style import TABLE, described
+
+    about = described()
+    return create_model("MediumStyle", __doc__="Sizes as fractions of a cell; null: not drawn in this medium.",
+                        **{name: (float | None, Field(description=about[name])) for name in TABLE})
+
+
+MediumStyle = _medium_style()
+
+
+class StyleReport(BaseModel):
+    """The style table of :mod:`hashikit.render.style`: every size of a board drawing as a fraction of
+    its cell, per medium. The page draws with ``page``; ``screen`` is ``hashikit render``'s pictures,
+    ``print`` the book's pages, ``overlay`` what a picture showed drawn over it."""
+
+    screen: MediumStyle
+    print: MediumStyle
+    page: MediumStyle
+    overlay: MediumStyle
+
+
+def style_report() -> StyleReport:
+    from ..render.style import table
+
+    return StyleReport(**table())
 
 
 #: the formats' names on the page (the registry's own descriptions are for the command line)
@@ -183,13 +258,23 @@ def format_infos() -> tuple[FormatInfo, ...]:
 
 
 def limits_report(solve_time_limit: float, generate_time_limit: float, max_body: int) -> LimitsReport:
-    """The limits document of an app made with these settings."""
+    """The limits document of an app made with these settings: ``limits.WEB`` and the generation
+    rule book (:data:`hashikit.spec.OPTIONS`)."""
+    def low_high(name):
+        return list(OPTIONS[name].bounds(_WEB_HIGH.get(name)))
+
     return LimitsReport(
-        version=__version__, max_side=WEB.max_side, max_cells=WEB.max_cells, max_islands=WEB.max_islands,
-        max_maxbridges=WEB.max_maxbridges, max_input_bytes=max_body, time_limit=solve_time_limit,
-        time_margin=TIME_MARGIN,
-        generate=GenerateLimits(min_side=GENERATE_MIN_SIDE, max_side=WEB_GENERATE_MAX_SIDE, time_limit=generate_time_limit,
-                                at_once=WEB_MAX_GENERATING, levels=list(LEVELS), maxbridges=list(GENERATE_MAXBRIDGES),
-                                default_maxbridges=DEFAULT_MAXBRIDGES, max_density=GENERATE_MAX_DENSITY,
-                                default_density=GENERATE_DENSITY, no_loops=True),
+        version=__version__, min_side=MIN_SIDE, max_side=WEB.max_side, max_cells=WEB.max_cells,
+        max_islands=WEB.max_islands, min_maxbridges=MIN_MAXBRIDGES, max_maxbridges=WEB.max_maxbridges,
+        max_input_bytes=max_body, time_limit=solve_time_limit, time_margin=TIME_MARGIN,
+        generate=GenerateLimits(
+            min_side=low_high("rows")[0], max_side=low_high("rows")[1], default_side=OPTIONS["rows"].default,
+            time_limit=generate_time_limit, at_once=WEB_MAX_GENERATING,
+            levels=list(OPTIONS["difficulty"].choices), default_level=OPTIONS["difficulty"].default,
+            maxbridges=low_high("maxbridges"), default_maxbridges=OPTIONS["maxbridges"].default,
+            min_density=low_high("density")[0], max_density=low_high("density")[1],
+            default_density=OPTIONS["density"].implied,
+            islands_percent=low_high("islands_percent"), default_islands_percent=OPTIONS["islands_percent"].implied,
+            expansion=low_high("expansion"), default_expansion=OPTIONS["expansion"].implied,
+            seeds=low_high("seed"), no_loops="no_loops" in OPTIONS, allow_adjacent="allow_adjacent" in OPTIONS),
         formats=list(format_infos()))
