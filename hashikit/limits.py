@@ -87,6 +87,11 @@ CLI = Limits(max_side=MAX_SIDE, max_cells=4_000_000, max_islands=1_000_000, max_
 WEB = Limits(max_side=60, max_cells=3_600, max_islands=3_600, max_maxbridges=8,
              max_input_bytes=1_000_000, max_time_limit=10.0, default_time_limit=10.0)
 
+#: the page that needs no server (``hashikit site``): what Python in the browser takes per call; a
+#: larger board goes to a hashikit server when one answers the page
+SITE = Limits(max_side=25, max_cells=625, max_islands=625, max_maxbridges=4,
+              max_input_bytes=1_000_000, max_time_limit=10.0, default_time_limit=10.0)
+
 #: what a request for a generated puzzle may ask, wherever it comes from (``hashikit.spec``, the
 #: one rule book of such requests, reads these): the smallest side, MAXBRIDGES (lowest, highest),
 #: islands per cell of the default layout (the most, the default), Tatham's layout's islands
@@ -108,9 +113,73 @@ GENERATE_TIME_LIMIT = 120.0
 WEB_GENERATE_MAX_SIDE = 25
 WEB_GENERATE_TIME_LIMIT = 20.0
 WEB_MAX_GENERATING = 2
+
+
+class Admission(Record, frozen=True):
+    """How a web server shares its workers among requests and clients (``hashikit serve``; the
+    fields are stated in ``/api/limits``).  Each request that computes declares its cost before it
+    runs (board cells and islands, or a picture's pixels from its header); a light one (a board
+    within ``light_cells`` and ``light_islands``, sent in at most ``light_bytes``) runs in the light
+    lane, on workers of its own,
+    every other in the heavy lane, whose workers run at a lower CPU priority.  A request waits in
+    its lane's queue at most ``queue_wait`` seconds (then 503 with Retry-After), and its time limit
+    counts from when its work starts."""
+
+    #: cells and islands of the largest light board
+    light_cells: int
+    light_islands: int
+    #: the largest request body of light work: reading and parsing more is heavy work whatever it
+    #: holds (and a client at its heavy limit is refused such a request before its body is read)
+    light_bytes: int
+    #: requests each lane runs at once, one worker each (generations have a lane of their own:
+    #: ``WEB_MAX_GENERATING``)
+    light_at_once: int
+    heavy_at_once: int
+    #: requests that may wait in one lane (more: 503 at once), and the longest wait, in seconds
+    queue_length: int
+    queue_wait: float
+    #: per client address: requests in flight, heavy requests (pictures and generations included) at
+    #: once and in any minute (more: 429 with Retry-After)
+    client_at_once: int
+    client_heavy_at_once: int
+    client_heavy_per_minute: int
+    #: slow clients, in seconds: for a request's headers (from the connection's start or the end of
+    #: the answer before), for its body (from the end of its headers), and idle between requests
+    header_timeout: float
+    body_timeout: float
+    keep_alive: float
+    #: open connections per client address (not counted for a trusted proxy), and in all
+    client_connections: int
+    connections: int
+    #: bytes of address space each worker process may map (``RLIMIT_AS``); a worker that runs out
+    #: is replaced and its request answered 503
+    worker_memory: int
+    #: the largest picture ``/api/read-picture`` decodes, in pixels (its header is read first)
+    picture_pixels: int
+
+    def longest_wait(self, time_limit: float) -> float:
+        """The longest a client waits for an answer to work with ``time_limit``: the queue, the
+        work and the margin."""
+        return self.queue_wait + time_limit + TIME_MARGIN
+
+#: the page that needs no server: the largest board it generates, how many of the levels
+#: (``model.LEVELS``, easiest first) it generates (the hardest needs a hashikit server) and the
+#: seconds one generation may take
+SITE_GENERATE_MAX_SIDE = 15
+SITE_LEVEL_COUNT = 3
+SITE_GENERATE_TIME_LIMIT = 20.0
 #: seconds allowed past a time limit before an answer is late: the whole command, counted from
 #: the process's start (start-up, reading, building, solving, checking, writing and the exit)
 TIME_MARGIN = 0.5
+#: the web server's admission: light boards up to 25x25 (the largest the page generates), 3 light
+#: and 2 heavy requests at once on 2 CPUs' worth of workers, 8 requests in flight per client (a
+#: browser opens 6 connections to a server), pictures up to 13 megapixels (a 12 MP phone photo;
+#: the reader needs about 20 bytes a pixel)
+WEB_ADMISSION = Admission(
+    light_cells=625, light_islands=200, light_bytes=65_536, light_at_once=3, heavy_at_once=2, queue_length=16, queue_wait=2.0,
+    client_at_once=8, client_heavy_at_once=1, client_heavy_per_minute=30,
+    header_timeout=10.0, body_timeout=20.0, keep_alive=5.0, client_connections=16, connections=256,
+    worker_memory=1024 * 1024 * 1024, picture_pixels=13_000_000)
 #: seconds past the deadline a worker that keeps the deadline itself gets to hand back its own
 #: (partial) answer before it is killed
 GRACE = TIME_MARGIN / 4
@@ -244,4 +313,19 @@ def readme_table() -> str:
     out.append(f"| generate time limit | | {_number(WEB_GENERATE_TIME_LIMIT)} |")
     out.append(f"| generations at once | | {WEB_MAX_GENERATING} |")
     out.append(f"| margin allowed past a time limit | {_number(TIME_MARGIN)} | {_number(TIME_MARGIN)} |")
+    a = WEB_ADMISSION
+    out += [
+        f"| a light board (its own workers) | | at most {a.light_cells:,} cells and {a.light_islands:,} islands, "
+        f"in a body of at most {a.light_bytes:,} bytes |",
+        f"| requests at once: light, heavy | | {a.light_at_once}, {a.heavy_at_once} |",
+        f"| requests waiting per lane, longest wait | | {a.queue_length}, {_number(a.queue_wait)} (then 503) |",
+        f"| per client: requests in flight | | {a.client_at_once} (then 429) |",
+        f"| per client: heavy requests at once, a minute | | {a.client_heavy_at_once}, {a.client_heavy_per_minute} "
+        f"(then 429) |",
+        f"| headers, body, idle keep-alive (`hashikit serve`) | | {_number(a.header_timeout)}, "
+        f"{_number(a.body_timeout)}, {_number(a.keep_alive)} |",
+        f"| open connections per client, in all (`hashikit serve`) | | {a.client_connections}, {a.connections} |",
+        f"| memory per worker process (address space) | | {_number(a.worker_memory)} |",
+        f"| picture pixels (`/api/read-picture`) | | {a.picture_pixels:,} |",
+    ]
     return "\n".join(out) + "\n"

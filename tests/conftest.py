@@ -126,3 +126,20 @@ def random_puzzle(rows: int, cols: int, seed: int, maxbridges: int = 2, density:
         degree[q] += k
     puzzle = Puzzle(rows, cols, [(p[0], p[1], degree[p]) for p in islands], maxbridges)
     return puzzle, sol
+
+
+def cli_commands(parser=None, words=()):
+    """Every (command words, parser) of the ``hashikit`` command, sub-commands included, from its
+    parser (the tests that try every option of every command build their lists from it)."""
+    import argparse
+
+    if parser is None:
+        from hashikit.cli import build_parser
+
+        parser = build_parser()
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if sub is None:
+        yield words, parser
+        return
+    for name, child in sub.choices.items():
+        yield from cli_commands(child, words + (name,))

@@ -55,7 +55,7 @@ def test_an_address_without_a_usable_port_is_refused_before_any_work(spec, messa
 
 def test_missing_dask_gives_the_install_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
-    with pytest.raises(ClusterUnavailable, match=r'pip install "hashikit\[cluster\]"'):
+    with pytest.raises(ClusterUnavailable, match=r'pip install "\.\[cluster\]"'):
         with executor("local:1"):
             pass
 

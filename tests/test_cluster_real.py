@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("distributed", reason="Dask is not installed (pip install 'hashikit[cluster]')")
+pytest.importorskip("distributed", reason="Dask is not installed (pip install '.[cluster]')")
 
 from dask_procs import DaskProcs  # noqa: E402
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("distributed", reason="Dask is not installed (pip install 'hashikit[cluster]')")
+pytest.importorskip("distributed", reason="Dask is not installed (pip install '.[cluster]')")
 
 from hashikit.publish.catalog import Catalog  # noqa: E402
 from hashikit.run import batch, cluster  # noqa: E402

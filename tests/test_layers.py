@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "hashikit"
 
-BOTTOM = {"hashikit.errors", "hashikit.records", "hashikit.limits"}
+BOTTOM = {"hashikit.errors", "hashikit.records", "hashikit.limits", "hashikit.files"}
 MODEL = BOTTOM | {"hashikit.model"}
 FLOOR = MODEL | {"hashikit.run"}  # what the engines may use: the worker pool keeps their deadlines
 ENGINES = {"hashikit.checker", "hashikit.formats", "hashikit.render", "hashikit.solvers", "hashikit.logic"}
@@ -23,6 +23,7 @@ SPEC = {"hashikit.spec"}
 MAY_IMPORT = {
     "hashikit.errors": set(),
     "hashikit.records": set(),
+    "hashikit.files": set(),
     "hashikit.limits": {"hashikit.errors", "hashikit.records"},
     "hashikit.run": BOTTOM,
     "hashikit.model": BOTTOM,

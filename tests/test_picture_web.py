@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-pytest.importorskip("cv2", reason='OpenCV is not installed (pip install "hashikit[photo]")')
+pytest.importorskip("cv2", reason='OpenCV is not installed (pip install ".[photo]")')
 
 from PIL import Image  # noqa: E402
 

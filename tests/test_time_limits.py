@@ -111,7 +111,7 @@ def test_the_use_cases_hand_the_engine_the_very_deadline(monkeypatch, use):
 
 
 def test_generate_with_a_deadline_already_past_is_out_of_time():
-    with pytest.raises(service.OutOfTime, match="within 2.5 s"):
+    with pytest.raises(service.OutOfTime, match="within the time limit of 2.5 s"):
         service.generate_unique(GenerateSpec(rows=7, difficulty="easy", seed=1), time_limit=past())
 
 
@@ -164,7 +164,11 @@ def _stuck_reading(tmp_path, *argv):
      {"status": "unknown", "bridges": [], "engine": "sat", "message": "no answer within the time limit of 0.5 s"}),
     (["grade", "-", "--from", "grid"], "out", "unknown: no answer within the time limit of 0.5 s"),
     (["explain", "-", "--from", "grid", "--format", "json"], "out",
-     {"status": "unknown", "message": "no answer within the time limit of 0.5 s"}),
+     {"solved": False, "steps": [], "undecided": None, "status": "unknown",
+      "verdict": "unknown: no answer within the time limit of 0.5 s"}),
+    (["grade", "-", "--from", "grid", "--format", "json"], "out",
+     {"grade": None, "score": None, "steps": {}, "undecided": None, "status": "unknown",
+      "verdict": "unknown: no answer within the time limit of 0.5 s"}),
     (["hint", "-", "--from", "grid"], "out", "unknown: no answer within the time limit of 0.5 s"),
 ])
 def test_the_hard_stop_answers_unknown_when_a_stage_cannot_stop(tmp_path, argv, where, expected):

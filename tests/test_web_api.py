@@ -186,12 +186,18 @@ def test_generate_options_maxbridges_no_loops_density(client):
         assert_error(client.post("/api/generate", json={"rows": 6, "difficulty": "easy", **body}), 400)
 
 
-def test_generate_gives_up_with_503():
-    app = create_app(generate_time_limit=1e-6)  # no puzzle can be made in a microsecond
+def test_generate_gives_up_with_503_saying_so_once():
+    app = create_app(generate_time_limit=1e-6, pool_size=0)  # no puzzle can be made in a microsecond
     with TestClient(app) as c:
         r = c.post("/api/generate", json={"rows": 12, "cols": 12, "difficulty": "expert", "seed": 1})
-        assert_error(r, 503)
+        message = assert_error(r, 503)
         assert r.json()["status"] == "timeout"
+    assert message.count("puzzle found") == 1 and "1e-06 s" in message, message
+    with TestClient(create_app(pool_size=0)) as c:  # the generator gives up early: it says when, and why
+        r = c.post("/api/generate", json={"rows": 3, "difficulty": "expert", "seed": 1})
+    message = assert_error(r, 503)
+    assert message.count("puzzle found") == 1 and "gave up after 200 layouts" in message, message
+    assert "within" not in message, message
 
 
 def test_openapi_and_page(client):
@@ -283,10 +289,13 @@ def test_limits_document_is_typed_and_follows_the_app():
     assert [props["maxbridges"]["minimum"], props["maxbridges"]["maximum"]] == gen["maxbridges"]
     density = props["density"]["anyOf"][0]
     assert [density["exclusiveMinimum"], density["maximum"]] == [gen["min_density"], gen["max_density"]]
-    for name in ("islands_percent", "expansion", "seed"):
+    for name in ("islands_percent", "expansion"):
         ranged = props[name]["anyOf"][0]
-        # (FastAPI's OpenAPI model holds the bounds as floats: 2**63 - 1 comes out rounded)
-        assert [ranged["minimum"], ranged["maximum"]] == pytest.approx(gen["seeds" if name == "seed" else name]), name
+        assert [ranged["minimum"], ranged["maximum"]] == gen[name], name
+    # the OpenAPI document holds bounds as floats: 2**63 - 1 would come out as 2**63, so the seed's
+    # bound is the exact exclusive one
+    seed = props["seed"]["anyOf"][0]
+    assert [seed["minimum"], int(seed["exclusiveMaximum"]) - 1] == gen["seeds"] and "maximum" not in seed
     assert props["difficulty"]["enum"] == gen["levels"] and props["difficulty"]["default"] == gen["default_level"]
     assert props["rows"]["default"] == gen["default_side"] and props["maxbridges"]["default"] == gen["default_maxbridges"]
     assert props["density"]["description"].endswith(f"(left out: {gen['default_density']})")
@@ -489,10 +498,10 @@ def test_concurrent_solves_run_on_the_pool_and_every_answer_is_checked(client):
     from hashikit.formats.jsonfmt import puzzle_data
     from hashikit.generate import coelho
 
-    pool = client.app.state.pool
-    assert len(pool.pids()) >= 2
+    pools = client.app.state.pools
+    assert len(pools["light"].pids()) == 3 and len(pools["heavy"].pids()) == 4
     puzzles = [puzzle_data(coelho(45, 15, 15, 50, 5, seed)) for seed in range(4)] + [parse(client, EXAMPLE)]
-    with ThreadPoolExecutor(6) as threads:
+    with ThreadPoolExecutor(4) as threads:  # the most one client may have in flight
         answers = list(threads.map(lambda i: client.post("/api/solve", json={"puzzle": puzzles[i % 5]}), range(15)))
         hints = list(threads.map(lambda i: client.post("/api/hint", json={"puzzle": puzzles[i]}), range(5)))
     for i, r in enumerate(answers):
@@ -502,15 +511,12 @@ def test_concurrent_solves_run_on_the_pool_and_every_answer_is_checked(client):
 
 
 def test_shutdown_ends_the_pools_workers():
-    from hashikit.run import workers
-
-    with TestClient(create_app(pool_size=2)) as c:
-        pool = c.app.state.pool
-        pids = pool.pids()
-        assert workers.current() is pool and len(pids) == 2
+    with TestClient(create_app()) as c:
+        pools = c.app.state.pools
+        pids = pools["light"].pids() + pools["heavy"].pids()
+        assert len(set(pids)) == 7
         out = c.post("/api/solve", json={"puzzle": parse(c, EXAMPLE)}).json()
         assert out["status"] == "solved"
-    assert workers.current() is not pool
     end = time.monotonic() + 5
     while any(Path(f"/proc/{p}").exists() for p in pids) and time.monotonic() < end:
         time.sleep(0.05)
@@ -526,37 +532,19 @@ def test_a_client_that_disconnects_ends_its_generation(monkeypatch):
     worker at once, instead of generating on until the 20 s limit."""
     import asyncio
 
-    from hashikit import service
     from hashikit.run import workers
+    from hashikit.web import jobs
 
-    monkeypatch.setattr(service, "generate_unique", slow_generation)
-    app = create_app()
+    monkeypatch.setattr(jobs, "generate", slow_generation)
+    app = create_app(pool_size=0)
+    from asgi_calls import post_scope, receiver, sender
+
     body = json.dumps({"rows": 7}).encode()
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-             "path": "/api/generate", "raw_path": b"/api/generate", "query_string": b"", "root_path": "",
-             "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
-                         (b"content-length", str(len(body)).encode())],
-             "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
     sent = []
 
-    async def drive():
-        first = True
-        cancel_at = time.monotonic() + 0.8  # the user presses Cancel
-
-        async def receive():  # as a server's: the disconnect once it happened, else a wait for it
-            nonlocal first
-            if first:
-                first = False
-                return {"type": "http.request", "body": body, "more_body": False}
-            if time.monotonic() < cancel_at:
-                await asyncio.sleep(cancel_at - time.monotonic())
-            return {"type": "http.disconnect"}
-
-        async def send(message):
-            sent.append(message)
-
+    async def drive():  # the user presses Cancel after 0.8 s
         start = time.monotonic()
-        await asyncio.wait_for(app(scope, receive, send), 15)
+        await asyncio.wait_for(app(post_scope("/api/generate", body), receiver(body, 0.8), sender(sent)), 15)
         return time.monotonic() - start
 
     with workers.Pool(1, name="hashikit-test-cancel") as pool:  # the app's work runs on the current pool
@@ -584,26 +572,50 @@ def test_a_puzzle_in_a_request_is_read_against_the_web_cap_not_the_command_lines
 
 
 def test_hint_analyze_and_generate_split_their_time_as_the_cli_does(monkeypatch):
-    """One Deadline per request, made when it arrives, handed both to the worker that is killed at
-    it and to the use-case inside (as the CLI's hint, grade and generate do), never a second
-    budget of its own (the web once gave hint and analyze half)."""
-    from hashikit import service
-    from hashikit.limits import Deadline
+    """One Deadline per request, made when its work starts, handed both to the worker that is killed
+    at it and to the job inside (as the CLI's hint, grade and generate do), never a second budget
+    of its own (the web once gave hint and analyze half)."""
+    from hashikit.limits import HARD_STOP, Deadline
+    from hashikit.run import workers
+    from hashikit.solvers.process import killed_at_deadline
+    from hashikit.web import jobs
 
     seen = []
-    real = service.within
+    real = workers.run
 
-    def spy(until, fn, *args, **kwargs):
-        seen.append((fn.__name__, until, kwargs.get("time_limit")))
-        return real(until, fn, *args, **kwargs)
+    def spy(fn, args=(), kwargs=None, *, deadline=None, **rest):
+        seen.append((fn, args, deadline))
+        return real(fn, args, kwargs, deadline=deadline, **rest)
 
-    monkeypatch.setattr(service, "within", spy)
+    monkeypatch.setattr(workers, "run", spy)
     with TestClient(create_app(solve_time_limit=4.0, generate_time_limit=9.0, pool_size=0)) as c:
         p = parse(c, EXAMPLE)
         assert c.post("/api/hint", json={"puzzle": p}).json()["status"] == "hint"
         assert c.post("/api/analyze", json={"puzzle": p}).json()["status"] == "unique"
         assert c.post("/api/generate", json={"rows": 5, "difficulty": "easy", "seed": 3}).status_code == 200
-    assert [name for name, _, _ in seen] == ["hint", "analyze", "generate_unique"]
-    for name, until, inner in seen:
-        assert isinstance(until, Deadline) and inner is until, name
-    assert [until.seconds for _, until, _ in seen] == [4.0, 4.0, 9.0]
+        assert c.post("/api/solve", json={"puzzle": p}).json()["status"] == "solved"
+    timed = [(fn, args, at) for fn, args, at in seen if fn is killed_at_deadline and args[0] is not jobs.parse]
+    assert [args[0] for _, args, _ in timed] == [jobs.hint, jobs.analyze, jobs.generate]
+    for _, args, at in timed:  # the worker is killed at the very deadline the job keeps
+        assert isinstance(args[-1], Deadline) and at == args[-1].at
+    assert [args[-1].seconds for _, args, _ in timed] == [4.0, 4.0, 9.0]
+    (solve,) = [(args, at) for fn, args, at in seen if fn is jobs.solve]  # the engine hands back what it found
+    assert solve[0][-1].seconds == 4.0 and solve[1] == solve[0][-1].at + HARD_STOP
+
+
+def test_a_job_hands_its_deadline_down_whole(monkeypatch):
+    from hashikit import service
+    from hashikit.limits import Deadline
+    from hashikit.web import jobs
+
+    seen = []
+    for name in ("hint", "analyze", "solve"):
+        real = getattr(service, name)
+        monkeypatch.setattr(service, name, lambda *a, _real=real, _name=name, **kw: (
+            seen.append((_name, kw["time_limit"])), _real(*a, **kw))[1])
+    p = {"rows": 3, "cols": 3, "islands": [[0, 0, 3], [0, 2, 3], [2, 0, 3], [2, 2, 3]]}
+    deadline = Deadline.after(5)
+    jobs.hint(p, [], None, deadline)
+    jobs.analyze(p, deadline)
+    jobs.solve(p, deadline)
+    assert seen == [("hint", deadline), ("analyze", deadline), ("solve", deadline)]

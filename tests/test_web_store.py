@@ -32,7 +32,7 @@ FLOORS = {
     # 3: actions that change it
     "moves.js": 3, "check.js": 3, "tools.js": 3, "load.js": 3, "build.js": 3,
     # 4: what the player's input starts
-    "mode.js": 4, "input.js": 4, "picture.js": 4,
+    "mode.js": 4, "input.js": 4, "picture.js": 4, "daily.js": 4,
     # 5: the page's start
     "app.js": 5,
 }

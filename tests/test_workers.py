@@ -330,3 +330,35 @@ def test_what_a_killed_worker_left_in_its_pipe_is_read_but_its_start_is_no_answe
     theirs.send(("started", None))
     theirs.send(("value", 7))
     assert workers._late(mine, got.append, "overrun", None) == ("value", 7)
+
+
+START_INTERRUPTED = textwrap.dedent("""
+    import sys, time
+    from hashikit.run import workers
+
+    class Interrupted(workers._Worker):
+        # Ctrl-C lands just after the worker process was started, before the pool holds it:
+        # nobody kills that process, and it reports "ready" into a pipe its pool has closed
+        def __init__(self, *args):
+            raise KeyboardInterrupt
+
+    if __name__ == "__main__":  # the fork server's children import this file without running it
+        workers._Worker = Interrupted
+        try:
+            workers.Pool(1, name="hashikit-test-start", initializer=time.sleep, initargs=(0.5,))
+        except KeyboardInterrupt:
+            time.sleep(3)  # the orphan wakes up, says it is ready, meets the closed pipe
+            print("interrupted", flush=True)
+""")
+
+
+def test_a_worker_whose_pool_was_interrupted_while_starting_it_ends_quietly(tmp_path):
+    """Ctrl-C while a pool starts a worker (the batch runner's first submission, a forkserver still
+    importing): the worker outlives its pool's start, finds its pipe closed when it says it is
+    ready, and ends without a word (it printed a BrokenPipeError traceback under the batch
+    runner's Ctrl-C exit)."""
+    script = tmp_path / "start_interrupted.py"
+    script.write_text(START_INTERRUPTED)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.stdout.strip() == "interrupted" and proc.stderr == "", proc.stderr[-2000:]
+

@@ -7,9 +7,10 @@ publish or the front ends).
 """
 
 from .running import (CSV_FIELDS, BenchError, BenchResult, validate_engines, find_puzzles, hs_fields, hs_group,
-                      parse_engine_options, puzzle_extensions, read_csv, run_bench, sample_files, write_csv)
-from .tables import plot, problem_lines, render_markdown, render_text, tables_for
+                      parse_engine_options, progress_path, puzzle_extensions, read_csv, run_bench, sample_files,
+                      write_csv)
+from .tables import PLOT_ENDINGS, PLOT_INSTALL, can_plot, plot, problem_lines, render_markdown, render_text, tables_for
 
-__all__ = ["CSV_FIELDS", "BenchError", "BenchResult", "validate_engines", "find_puzzles", "hs_fields", "hs_group",
+__all__ = ["PLOT_ENDINGS", "PLOT_INSTALL", "can_plot", "progress_path", "CSV_FIELDS", "BenchError", "BenchResult", "validate_engines", "find_puzzles", "hs_fields", "hs_group",
            "parse_engine_options", "plot", "problem_lines", "puzzle_extensions", "read_csv", "render_markdown",
            "render_text", "run_bench", "sample_files", "tables_for", "write_csv"]

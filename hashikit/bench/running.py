@@ -334,6 +334,12 @@ def row_of(result: Result) -> dict:
     return row
 
 
+def progress_path(out: str) -> str:
+    """Where the rows of a run writing ``out`` stream as each pair finishes: ``OUT.progress``, beside
+    it (``out`` itself is written whole at the end); what ``--resume`` continues from."""
+    return f"{out}.progress"
+
+
 def csv_sink(path: str) -> CsvSink:
     """The bench CSV as the batch runner's sink: a row appended and flushed per finished pair."""
     return CsvSink(path, CSV_FIELDS, row_of=lambda r: _csv_record(row_of(r)),
@@ -346,22 +352,31 @@ def run_bench(files: list[str], engines: list[str], jobs: int | None = None, tim
               resume: bool = False, executor=None) -> BenchResult:
     """Solve every (file, engine) pair on ``jobs`` worker processes (in this process when jobs == 1).
 
-    ``csv_path``: rows are streamed there as they finish, and rewritten in file order with the
-    cross-check's verdicts at the end; ``resume``: the pairs already in it are not run again.
+    ``csv_path``: written whole at the end, in file order with the cross-check's verdicts; meanwhile
+    rows stream to :func:`progress_path` as they finish (removed at the end; a stopped run leaves
+    ``csv_path`` as it was).  ``resume``: the pairs already in the progress file (else in
+    ``csv_path``) are not run again.
     ``executor``: another concurrent.futures Executor (e.g. a cluster's) instead of the local pool.
     """
     options = options or {e: {} for e in engines}
     batch = bench_jobs(files, engines, time_limit, options)
     workers = max(1, min(jobs or os.cpu_count() or 1, len(batch) or 1))
     start = time.perf_counter()
+    progress_file = progress_path(csv_path) if csv_path else None
+    if csv_path and resume and not os.path.exists(progress_file) and os.path.exists(csv_path):
+        from ..files import write
+
+        with open(csv_path, "rb") as fh:  # the finished rows of an earlier run, to go on from
+            write(progress_file, fh.read())
     results = run_batch(batch, workers=workers, executor=executor, inline=(workers == 1 and executor is None),
-                        sink=csv_sink(csv_path) if csv_path else None, resume=resume, progress=progress,
+                        sink=csv_sink(progress_file) if csv_path else None, resume=resume, progress=progress,
                         label="bench", initializer=_init_worker, preload=WORKER_PRELOAD)
     rows = [(r.index, row_of(r)) for r in results]
     rows = [row for _, row in sorted(rows, key=lambda ir: ir[0])]
     _cross_check(rows)
     if csv_path:
         write_csv(rows, csv_path)
+        os.unlink(progress_file)
     return BenchResult(rows, list(engines), time.perf_counter() - start, options)
 
 
@@ -375,13 +390,13 @@ def _csv_record(row: dict) -> dict:
 
 def write_csv(rows: list[dict], out: str) -> None:
     """All rows at once, replacing ``out`` whole (a stop half-way leaves the old file, not half a new one)."""
-    tmp = f"{out}.tmp{os.getpid()}"
-    with open(tmp, "w", newline="", encoding="utf-8") as fh:
+    from ..files import replacing
+
+    with replacing(out, newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
         w.writeheader()
         for r in rows:
             w.writerow(_csv_record(r))
-    os.replace(tmp, out)
 
 
 def _typed_row(rec: dict) -> dict:

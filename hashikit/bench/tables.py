@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import statistics
+import os
 import sys
 from collections import defaultdict
 
@@ -258,15 +259,29 @@ def render_markdown(result: BenchResult, title: str | None = None, preamble: str
 
 
 # -- plot ------------------------------------------------------------------------------
+#: the picture endings a plot is written in
+PLOT_ENDINGS = (".png", ".svg", ".pdf")
+#: how to install what a plot needs, from a checkout
+PLOT_INSTALL = 'pip install ".[plot]"'
+
+
+def can_plot() -> bool:
+    """Whether matplotlib is installed (the ``plot`` extra)."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
 def plot(result: BenchResult, out: str) -> bool:
-    """Time against island count per engine; False (and a message) when matplotlib is missing."""
+    """Time against island count per engine, written whole to ``out`` (.png, .svg or .pdf); False
+    (and a message) when matplotlib is missing."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("hashikit bench: install matplotlib to plot (pip install matplotlib)", file=sys.stderr)
+        print(f"hashikit bench: install matplotlib to plot ({PLOT_INSTALL})", file=sys.stderr)
         return False
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for engine in result.engines:
@@ -290,6 +305,9 @@ def plot(result: BenchResult, out: str) -> bool:
     ax.set_title("hashikit bench")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    from ..files import replacing
+
+    with replacing(out, binary=True) as fh:
+        fig.savefig(fh, dpi=120, format=os.path.splitext(out)[1].lstrip(".").lower() or "png")
     plt.close(fig)
     return True

@@ -98,3 +98,28 @@ def board_size(rows, cols, high: int):
                 raise argparse.ArgumentTypeError(refused)
         return size
     return parse
+
+
+def _format(text: str, writing: bool):
+    from ..errors import FormatError
+    from ..formats import formats, get
+
+    try:
+        fmt = get(text)
+    except FormatError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+    if (fmt.write if writing else fmt.read) is None:
+        can = sorted(n for n, f in formats().items() if (f.write if writing else f.read))
+        raise argparse.ArgumentTypeError(f"format {text!r} can{'not be written' if writing else 'not be read'}; "
+                                         f"formats that can: {', '.join(can)}")
+    return text
+
+
+def format_read(text: str) -> str:
+    """The name of a format hashikit reads (``--from``)."""
+    return _format(text, writing=False)
+
+
+def format_written(text: str) -> str:
+    """The name of a format hashikit writes (``--to``)."""
+    return _format(text, writing=True)

@@ -25,10 +25,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
-from ..bench import (BenchError, BenchResult, validate_engines, find_puzzles, parse_engine_options, plot, problem_lines,
-                     puzzle_extensions, render_markdown, render_text, run_bench, sample_files)
+from ..bench import (PLOT_ENDINGS, PLOT_INSTALL, BenchError, BenchResult, can_plot, find_puzzles, parse_engine_options,
+                     plot, problem_lines, progress_path, puzzle_extensions, render_markdown, render_text, run_bench,
+                     sample_files, validate_engines)
+from . import output
 from .argtypes import positive_int, time_limit as time_limit_arg
 from .common import EXIT_BAD, EXIT_NO, EXIT_OK  # bench: verified, a wrong answer or crash, bad input
 
@@ -52,26 +53,35 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "Table-1 style beside the published numbers of Coelho et al. (2019) for "
                     "Hs_<side>_<n>_<alpha>_<beta>_<idx> files, by island count otherwise.",
         epilog="examples:\n"
-               "  hashikit bench ../shared/benchmarks/coelho2019 --csv out.csv --md out.md\n"
-               "  hashikit bench puzzles/ --engine sat,cpsat --time-limit 10\n"
-               "  hashikit bench coelho2019/ --engine milp --sample 2 --seed 1 --engine-option weak=False\n\n"
+               "  hashikit bench easy/ hard/ --csv out.csv --md out.md\n"
+               "  hashikit bench easy/ --engine sat,cpsat --time-limit 10\n"
+               "  hashikit bench hard/ --engine milp --engine-option weak=False\n"
+               "  hashikit bench ../shared/benchmarks/coelho2019 --sample 2 --seed 1 --plot times.png   (the "
+               "paper's 1440 instances, 2 per group)\n\n"
                "times are the engines' in-process solve times (model building included).\n"
                "exit codes: 0 every answer verified, 1 a wrong answer or an engine crash, 2 bad input")
-    b.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders")
+    output.reads(b.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders"))
     b.add_argument("--engine", default="sat", metavar="NAME[,NAME...]",
                    help="engines to compare, comma-separated: sat, milp, cpsat (default: sat)")
     b.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
                    help=f"worker processes (default: the number of cores, {os.cpu_count()}; 1 runs in this process)")
-    b.add_argument("--time-limit", type=time_limit_arg, default=60.0, metavar="S",
-                   help="seconds per instance and engine (default: %(default)s); status 'unknown' past it")
-    b.add_argument("--no-time-limit", dest="time_limit", action="store_const", const=None,
-                   help="no time limit (a limited solve runs in a child process ended at the deadline)")
-    b.add_argument("--csv", metavar="OUT.csv",
-                   help="one row per (instance, engine), written as each finishes")
+    limit = b.add_mutually_exclusive_group()
+    limit.add_argument("--time-limit", type=time_limit_arg, default=60.0, metavar="S",
+                       help="seconds per instance and engine (default: %(default)s); status 'unknown' past it")
+    limit.add_argument("--no-time-limit", dest="time_limit", action="store_const", const=None,
+                       help="no time limit (a limited solve runs in a child process ended at the deadline)")
+    output.writes(b.add_argument("--csv", metavar="OUT.csv",
+                                 help="one row per (instance, engine): the rows stream to OUT.csv.progress as "
+                                      "each pair finishes, and OUT.csv is written whole at the end"),
+                  "file", (".csv",), "the CSV table")
     b.add_argument("--resume", action="store_true",
-                   help="with --csv: keep the rows already in OUT.csv and run only the missing pairs")
-    b.add_argument("--md", metavar="OUT.md", help="write the tables in Markdown")
-    b.add_argument("--plot", metavar="OUT.png", help="plot time against island count (needs matplotlib)")
+                   help="with --csv: keep the rows already there (OUT.csv.progress of a stopped run, else "
+                        "OUT.csv) and run only the missing pairs")
+    output.writes(b.add_argument("--md", metavar="OUT.md", help="write the tables in Markdown"),
+                  "file", (".md",), "the Markdown tables")
+    output.writes(b.add_argument("--plot", metavar="OUT.png",
+                                 help="plot time against island count, .png, .svg or .pdf (needs matplotlib: "
+                                      f"{PLOT_INSTALL})"), "file", PLOT_ENDINGS, "the plot")
     b.add_argument("--sample", type=positive_int, metavar="K",
                    help="only K instances per Hs group (other files count as one group)")
     b.add_argument("--seed", type=int, default=None, metavar="S", help="random seed for --sample")
@@ -96,13 +106,10 @@ def _inputs(args) -> tuple[list[str], dict[str, dict], list[str]]:
     options = parse_engine_options(getattr(args, "engine_option", None), engines)
     if getattr(args, "resume", False) and not getattr(args, "csv", None):
         raise BenchError("--resume needs --csv OUT.csv (the rows to resume from)")
-    for out in (getattr(args, "csv", None), getattr(args, "md", None), getattr(args, "plot", None)):
-        if out:
-            parent = os.path.dirname(os.path.abspath(out))
-            if not os.path.isdir(parent):
-                raise BenchError(f"{out}: folder {parent} does not exist")
-            if os.path.isdir(out):
-                raise BenchError(f"{out}: is a folder")
+    if getattr(args, "plot", None) and not can_plot():
+        raise BenchError(f"--plot needs matplotlib, which is not installed: {PLOT_INSTALL}")
+    if getattr(args, "sample", None) is None and getattr(args, "seed", None) is not None:
+        raise BenchError("--seed draws the --sample; give --sample K")
     files = find_puzzles(args.paths)
     if not files:
         raise BenchError(f"no puzzle files found in {', '.join(args.paths)} "
@@ -133,13 +140,18 @@ def run(args) -> int:
         return _err(str(exc))
     except OSError as exc:
         return _err(f"cannot write: {exc}")
+    except KeyboardInterrupt:
+        if getattr(args, "csv", None) and os.path.exists(progress_path(args.csv)):
+            print(f"hashikit bench: the rows so far are in {progress_path(args.csv)}; {args.csv} is as it was; "
+                  "the same command with --resume goes on from them", file=sys.stderr)
+        raise
     sys.stdout.write(render_text(result))
     print(f"wall time {result.wall:.1f} s on {workers} worker(s)")
     try:
         if args.md:
-            Path(args.md).write_text(render_markdown(result), encoding="utf-8")
-    except OSError as exc:
-        return _err(f"cannot write: {exc}")
+            output.write_output(render_markdown(result), args.md)
+    except output.BadInput as exc:
+        return _err(str(exc))
     if getattr(args, "plot", None):
         plot(result, args.plot)
     for line in problem_lines(result):

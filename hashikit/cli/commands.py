@@ -35,12 +35,15 @@ def cmd_solve(args) -> int:
 
     refuse((args.limit is not None and not args.all, "--limit goes with --all (how many solutions to list)"),
            (args.unicode and (args.to or args.format == "json"),
-            "--unicode draws the solved grid; it does not go with --to or --format json"))
+            "--unicode draws the solved grid; it does not go with --to or --format json"),
+           (args.unicode and args.output not in (None, "-") and not args.output.lower().endswith((".txt", ".usol")),
+            f"--unicode draws the solved grid with ─ ═ │ ║; -o {args.output} is written in the format its ending "
+            "names: give a .usol (or .txt) file name"),
+           (args.quiet and args.format == "json", "-q leaves out the summary line of text output; --format json "
+                                                  "prints none"))
     max_solutions = args.limit or 100
     fmt = _solution_format(args)
-    output.validate_writable(args.output)
-    if args.svg:
-        output.validate_picture(args.svg)
+    _refuse_numbered_over_input(args)
     deadline = cli_deadline.deadline_of(args)
     cli_deadline.arm(args, deadline, _out_of_time(args, deadline))
     doc = load_shown(args, args.file)
@@ -61,10 +64,10 @@ def cmd_solve(args) -> int:
         print_json(data, args.output)
     else:
         _write_solutions(texts, args.output)
-    if not args.quiet and args.format != "json":
-        say(_summary(report, args, max_solutions))
     if picture is not None:
         output.write_output(picture, args.svg)
+    if not args.quiet and args.format != "json":
+        say(_summary(report, args, max_solutions))
     if report.status != "solved" or (args.unique and report.unique is False):
         return EXIT_NO
     return EXIT_OK
@@ -96,20 +99,57 @@ def _solutions_shown(report, args) -> list:
 
 
 def _solution_format(args):
-    """The format the solution is written in: ``--to``, else -o's extension when that format
-    holds a solution, else None (the solved grid).  Checked before the work starts."""
+    """The format the solution is written in: ``--to``, else -o's ending when that format holds a
+    solution, else None (the solved grid, also for a ``.txt`` file).  Checked before the work starts."""
+    if args.to:
+        return output.output_format(None if args.format == "json" else args.output, args.to)
+    if args.output in (None, "-") or args.format == "json" or _grid_file(args.output):
+        return None
+    fmt = output.output_format(args.output, None)
+    return fmt if fmt.needs_solution or fmt.has_solution else None
+
+
+def _solve_output_problem(path: str, args) -> str | None:
+    """What ``solve -o`` cannot write: a JSON report to a file not named .json; a solution to a file
+    whose ending names a format that holds none, or no format at all."""
     from ..errors import FormatError
     from ..formats import format_for_path
 
-    if args.to:
-        return output.output_format(None, args.to)
-    if args.output in (None, "-") or args.format == "json":
+    if args.format == "json":
+        return None if path.lower().endswith(".json") else "--format json writes a JSON report; give a .json file name"
+    if args.to or _grid_file(path):
         return None
     try:
-        fmt = format_for_path(args.output, writing=True)
+        fmt = format_for_path(path, writing=True)
     except FormatError:
-        return None
-    return fmt if fmt.needs_solution or fmt.has_solution else None
+        fmt = None
+    if fmt is None or not (fmt.needs_solution or fmt.has_solution):
+        holds = output.puzzle_endings(lambda f: f.write is not None and (f.needs_solution or f.has_solution))
+        what = f"the {fmt.name} format holds no solution" if fmt else "its ending names no format solve writes"
+        return f"{what}; give a .txt (the solved grid) or {holds} file name, or name the format with --to"
+    return None
+
+
+def _grid_file(path: str) -> bool:
+    """A ``.txt`` file, or one with no ending: the solved grid as text."""
+    return path.lower().endswith(".txt") or not os.path.splitext(os.path.basename(path))[1]
+
+
+def _refuse_numbered_over_input(args) -> None:
+    """With several solutions ``-o out.sol`` also writes ``out-2.sol``, ``out-3.sol``, ...: none of
+    them may be the input file."""
+    import re
+
+    if args.output in (None, "-") or not (args.all or args.unique) or args.file == "-":
+        return
+    stem, ext = _stem_and_ending(args.output)
+    real = os.path.realpath(args.file)
+    same_folder = os.path.dirname(real) == os.path.dirname(os.path.realpath(args.output))
+    if same_folder and re.fullmatch(re.escape(os.path.basename(stem)) + r"-[0-9]+" + re.escape(ext),
+                                    os.path.basename(real)):
+        raise BadInput(f"-o {args.output}: further solutions go to {numbered(args.output, 2)}, "
+                       f"{numbered(args.output, 3)}, ...: the input {args.file} would be written over; "
+                       "give another name")
 
 
 def _solution_text(puzzle, solution, fmt, unicode: bool) -> str:
@@ -122,11 +162,16 @@ def numbered(path: str, n: int) -> str:
     """``out.sol`` -> ``out-2.sol``: where the n-th solution goes when several are written."""
     if n == 1:
         return path
+    stem, ext = _stem_and_ending(path)
+    return f"{stem}-{n}{ext}"
+
+
+def _stem_and_ending(path: str) -> tuple[str, str]:
+    """``out.sol.json`` -> (``out``, ``.sol.json``); ``out.sol`` -> (``out``, ``.sol``)."""
     for ext in (".sol.json",):
         if path.endswith(ext):
-            return f"{path[:-len(ext)]}-{n}{ext}"
-    stem, ext = os.path.splitext(path)
-    return f"{stem}-{n}{ext}"
+            return path[:-len(ext)], ext
+    return os.path.splitext(path)
 
 
 def _write_solutions(texts: list[str], out: str | None) -> None:
@@ -142,9 +187,17 @@ def _write_solutions(texts: list[str], out: str | None) -> None:
 
 
 def _summary(report, args, max_solutions: int) -> str:
+    import time
+
     st = report.stats or {}
     detail = ", ".join(f"{k} {v}" for k, v in st.items() if k in ("rounds", "cuts", "nodes"))
-    line = f"{report.status} in {st.get('time', 0.0):.3f} s by {report.engine}" + (f" ({detail})" if detail else "")
+    if report.status == "unknown" and args.time_limit is not None and getattr(args, "started", None) is not None:
+        # the limit counts from the command's start: say that time, and the engine's own beside it
+        waited = time.monotonic() - args.started
+        line = (f"unknown after {waited:.3f} s by {report.engine} (the engine's own {st.get('time', 0.0):.3f} s"
+                + (f", {detail}" if detail else "") + ")")
+    else:
+        line = f"{report.status} in {st.get('time', 0.0):.3f} s by {report.engine}" + (f" ({detail})" if detail else "")
     if report.reason:
         line += f": {report.reason}"
     if report.message:
@@ -178,8 +231,10 @@ def cmd_check(args) -> int:
         if sdoc.solution is None:
             raise BadInput(f"{args.solution}: holds no bridges (no solution)")
         solution, own = sdoc.solution, sdoc.puzzle
-    service.bridges_on_board(puzzle, solution, args.solution or args.puzzle)
-    report = (service.islands_differ(puzzle, own) if own is not None else None) or service.check(puzzle, solution)
+    report = service.islands_differ(puzzle, own) if own is not None else None  # a solution of another puzzle
+    if report is None:
+        service.bridges_on_board(puzzle, solution, args.solution or args.puzzle)
+        report = service.check(puzzle, solution)
     if args.format == "json":
         print_json(report)
     else:
@@ -198,9 +253,10 @@ def _check_text(report) -> str:
 # -- convert ------------------------------------------------------------------
 def cmd_convert(args) -> int:
     fmt = output.output_format(args.output, args.to)
-    output.validate_writable(args.output)
     doc = load_shown(args, args.input)
     solution = doc.solution
+    refuse((args.solve and solution is not None,
+            f"--solve solves a puzzle without a solution; {args.input} holds one, which is written as it is"))
     if fmt.needs_solution and solution is None and not args.solve:
         raise BadInput(f"format {fmt.name!r} shows a solution and {args.input} has none; "
                        f"add --solve to solve it first")
@@ -221,18 +277,31 @@ def _solve_for_output(puzzle, path: str):
     return solution
 
 
+def _convert_output_problem(path: str, args) -> str | None:
+    """What ``convert`` cannot write: an ending that names no writable format (without ``--to``), or
+    one that names another format than ``--to``."""
+    try:
+        output.output_format(path, args.to)
+    except BadInput as exc:
+        return str(exc).removeprefix(f"{path}: ")
+    return None
+
+
 # -- render -------------------------------------------------------------------
 def cmd_render(args) -> int:
     refuse((args.blank and args.solve, "--blank draws the puzzle only and --solve draws its solution; give one"))
-    output.validate_picture(args.output)
     doc = service.load_puzzle(args.file, args.from_format)
+    refuse((args.solve and doc.solution is not None,
+            f"--solve solves a puzzle without a solution; {args.file} holds one, which is drawn as it is"),
+           (args.blank and doc.solution is None,
+            f"--blank leaves out the solution a file holds; {args.file} holds none (the puzzle is drawn as it is)"))
     solution = doc.solution if not args.blank else None
     if args.solve and solution is None:
         solution = _solve_for_output(doc.puzzle, args.file)
         if solution is None:
             return EXIT_NO
     kwargs = {"show_links": True} if args.show_links else {}
-    service.render(args.output, doc.puzzle, solution, **kwargs)
+    output.write_output(service.drawing(args.output, doc.puzzle, solution, **kwargs), args.output)
     return EXIT_OK
 
 
@@ -242,7 +311,8 @@ GROUPS = {(".logic", "add_parsers"): ("grade", "explain", "hint"),
           (".generate", "add_parsers"): ("generate", "generate-suite"),
           (".bench", "add_parser"): ("bench",),
           (".catalog", "add_parsers"): ("catalog", "book"),
-          ("..web.cli", "add_parser"): ("serve",)}
+          ("..web.cli", "add_parser"): ("serve",),
+          (".site", "add_parser"): ("site",)}
 
 
 def _command_in(argv: list[str]) -> str | None:
@@ -259,9 +329,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = OneLineParser(
         prog="hashikit",
         description="Solve, check, convert and draw Hashiwokakero (Bridges) puzzles.",
-        epilog="examples:\n"
-               "  hashikit solve examples/prob-bridges.txt\n"
-               "  hashikit solve puzzle.has --format json --unique\n"
+        epilog="examples (each command's help shows more; they run in the project's examples/ folder):\n"
+               "  hashikit solve prob-bridges.txt\n"
+               "  hashikit solve puzzle.txt --format json --unique\n"
                "  hashikit check puzzle.txt my-solution.sol\n"
                "  hashikit convert puzzle.txt puzzle.json\n"
                "  hashikit render puzzle.txt board.svg --solve\n\n"
@@ -284,11 +354,15 @@ def _add_solve(sub) -> None:
                                "  hashikit solve puzzle.txt --all --limit 10 -o sols.sol   (sols.sol, sols-2.sol, ...)\n"
                                "  hashikit solve puzzle.txt --format json -o report.json\n\n",
                                engines_help, "\n", formats_help))
-    s.add_argument("file", help="puzzle file ('-' for standard input)")
-    s.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format (default: from the name)")
-    s.add_argument("--to", metavar="FORMAT", help="write the solution in this format instead of the solved grid")
-    s.add_argument("-o", "--output", metavar="FILE",
-                   help="write there instead of standard output (several solutions: FILE, FILE-2, ...)")
+    output.reads(s.add_argument("file", help="puzzle file ('-' for standard input)"))
+    s.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format (default: from the name)")
+    s.add_argument("--to", metavar="FORMAT", type=argtypes.format_written,
+                   help="write the solution in this format instead of the solved grid")
+    output.writes(s.add_argument("-o", "--output", metavar="FILE",
+                                 help="write there instead of standard output (several solutions: FILE, FILE-2, "
+                                      "...); a .txt file gets the solved grid, another ending names the format"),
+                  "file", _solve_output_problem)
     s.add_argument("--format", choices=("text", "json"), default="text",
                    help="text (default) or json: {\"status\", \"bridges\": [[r1,c1,r2,c2,k],...], \"stats\"}")
     s.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT_ENGINE,
@@ -299,7 +373,8 @@ def _add_solve(sub) -> None:
                    help="also prove the solution unique or show a second one (NOT unique: exit 1)")
     s.add_argument("--all", action="store_true", help="enumerate distinct solutions (see --limit)")
     s.add_argument("--limit", type=argtypes.positive_int, metavar="N", help="with --all: at most N (default 100)")
-    s.add_argument("--svg", metavar="OUT", help="also draw the solution to OUT (.svg or .png)")
+    output.writes(s.add_argument("--svg", metavar="OUT", help="also draw the solution to OUT (.svg or .png)"),
+                  "file", output.PICTURES, "the drawing")
     s.add_argument("--unicode", action="store_true", help="draw bridges with ─ ═ │ ║")
     s.add_argument("-q", "--quiet", action="store_true", help="no summary line on standard error")
     add_show(s)
@@ -310,13 +385,15 @@ def _add_check(sub) -> None:
     c = sub.add_parser("check", help="check a solution against the rules",
                        description="Check a solution against every rule and name each violation: bridges not on a "
                                    "link, too many bridges, crossings, island counts, disconnected groups.",
-                       epilog=("examples:\n  hashikit check puzzle.txt solution.sol.json\n"
-                               "  hashikit check my-solved-grid.sol     (a solved grid carries its puzzle)\n\n",
+                       epilog=("examples:\n  hashikit check puzzle.txt my-solution.sol\n"
+                               "  hashikit check my-solution.sol     (a solved grid carries its puzzle)\n\n",
                                formats_help))
-    c.add_argument("puzzle", help="puzzle file, or a solved grid alone")
-    c.add_argument("solution", nargs="?", help="solution file (solved grid text or JSON solution)")
-    c.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
-    c.add_argument("--solution-format", metavar="FORMAT", help="format of the solution file")
+    output.reads(c.add_argument("puzzle", help="puzzle file, or a solved grid alone"))
+    output.reads(c.add_argument("solution", nargs="?", help="solution file (solved grid text or JSON solution)"))
+    c.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="format of the puzzle file")
+    c.add_argument("--solution-format", metavar="FORMAT", type=argtypes.format_read,
+                   help="format of the solution file")
     c.add_argument("--format", choices=("text", "json"), default="text",
                    help='report as text or json: {"complete", "valid", "violations": [{"rule", "message", "cells"}]}')
     c.set_defaults(func=cmd_check)
@@ -329,12 +406,15 @@ def _add_convert(sub) -> None:
                                "  hashikit convert puzzle.txt - --to tatham\n"
                                "  hashikit convert puzzle.txt model.mch          (ProB B machine)\n"
                                "  hashikit convert puzzle.txt solved.dot --solve  (then: neato -n -Tpng solved.dot)\n"
-                               "  hashikit convert shot.png - --to json --show read.png   (a picture: the board and the "
+                               "  hashikit convert screenshot.png - --to json --show read.png   (a picture: the board and the "
                                "bridges drawn)\n\n", formats_help))
-    v.add_argument("input", help="input file ('-' for standard input)")
-    v.add_argument("output", help="output file ('-' for standard output, with --to)")
-    v.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
-    v.add_argument("--to", metavar="FORMAT", help="output format")
+    output.reads(v.add_argument("input", help="input file ('-' for standard input)"))
+    output.writes(v.add_argument("output", help="output file ('-' for standard output, with --to)"),
+                  "file", _convert_output_problem)
+    v.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format")
+    v.add_argument("--to", metavar="FORMAT", type=argtypes.format_written,
+                   help="output format")
     v.add_argument("--solve", action="store_true", help="solve first when the output shows a solution")
     add_show(v)
     v.set_defaults(func=cmd_convert)
@@ -346,9 +426,11 @@ def _add_render(sub) -> None:
                                    "as SVG or PNG, chosen by OUT's extension.",
                        epilog="examples:\n  hashikit render puzzle.txt puzzle.svg\n"
                               "  hashikit render puzzle.txt solved.png --solve\n")
-    r.add_argument("file", help="puzzle or solution file")
-    r.add_argument("output", help="picture to write: .svg or .png")
-    r.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
+    output.reads(r.add_argument("file", help="puzzle or solution file"))
+    output.writes(r.add_argument("output", help="picture to write: .svg or .png"), "file", output.PICTURES,
+                  "the drawing")
+    r.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format")
     r.add_argument("--solve", action="store_true", help="solve the puzzle and draw the solution")
     r.add_argument("--blank", action="store_true", help="draw the puzzle only, even if the file has a solution")
     r.add_argument("--show-links", action="store_true", help="draw the candidate links faintly")
@@ -396,6 +478,7 @@ def main(argv: list[str] | None = None) -> int:
                 parser.print_help()
                 return EXIT_BAD
             args.started, args.whole_process = started, argv is None
+            output.guard(parser, args)
             return args.func(args)
         finally:  # an error answers as itself, not as "unknown"
             cli_deadline.commit()

@@ -118,30 +118,20 @@ class OneLineParser(argparse.ArgumentParser):
 
 def add_show(parser) -> None:
     """``--show OUT.png``: the picture read, with what was read drawn over it."""
-    parser.add_argument("--show", metavar="OUT.png",
-                        help="when FILE is a picture: write OUT.png, the picture with what was read drawn over it "
-                             "(islands, numbers, bridges; an unsure number in red) to spot a misread at a glance")
+    from .output import writes
 
-
-def validate_show(args) -> None:
-    """Refuse a bad ``--show`` path before the work starts."""
-    import os
-
-    from ..service import BadInput
-    from .output import validate_writable
-
-    if getattr(args, "show", None):
-        if os.path.splitext(args.show)[1].lower() != ".png":
-            raise BadInput(f"{args.show}: --show writes a PNG picture; give a .png file name")
-        validate_writable(args.show)
+    writes(parser.add_argument("--show", metavar="OUT.png",
+                               help="when FILE is a picture: write OUT.png, the picture with what was read drawn "
+                                    "over it (islands, numbers, bridges; an unsure number in red) to spot a misread "
+                                    "at a glance"),
+           "file", (".png",), "the picture read")
 
 
 def load_shown(args, path: str):
-    """The puzzle file's document (``service.load_puzzle``), ``--show`` checked before and written
-    after reading (for the commands that take ``--show``)."""
+    """The puzzle file's document (``service.load_puzzle``), ``--show`` written after reading (its
+    path was checked with every output's, before the work; for the commands that take ``--show``)."""
     from ..service import load_puzzle
 
-    validate_show(args)
     doc = load_puzzle(path, args.from_format)
     show(args, doc, path)
     return doc
@@ -155,6 +145,7 @@ def show(args, doc, path: str) -> None:
         return
     if doc.picture is None:
         raise BadInput(f"--show draws what was read from a picture; {path} is not a picture")
-    from ..service.overlay import draw_reading
+    from ..service.overlay import reading_picture
+    from .output import write_output
 
-    draw_reading(doc.picture, args.show)
+    write_output(reading_picture(doc.picture), args.show)

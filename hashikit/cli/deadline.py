@@ -25,8 +25,9 @@ import time
 
 from ..limits import HARD_STOP, Deadline, process_start
 
-#: the answer the hard stop writes: (file descriptor or path, text) pairs; None when not armed
-_answer: list[tuple[int | str, str]] | None = None
+#: the answer the hard stop writes: (file descriptor or path, text, the temporary file beside that
+#: path) triples; None when not armed
+_answer: list[tuple[int | str, str, str | None]] | None = None
 
 
 def begin(whole_process: bool) -> float:
@@ -54,7 +55,10 @@ def arm(args, deadline: Deadline | None, answer: list[tuple[int | str, str]]) ->
 
     if threading.current_thread() is not threading.main_thread():
         return
-    _answer = answer
+    from ..files import part_of
+
+    # a file answer is written beside its file and renamed over it, as every output is
+    _answer = [(target, text, None if isinstance(target, int) else part_of(target)) for target, text in answer]
     signal.signal(signal.SIGALRM, _stop)
     signal.setitimer(signal.ITIMER_REAL, max(deadline.at + HARD_STOP - time.monotonic(), 1e-6))
 
@@ -80,17 +84,15 @@ def _stop(signum, frame) -> None:  # pragma: no cover - runs in a subprocess, te
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
-    for target, text in answer:
+    for target, text, part in answer:
         data = (text if text.endswith("\n") else text + "\n").encode("utf-8")
         try:
-            if isinstance(target, int):
-                fd = target
-            else:
-                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            fd = target if part is None else os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             while data:
                 data = data[os.write(fd, data):]
-            if not isinstance(target, int):
+            if part is not None:
                 os.close(fd)
+                os.replace(part, target)
         except OSError:
             pass
     os._exit(1)

@@ -64,12 +64,11 @@ def cmd_generate(args) -> int:
             "--jobs sizes the local pool; with --cluster the cluster's workers run the jobs"))
     spec = _spec(args, rows, cols)
     if many:
-        output.output_format(f"x.{(args.ext or 'txt').lstrip('.')}", None)
-        output.validate_folder(args.out_dir or "puzzles")
-    else:
-        output.output_format(args.output, None, default="grid")
-        output.validate_writable(args.output)
-    if many:
+        _extension_format(args.ext)
+        out_dir = args.out_dir or "puzzles"
+        if args.out_dir is None:  # the default folder is checked as --out-dir is
+            output.check_outputs([("--out-dir", out_dir, output.Role("folder"))], [])
+        _make_folder(out_dir)
         return _generate_many(args, spec)
     seed = base_seed(args.seed)
     deadline = None
@@ -82,10 +81,10 @@ def cmd_generate(args) -> int:
         record = service.within(deadline, service.generate_record, seed=seed, **spec)
     except OutOfTime as exc:
         cli_deadline.commit()
-        say(f"hashikit: unknown: no {args.difficulty} puzzle found: {exc}")
+        say(f"hashikit: unknown: {exc}")
         return EXIT_NO
     puzzle = puzzle_from_data(record["puzzle"], "<record>")
-    text = service.convert(puzzle, None, output.output_format(args.output, None, default="grid").name)
+    text = service.convert(puzzle, None, output.output_format(args.output, None, default="grid", option="").name)
     cli_deadline.commit()
     output.write_output(text, args.output)
     if args.catalog:
@@ -96,6 +95,39 @@ def cmd_generate(args) -> int:
     say(f"{what}, {len(puzzle.islands)} islands" + (f", grade {record['grade']}" if record["grade"] else "")
         + f", seed {seed}")
     return EXIT_OK
+
+
+def _puzzle_format_problem(path: str, args) -> str | None:
+    """What ``generate -o`` cannot write: an ending that names no format, or a format that shows a
+    solution (a generated puzzle is written as a puzzle)."""
+    try:
+        fmt = output.output_format(path, None, option="")
+    except BadInput:
+        return f"its ending names no puzzle format; give one of {_puzzle_endings()}"
+    if fmt.needs_solution:
+        return (f"the {fmt.name} format shows a solution, and generate writes the puzzle; give one of "
+                f"{_puzzle_endings()}")
+    return None
+
+
+def _puzzle_endings() -> str:
+    return output.puzzle_endings(lambda f: f.write is not None and not f.needs_solution)
+
+
+def _extension_format(ext: str | None):
+    """The format ``--ext`` names (default txt), checked before any work."""
+    name = (ext or "txt").lstrip(".")
+    problem = _puzzle_format_problem(f"puzzle.{name}", None) if name else "an empty ending"
+    if problem:
+        raise BadInput(f"--ext {ext}: names no puzzle format generate writes; give one of {_puzzle_endings()}")
+    return name
+
+
+def _make_folder(path: str) -> None:
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot make the folder: {exc.strerror or exc}") from None
 
 
 def _spec(args, rows: int, cols: int) -> dict:
@@ -247,9 +279,8 @@ def cmd_generate_suite(args) -> int:
     for n in sizes:
         if n not in SUITE_SIDES:
             raise BadInput(f"--islands {n}: the suite has 100, 200, 300 and 400 islands")
-    output.validate_folder(args.out_dir)
     for n in sizes:
-        output.validate_folder(os.path.join(args.out_dir, str(n)))
+        _make_folder(os.path.join(args.out_dir, str(n)))
     base = base_seed(args.seed)
     jobs, names = [], {}
     for n in sizes:
@@ -276,7 +307,7 @@ def add_parsers(sub) -> None:
                                    "(2019): a random tree grown along free lines, extra links (alpha), doubled "
                                    "bridges (beta); solvable, not necessarily unique.",
                        epilog="examples:\n  hashikit generate --size 15x15 --difficulty hard -o hard.txt\n"
-                              "  hashikit generate --size 10x10 --difficulty easy --count 50 --out-dir easy/\n"
+                              "  hashikit generate --size 10x10 --difficulty easy --count 20 --out-dir easy/\n"
                               "  hashikit generate --islands 100 --size 16x16 --alpha 50 --beta 5 --seed 1 -o p.has")
     n.add_argument("--size", type=argtypes.board_size(OPTIONS["rows"], OPTIONS["cols"], MAX_SIDE), required=True,
                    metavar="ROWSxCOLS",
@@ -307,8 +338,12 @@ def add_parsers(sub) -> None:
     n.add_argument("--time-limit", type=argtypes.time_limit, metavar="S",
                    help=f"with --difficulty: give up on one puzzle after S s (default {GENERATE_TIME_LIMIT:g}; "
                         "exit 1, 'unknown')")
-    n.add_argument("-o", "--output", metavar="FILE", help="write the puzzle here (format from the extension)")
-    n.add_argument("--out-dir", metavar="DIR", help="with --count: folder for the puzzles and index.csv/json")
+    output.writes(n.add_argument("-o", "--output", metavar="FILE",
+                                 help="write the puzzle here (the format from the file's ending)"),
+                  "file", _puzzle_format_problem)
+    output.writes(n.add_argument("--out-dir", metavar="DIR",
+                                 help="with --count: folder for the puzzles and index.csv/json (default puzzles)"),
+                  "folder")
     n.add_argument("--ext", help="with --count: file extension, i.e. format (default txt)")
     add_run_options(n)
     n.set_defaults(func=cmd_generate)
@@ -317,7 +352,8 @@ def add_parsers(sub) -> None:
                        description="Folders 100/ 200/ 300/ 400/ of Hs_<side>_<n>_<alpha>_<beta>_<idx>.has files, "
                                    "alpha in 25, 50, 75 and beta in 0, 5, 10, 15, as the published set.",
                        epilog="example:\n  hashikit generate-suite --out-dir mysuite --per-group 5 --seed 7")
-    s.add_argument("--out-dir", required=True, metavar="DIR", help="where to write the suite")
+    output.writes(s.add_argument("--out-dir", required=True, metavar="DIR", help="where to write the suite"),
+                  "folder")
     s.add_argument("--per-group", type=argtypes.positive_int, default=30, metavar="K", help="instances per group (30)")
     s.add_argument("--islands", type=int, nargs="+", metavar="N", help="only these sizes (100 200 300 400)")
     s.add_argument("--seed", type=argtypes.option(OPTIONS["seed"]),

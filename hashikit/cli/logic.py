@@ -29,7 +29,20 @@ def _unknown(args, exc: OutOfTime) -> int:
 
 
 def _unknown_text(args, message: str) -> str:
-    return json.dumps({"status": "unknown", "message": message}) if args.format == "json" else f"unknown: {message}"
+    """The answer when the time ran out, in the command's own JSON shape (the grade or the
+    explanation nobody could give: null, with the reason as its verdict, and ``"status": "unknown"``
+    as every command answers it; hint's report of status ``unknown``), or as a line of text."""
+    if args.format != "json":
+        return f"unknown: {message}"
+    if args.command == "grade":
+        data = {"grade": None, "score": None, "steps": {}, "undecided": None, "verdict": f"unknown: {message}",
+                "status": "unknown"}
+    elif args.command == "explain":
+        data = {"solved": False, "steps": [], "undecided": None, "verdict": f"unknown: {message}",
+                "status": "unknown"}
+    else:
+        data = service.HintReport(status="unknown", sentence=message).as_json()
+    return json.dumps(data)
 
 
 def _limited(args) -> Deadline | None:
@@ -97,8 +110,6 @@ def cmd_explain(args) -> int:
 def cmd_hint(args) -> int:
     refuse((args.state_format is not None and args.state is None, "--state-format goes with --state"),
            (not args.validate_solution and args.state is None, "--no-solution-check goes with --state"))
-    if args.svg:
-        output.validate_picture(args.svg)
     deadline = _limited(args)
     doc = load_shown(args, args.file)
     puzzle = service.admit_file(args.file, doc.puzzle)
@@ -145,8 +156,9 @@ def add_parsers(sub) -> None:
                                    "finishes the puzzle with no guessing; 'ungraded' when the rules get stuck. "
                                    "The score weighs each step by its level (1, 3, 9, 27).",
                        epilog="examples:\n  hashikit grade puzzle.txt\n  hashikit grade puzzle.txt --format json")
-    g.add_argument("file", help="puzzle file")
-    g.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
+    output.reads(g.add_argument("file", help="puzzle file"))
+    g.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format")
     g.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to try")
     g.add_argument("--format", choices=("text", "json"), default="text",
                    help='json: {"grade": ..., "score": ..., "steps": {level: count}, "undecided", "verdict"?}')
@@ -157,8 +169,9 @@ def add_parsers(sub) -> None:
     e = sub.add_parser("explain", help="print the whole logical solve path, step by step",
                        description="Solve as a person would, one named deduction at a time, each with a sentence.",
                        epilog="example:\n  hashikit explain puzzle.txt --max-level medium")
-    e.add_argument("file", help="puzzle file")
-    e.add_argument("--from", dest="from_format", metavar="FORMAT", help="input format")
+    output.reads(e.add_argument("file", help="puzzle file"))
+    e.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="input format")
     e.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to use")
     e.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
     e.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",
@@ -172,17 +185,20 @@ def add_parsers(sub) -> None:
                                    "lacks, is reported with the offending bridges. A picture (PNG, JPEG, WebP) is "
                                    "read with the bridges drawn on it as your board so far.",
                        epilog="examples:\n  hashikit hint puzzle.txt\n"
-                              "  hashikit hint puzzle.txt --state my-board.sol --svg hint.svg\n"
+                              "  hashikit hint puzzle.txt --state my-board.json --svg hint.svg\n"
                               "  hashikit hint screenshot.png --show read.png   (the game in the picture; "
                               "read.png shows what was read)")
-    h.add_argument("file", help="puzzle file")
-    h.add_argument("--state", metavar="SOLUTION", help="your board so far (bridges drawn)")
-    h.add_argument("--from", dest="from_format", metavar="FORMAT", help="format of the puzzle file")
-    h.add_argument("--state-format", metavar="FORMAT", help="format of the state file")
+    output.reads(h.add_argument("file", help="puzzle file"))
+    output.reads(h.add_argument("--state", metavar="SOLUTION", help="your board so far (bridges drawn)"))
+    h.add_argument("--from", dest="from_format", metavar="FORMAT", type=argtypes.format_read,
+                   help="format of the puzzle file")
+    h.add_argument("--state-format", metavar="FORMAT", type=argtypes.format_read,
+                   help="format of the state file")
     h.add_argument("--max-level", choices=levels(), default=levels()[-1], help="strongest rules to use")
     h.add_argument("--no-solution-check", dest="validate_solution", action="store_false",
                    help="do not compare your bridges with the solution (only the rules)")
-    h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)")
+    output.writes(h.add_argument("--svg", metavar="OUT", help="draw the board with the hint highlighted (.svg or .png)"),
+                  "file", output.PICTURES, "the drawing")
     add_show(h)
     h.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
     h.add_argument("--time-limit", type=argtypes.time_limit, metavar="SECONDS",

@@ -286,7 +286,12 @@ def _read_picture(raw: bytes, source: str, limits: Limits) -> Document:
         _before_picture.pop(0)()
     from .picturefmt import read_bytes
 
-    doc = read_bytes(raw, source, limits)
+    try:
+        doc = read_bytes(raw, source, limits)
+    except FormatError as exc:
+        if exc.source is None:  # a refusal from deep in the reader names the file read
+            exc.source = source
+        raise
     if doc.solution is not None:
         validate_solution(doc.puzzle, doc.solution, source, limits)
     return doc

@@ -21,7 +21,7 @@ What it is unsure of is said (:attr:`Reading.unsure`), never guessed silently: a
 network is not sure of, an island off the lattice, a bridge drawn over part of its gap.  A
 picture with no board is a :class:`~hashikit.errors.FormatError` (exit 2, HTTP 400).
 
-OpenCV (``pip install "hashikit[photo]"``) does the image work; without it reading a picture
+OpenCV (``pip install ".[photo]"``) does the image work; without it reading a picture
 says how to install it, in one line.
 
 About 700 lines, one reader: the five steps above hand each other the same measurements (the
@@ -54,7 +54,7 @@ WORK_SIDE = 2400
 UPSCALE_BELOW = 11
 #: below this probability a digit is reported as unsure
 SURE = 0.8
-INSTALL = 'reading pictures needs OpenCV: pip install "hashikit[photo]"'
+INSTALL = 'reading pictures needs OpenCV: pip install ".[photo]"'
 MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "digits.npz")
 #: the side of the square a digit is scaled to before it is classified
 FEATURE_SIDE = 16

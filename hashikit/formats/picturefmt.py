@@ -34,6 +34,6 @@ def read_bytes(raw: bytes, source: str, limits: Limits = _limits.CLI) -> Documen
 
 FORMAT = register(Format(
     "picture", (".png", ".jpg", ".jpeg", ".webp"),
-    "a picture of a board (PNG, JPEG, WebP; needs hashikit[photo])", read=_read_text, has_solution=True,
+    "a picture of a board (PNG, JPEG, WebP; needs .[photo])", read=_read_text, has_solution=True,
     readme="a screenshot or photo of a board, recognised by its bytes; the bridges drawn on it are read as a "
-           "game in progress (needs `pip install \"hashikit[photo]\"`)"))
+           "game in progress (needs `pip install \".[photo]\"`)"))

@@ -77,6 +77,64 @@ class CatalogError(HashikitError):
     """A catalogue that cannot be opened, or a request it cannot answer."""
 
 
+#: ``PRAGMA application_id`` of a hashikit catalogue ("HSHK"), set when one is made
+APPLICATION_ID = 0x4853484B
+#: the first bytes of every SQLite database file
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _read_only(path: str, timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
+    """A connection that cannot change the file (SQLite's ``mode=ro``)."""
+    from urllib.parse import quote
+
+    uri = "file:" + quote(os.path.abspath(path)) + "?mode=ro"
+    db = sqlite3.connect(uri, uri=True, timeout=timeout_ms / 1000, isolation_level=None)
+    db.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+    return db
+
+
+def _columns_of(db: sqlite3.Connection, table: str) -> list[str]:
+    return [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+
+
+def validate(path: str | os.PathLike) -> bool:
+    """Refuse (CatalogError, the file untouched) an existing file that is not a hashikit catalogue:
+    another program's SQLite database, a PDF, a text file.  True when ``path`` is a catalogue, False
+    when there is nothing there yet (no file, an empty file, or an empty SQLite database)."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        return False
+    if os.path.isdir(path):
+        raise CatalogError(f"{path}: is a folder, not a hashikit catalogue")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(100)  # SQLite's file header
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not head:
+        return False
+    if not head.startswith(SQLITE_HEADER):
+        raise CatalogError(f"{path}: not a hashikit catalogue (not a SQLite database)")
+    if len(head) == 100 and int.from_bytes(head[68:72], "big") == APPLICATION_ID:
+        return True  # ours, read from the header without opening the database
+    try:
+        db = _read_only(path)
+        try:
+            app = db.execute("PRAGMA application_id").fetchone()[0]
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            columns = _columns_of(db, "puzzles") if "puzzles" in tables else []
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise CatalogError(f"{path}: not a hashikit catalogue, or a damaged one ({exc})") from None
+    if app == APPLICATION_ID or (app == 0 and columns == ["id", *_COLUMNS]):
+        return True
+    if app == 0 and not tables:
+        return False
+    what = f"its tables: {', '.join(sorted(tables))}" if tables else f"application id {app:#x}"
+    raise CatalogError(f"{path}: not a hashikit catalogue (another program's SQLite database; {what})")
+
+
 # -- fingerprints ---------------------------------------------------------------------
 
 def _transforms(rows: int, cols: int):
@@ -247,25 +305,103 @@ class Catalog:
     True
     """
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True, timeout_ms: int = BUSY_TIMEOUT_MS):
+    def __init__(self, path: str | os.PathLike, *, create: bool = True, timeout_ms: int = BUSY_TIMEOUT_MS,
+                 check: bool = False):
+        """Open (``create``: open or make, for writing) the catalogue at ``path``.  Without
+        ``create`` it is opened read-only and must exist; with ``check`` SQLite's ``quick_check``
+        runs first and a damaged file is refused with what it found.  A file that is not a hashikit
+        catalogue is refused either way, before anything is written to it."""
         self.path = os.fspath(path)
         #: puzzles this object was asked to add that were already there (same fingerprint)
         self.rejected = 0
         #: puzzles this object added
         self.added = 0
+        self.read_only = not create
         if not create and not os.path.exists(self.path):
             raise CatalogError(f"{self.path}: no such catalogue")
         folder = os.path.dirname(os.path.abspath(self.path))
         if not os.path.isdir(folder):
             raise CatalogError(f"{self.path}: the folder {folder} does not exist")
+        known = validate(self.path)
+        if not create and not known:
+            raise CatalogError(f"{self.path}: not a hashikit catalogue (it holds no puzzles table)")
         try:
-            self._db = sqlite3.connect(self.path, timeout=timeout_ms / 1000, isolation_level=None)
-            self._db.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
-            self._retry(lambda: self._db.execute("PRAGMA journal_mode = WAL"))
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._retry(lambda: self._db.executescript(_SCHEMA))
+            if not create:
+                self._db = _read_only(self.path, timeout_ms)
+            else:
+                self._db = sqlite3.connect(self.path, timeout=timeout_ms / 1000, isolation_level=None)
+                self._db.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
         except sqlite3.DatabaseError as exc:
-            raise CatalogError(f"{self.path}: not a hashikit catalogue ({exc})") from None
+            raise CatalogError(f"{self.path}: cannot open the catalogue ({exc})") from None
+        try:
+            if check:
+                damage = self.damage(full=False)
+                if damage:
+                    more = f" (and {len(damage) - 3} more)" if len(damage) > 3 else ""
+                    raise CatalogError(f"{self.path}: the catalogue is damaged: {'; '.join(damage[:3])}{more}; "
+                                       f"'hashikit catalog check {self.path}' lists what is wrong")
+            if create:
+                self._retry(lambda: self._db.execute("PRAGMA journal_mode = WAL"))
+                self._db.execute("PRAGMA synchronous = NORMAL")
+                self._retry(lambda: self._db.executescript(_SCHEMA))
+                if not known:
+                    self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise CatalogError(f"{self.path}: the catalogue is damaged ({exc}); "
+                               f"'hashikit catalog check {self.path}' lists what is wrong") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def damage(self, full: bool = True) -> list[str]:
+        """What SQLite finds wrong with the file (``integrity_check``, or with ``full`` False the
+        faster ``quick_check``), one line each; empty when it is sound."""
+        pragma = "integrity_check" if full else "quick_check"
+        try:
+            rows = self._db.execute(f"PRAGMA {pragma}").fetchall()
+        except sqlite3.DatabaseError as exc:
+            return [str(exc)]
+        lines = [line for row in rows for line in str(row[0]).splitlines()
+                 if line.strip() and line.strip() != "*** in database main ***"]
+        return [] if lines == ["ok"] else lines
+
+    def problems(self) -> list[str]:
+        """Every row checked: its puzzle read back, its fingerprint and counts as the puzzle gives
+        them, its solution passed by the rule checker; one line per problem found."""
+        from ..checker import check
+
+        found = []
+        sql = f"SELECT id, {', '.join(c for c in _COLUMNS if c != 'added')} FROM puzzles ORDER BY id"
+        try:
+            rows = self._db.execute(sql).fetchall()
+        except sqlite3.DatabaseError as exc:
+            return [f"the puzzles cannot be read: {exc}"]
+        for row in rows:
+            entry = Entry(*row[:5], bool(row[5]), *row[6:])
+            where = f"entry {entry.id}"
+            try:
+                puzzle = entry.puzzle
+            except HashikitError as exc:
+                found.append(f"{where}: its puzzle cannot be read: {exc}")
+                continue
+            if fingerprint(puzzle) != entry.fingerprint:
+                found.append(f"{where}: its fingerprint is not its puzzle's")
+            if (puzzle.rows, puzzle.cols, len(puzzle.islands), puzzle.maxbridges) != \
+                    (entry.rows, entry.cols, entry.islands, entry.maxbridges):
+                found.append(f"{where}: its size, islands or MAXBRIDGES differ from its puzzle's")
+            if entry.level is not None and entry.level not in LEVELS:
+                found.append(f"{where}: unknown level {entry.level!r}")
+            if entry.solution_text is not None:
+                try:
+                    solution = entry.solution
+                    ok = check(puzzle, solution).ok
+                except (ValueError, TypeError, HashikitError) as exc:
+                    found.append(f"{where}: its solution cannot be read: {exc}")
+                    continue
+                if not ok:
+                    found.append(f"{where}: its solution breaks the rules")
+        return found
 
     # -- plumbing -----------------------------------------------------------------------
     def close(self) -> None:
@@ -431,8 +567,10 @@ class Catalog:
             raise CatalogError(f"format {f.name!r} cannot hold a solution; formats that can: {holds}")
         with_solution = with_solution or f.needs_solution
         entries = self.query(**filters)
+        from ..files import Staging, replacing
+
         if dest.endswith(".jsonl"):
-            with open(dest, "w", encoding="utf-8") as fh:
+            with replacing(dest) as fh:
                 for e in entries:
                     record = json.loads(write_text(e.puzzle, "json"))
                     if with_solution:
@@ -440,18 +578,19 @@ class Catalog:
                     record["catalog"] = e.to_json()
                     fh.write(json.dumps(record, separators=(",", ":")) + "\n")
             return [dest]
-        os.makedirs(dest, exist_ok=True)
         ext = f.extensions[0] if f.extensions else f".{f.name}"
         paths, index = [], []
-        for e in entries:
-            solution = self.solution_of(e) if with_solution else None
-            path = os.path.join(dest, f"{e.id:05d}{ext}")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(write_text(e.puzzle, f.name, solution))
-            paths.append(path)
-            index.append(dict(e.to_json(), file=os.path.basename(path)))
-        with open(os.path.join(dest, "index.json"), "w", encoding="utf-8") as fh:
-            json.dump(index, fh, indent=1)
+        with Staging() as stage:
+            part = stage.folder(dest)
+            for e in entries:
+                solution = self.solution_of(e) if with_solution else None
+                name = f"{e.id:05d}{ext}"
+                with open(os.path.join(part, name), "w", encoding="utf-8") as fh:
+                    fh.write(write_text(e.puzzle, f.name, solution))
+                paths.append(os.path.join(dest, name))
+                index.append(dict(e.to_json(), file=name))
+            with open(os.path.join(part, "index.json"), "w", encoding="utf-8") as fh:
+                json.dump(index, fh, indent=1)
         return paths
 
     @staticmethod
@@ -480,7 +619,7 @@ def _formats() -> dict:
     return FORMATS
 
 
-__all__ = ["Catalog", "CatalogError", "Entry", "generate_row", "FolderFile", "puzzle_files", "read_folder", "LEVELS", "META_KEYS", "GENERATOR",
+__all__ = ["APPLICATION_ID", "Catalog", "CatalogError", "validate", "Entry", "generate_row", "FolderFile", "puzzle_files", "read_folder", "LEVELS", "META_KEYS", "GENERATOR",
            "canonical_form", "fingerprint", "parse_size"]
 
 

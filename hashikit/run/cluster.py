@@ -27,7 +27,7 @@ reached for ``connect_timeout`` seconds is :class:`ClusterLost` (the runner stop
 stored so far stay for a resume); a scheduler without workers for ``NO_WORKERS_NOTE`` seconds
 is said once (``note``) and waited for.
 
-Dask is an optional extra: ``pip install "hashikit[cluster]"``; without it
+Dask is an optional extra: ``pip install ".[cluster]"``; without it
 :func:`executor` raises :class:`ClusterUnavailable` with that line.
 """
 
@@ -44,7 +44,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..errors import HashikitError
 
-INSTALL = 'the cluster needs Dask: pip install "hashikit[cluster]"'
+INSTALL = 'the cluster needs Dask: pip install ".[cluster]"'
 #: how many times a task may error (an exception in the job) before its error is final
 RETRIES = 2
 #: how many workers may die while running a task before the scheduler gives it up

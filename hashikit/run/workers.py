@@ -34,6 +34,10 @@ somebody else's pipe.  Likewise a worker process's exit is read by one thread at
 (:class:`_Process`): ``forkserver`` hands the exit code over a pipe once, and two readers
 would store 255 over the real code.
 
+Memory and priority: a pool may give each worker a cap on the memory it maps (``RLIMIT_AS``) and
+a lower CPU priority (``nice``).  A job that runs out of memory raises ``MemoryError`` in the
+caller, and its worker, which may be left in any state, is replaced, as one that died is.
+
 Ctrl-C: workers ignore SIGINT (the terminal sends it to the whole process group; only the caller
 reports it); the caller's KeyboardInterrupt kills the worker it waited on before propagating.
 
@@ -101,14 +105,17 @@ class WorkerDied(Exception):
 
 # -- the worker's side ----------------------------------------------------------------------------
 def _serve(conn, job=None, preload: Sequence[str] = (), owner: int | None = None,
-           setup: tuple[Callable[..., None], tuple] | None = None) -> None:
-    """A worker's life: run ``job`` and end (one-off), or run the jobs sent on ``conn`` until it
-    closes (a pool's worker, after importing ``preload`` and running ``setup``, a function and its
-    arguments, so that its first job starts warm).  A pool's worker also ends itself within about a
+           setup: tuple[Callable[..., None], tuple] | None = None, memory: int | None = None, nice: int = 0) -> None:
+    """A worker's life: run ``job`` and end (one-off), or run the jobs sent on ``conn`` until the
+    pool closes its end, which ends the worker quietly wherever it is met (a pool's worker, after
+    importing ``preload`` and running ``setup``, a function and its arguments, so that its first
+    job starts warm).  A pool's worker also ends itself within about a
     second once the process ``owner`` that made the pool is gone (killed outright: nobody else
-    would end a worker busy with a long job)."""
+    would end a worker busy with a long job).  ``memory`` caps the bytes it maps and ``nice``
+    lowers its CPU priority, before anything else."""
     global _active_lock
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    limit_self(memory, nice)
     # a forked worker does not use its parent's pool (its own jobs start one-off workers), nor a
     # lock some other thread of the parent may have held at the fork
     _active_lock = threading.Lock()
@@ -126,14 +133,34 @@ def _serve(conn, job=None, preload: Sequence[str] = (), owner: int | None = None
             pass  # an optional engine; the job that needs it says so
     if setup is not None:
         setup[0](*setup[1])
-    conn.send(("ready", os.getpid()))
-    while True:
-        try:
+    try:
+        conn.send(("ready", os.getpid()))
+        while True:
             job = conn.recv()
-        except (EOFError, OSError):
-            return
-        conn.send(("started", None))  # the caller knows the job reached a live worker
-        _run_job(conn, *job)
+            conn.send(("started", None))  # the caller knows the job reached a live worker
+            _run_job(conn, *job)
+    except (EOFError, OSError):
+        return  # the pool closed its end: nobody waits for this worker any more
+
+
+def limit_self(memory: int | None = None, nice: int = 0) -> None:
+    """Cap this process's address space at ``memory`` bytes (``RLIMIT_AS``: an allocation past it
+    raises ``MemoryError``; never above the hard limit already set) and lower its CPU priority by
+    ``nice``.  A cap or priority the system refuses is left as it is."""
+    if memory is not None:
+        try:
+            import resource
+
+            _, hard = resource.getrlimit(resource.RLIMIT_AS)
+            cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        except (ImportError, ValueError, OSError):
+            pass
+    if nice:
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
 
 
 def _process_gone(pid: int) -> bool:
@@ -167,6 +194,8 @@ def _run_job(conn, fn: Callable, args: tuple, kwargs: dict, stream: bool) -> Non
         answer = ("error", exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
     try:
         conn.send(answer)
+    except OSError:
+        raise  # the caller closed its end: the worker's life ends (see _serve)
     except Exception as exc:  # an answer that does not pickle: say what it was
         conn.send(("error", RuntimeError(f"the worker's answer could not be handed back: "
                                          f"{type(exc).__name__}: {exc}")))
@@ -368,7 +397,9 @@ class Pool:
     than workers wait their turn (the wait counts against their deadline).  ``preload`` names
     modules each worker imports before its first job; the pool is returned once every worker
     has (``wait=False``: at once, each worker joining as soon as it is ready); ``initializer(*initargs)``
-    runs in each worker after those imports.  ``close()`` (or
+    runs in each worker after those imports.  ``memory`` (bytes) and ``nice`` are each worker's
+    :func:`limit_self`; a job that runs out of that memory raises ``MemoryError`` here and its
+    worker is replaced.  ``close()`` (or
     leaving a ``with`` block, or the interpreter's exit) kills every worker.
 
     Who holds a worker: the thread that starts it, until it is ready; then the pool (``_idle``,
@@ -377,9 +408,11 @@ class Pool:
     whoever, so that ``close`` can kill them all."""
 
     def __init__(self, size: int | None = None, *, preload: Sequence[str] = (), name: str = "hashikit-worker",
-                 wait: bool = True, initializer: Callable[..., None] | None = None, initargs: tuple = ()):
+                 wait: bool = True, initializer: Callable[..., None] | None = None, initargs: tuple = (),
+                 memory: int | None = None, nice: int = 0):
         self.size = max(1, size or os.cpu_count() or 2)
         self.name = name
+        self.memory, self.nice = memory, nice
         self._preload = tuple(preload)
         self._setup = None if initializer is None else (initializer, tuple(initargs))
         self._owner = os.getpid()
@@ -416,7 +449,8 @@ class Pool:
                 if self._closed:
                     raise WorkerDied(None)
                 self._started += 1
-                process = self._ctx.Process(target=_serve, args=(theirs, None, self._preload, self._owner, self._setup),
+                process = self._ctx.Process(target=_serve, args=(theirs, None, self._preload, self._owner, self._setup,
+                                                                 self.memory, self.nice),
                                             name=f"{self.name}-{self._started}")
                 process.start()
                 worker = _Worker(_Process(process), mine)
@@ -553,9 +587,13 @@ class Pool:
 
     def _finish(self, worker: _Worker, kind: str, payload, on_message):
         """The job's outcome; its worker given back (a clean end) or retired."""
-        if kind in ("value", "error"):
+        if kind == "value" or (kind == "error" and not isinstance(payload, MemoryError)):
             self._give_back(worker)
             return _outcome(kind, payload)
+        if kind == "error":  # out of memory: the worker may be left in any state
+            self._retire(worker)
+            worker.conn.close()
+            raise payload
         if kind == "died":  # its pipe ended: it has exited, or is exiting; its exit code says why
             worker.process.wait(_DIED_WAIT)
         self._retire(worker)

@@ -1,6 +1,8 @@
 """Admission and reading: the limits a puzzle must keep (:class:`~hashikit.limits.Limits`),
-the one verdict for numbers that alone make a puzzle impossible, reading files and text, and
-the conversions between a puzzle and its JSON shapes.  :class:`BadInput` is exit 2 / HTTP 400."""
+the one verdict for numbers that alone make a puzzle impossible, what a request will cost before
+it runs (:class:`Cost`: its board's cells and islands, or its picture's pixels, read without
+building the board or decoding the picture), reading files and text, and the conversions between
+a puzzle and its JSON shapes.  :class:`BadInput` is exit 2 / HTTP 400."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from .. import limits as limits_mod
 from ..errors import BadArgument, FormatError, HashikitError, PuzzleError
 from ..limits import Deadline, Limits
 from ..model import Puzzle, Solution, describe_cell
+from ..records import Record
 from .shapes import LinkEnds, Mark, ParseReport, PuzzleModel
 
 
@@ -31,6 +34,94 @@ def admit(puzzle: Puzzle, lim: Limits = limits_mod.CLI, numbers: bool = True) ->
         if problems:
             raise BadInput(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
     return puzzle
+
+
+class Cost(Record, frozen=True):
+    """What a piece of work will cost, declared before it runs: the cells and islands of its board
+    (text declares no islands before it is read, and where its format declares no size either,
+    its length stands for its cells), or the pixels of its picture (0 when its header gives no
+    size: the reader refuses it)."""
+
+    cells: int = 0
+    islands: int = 0
+    pixels: int = 0
+    picture: bool = False
+
+    def light(self, cells: int, islands: int) -> bool:
+        """A board of at most ``cells`` cells and ``islands`` islands (never a picture)."""
+        return not self.picture and self.cells <= cells and self.islands <= islands
+
+
+def _int(value) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def puzzle_cost(data: dict, lim: Limits) -> Cost:
+    """The cost of a puzzle in the JSON format's shape (``rows``, ``cols`` and ``islands``, or
+    ``grid``), read from its sizes without building it; a board over ``lim`` is :class:`BadInput`
+    in the board spec's words.  Sizes that are missing or malformed cost nothing here: the
+    reader names what is wrong."""
+    grid = data.get("grid")
+    if isinstance(grid, list):
+        rows = len(grid)
+        cols = max((len(row) for row in grid if isinstance(row, list)), default=0)
+        islands = sum(1 for row in grid if isinstance(row, list) for v in row if v)
+    else:
+        rows, cols = _int(data.get("rows")), _int(data.get("cols"))
+        listed = data.get("islands")
+        islands = len(listed) if isinstance(listed, list) else 0
+    refused = lim.problem(rows if rows else None, cols if cols else None, islands=islands,
+                          maxbridges=_int(data.get("maxbridges")))
+    if refused:
+        raise BadInput(refused)
+    return Cost(cells=(rows or 0) * (cols or 0), islands=islands)
+
+
+def text_cost(text: str, fmt: str | None = None, lim: Limits = limits_mod.WEB, source: str = "<request>") -> Cost:
+    """The cost of reading ``text``: its bytes and the board its format declares (the format's own
+    cheap size check, which reads the whole header), each refused over ``lim`` (:class:`BadInput`)
+    before anything is parsed.  A format that declares no size costs its length in cells."""
+    from ..formats import declared_size
+
+    refused = lim.problem(input_bytes=len(text.encode("utf-8", "surrogatepass")))
+    if refused:
+        raise BadInput(refused)
+    try:
+        size = declared_size(text, fmt, source)
+    except FormatError as exc:
+        raise BadInput(f"cannot read the puzzle: {_where(exc)}") from None
+    except (ValueError, IndexError, KeyError, TypeError, OverflowError, RecursionError) as exc:
+        raise BadInput(f"cannot read the puzzle: {exc}") from None
+    if size is None:
+        return Cost(cells=len(text))
+    refused = lim.problem(*size)
+    if refused:
+        raise BadInput(refused)
+    return Cost(cells=size[0] * size[1])
+
+
+def picture_cost(raw: bytes, max_pixels: int) -> Cost:
+    """The cost of reading a picture: its pixels, from its header (nothing is decoded); over
+    ``max_pixels`` is :class:`BadInput`.  A picture whose header gives no size costs 0 pixels
+    and is left to the reader to refuse."""
+    import io
+
+    try:
+        from PIL import Image
+
+        with Image.open(io.BytesIO(raw)) as im:
+            width, height = im.size
+    except ImportError:
+        return Cost(picture=True)
+    except Image.DecompressionBombError:
+        raise BadInput(f"the picture has far too many pixels; this server reads pictures of at most "
+                       f"{max_pixels / 1e6:g} megapixels") from None
+    except Exception:  # noqa: BLE001 - not a picture PIL knows: the reader says what it is
+        return Cost(picture=True)
+    if width * height > max_pixels:
+        raise BadInput(f"the picture is {width}x{height} pixels ({width * height / 1e6:.1f} megapixels); this "
+                       f"server reads pictures of at most {max_pixels / 1e6:g} megapixels: send a smaller one")
+    return Cost(pixels=width * height, picture=True)
 
 
 def validate_dimensions(rows: int, cols: int, lim: Limits) -> None:
@@ -83,23 +174,17 @@ def parse(text: str, fmt: str | None = None, lim: Limits = limits_mod.WEB, sourc
     """Read puzzle text (never a path) within ``lim`` and describe its geometry: links and crossing
     pairs.  More bytes than ``lim`` takes, and a board the text declares larger than ``lim`` (the
     format's own size check, before the board is read), are refused first."""
-    from ..formats import declared_size, read_text
+    from ..formats import read_text
 
-    refused = lim.problem(input_bytes=len(text.encode("utf-8", "surrogatepass")))
-    if refused:
-        raise BadInput(refused)
+    text_cost(text, fmt, lim, source)
     try:
-        size = declared_size(text, fmt, source)
-        refused = lim.problem(*size) if size is not None else None
-        doc = None if refused else read_text(text, fmt, source, lim)
+        doc = read_text(text, fmt, source, lim)
     except FormatError as exc:
         raise BadInput(f"cannot read the puzzle: {_where(exc)}") from None
     except (PuzzleError, ValueError, IndexError, KeyError, TypeError, OverflowError) as exc:
         raise BadInput(f"cannot read the puzzle: {exc}") from None
     except RecursionError:
         raise BadInput("cannot read the puzzle: it is nested too deeply") from None
-    if refused:
-        raise BadInput(refused)
     if doc.puzzle is None:
         raise BadInput("the text holds bridges but no puzzle")
     admit(doc.puzzle, lim, numbers=False)

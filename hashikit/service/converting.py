@@ -34,13 +34,17 @@ def convert_report(puzzle: Puzzle, solution: Solution | None, fmt_name: str) -> 
 
 
 def solution_text(puzzle: Puzzle, solution: Solution, unicode: bool = False) -> str:
-    """The solved grid; for boards the text cannot draw (MAXBRIDGES > 2), the bridge list."""
+    """The solved grid; for a solution the grid cannot draw (three or more bridges on a link), the
+    bridge list under a header that says what its columns are."""
     from ..formats import write_text
 
     try:
         return write_text(puzzle, "solved-unicode" if unicode else "solved", solution)
     except FormatError:
-        return "\n".join(" ".join(map(str, b)) for b in solution.to_list()) + "\n"
+        head = (f"# MAXBRIDGES {puzzle.maxbridges}: the solved grid draws at most 2 bridges on a link, so the "
+                "bridges are listed\n# row1 col1 row2 col2 count (rows and columns from 0); "
+                "--to json-solution writes a solution file\n")
+        return head + "\n".join(" ".join(map(str, b)) for b in solution.to_list()) + "\n"
 
 
 def render(path: str, puzzle: Puzzle, solution: Solution | None = None, **kw) -> None:

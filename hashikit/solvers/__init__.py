@@ -29,8 +29,9 @@ from .base import Capabilities, SolveResult, Status
 #: name -> (module, what it is, pip extra that installs its dependency)
 ENGINES: dict[str, tuple[str, str, str]] = {
     "sat": ("hashikit.solvers.sat", "SAT (CaDiCaL via python-sat) with lazy connectivity clauses", "hashikit"),
-    "milp": ("hashikit.solvers.milp", "the paper's branch-and-cut ILP (SCIP via PySCIPOpt)", "hashikit[milp]"),
-    "cpsat": ("hashikit.solvers.cpsat", "CP model with integer bridge counts (OR-Tools CP-SAT)", "hashikit[cpsat]"),
+    "milp": ("hashikit.solvers.milp", "the paper's branch-and-cut ILP (SCIP via PySCIPOpt)", ".[milp]"),
+    "cpsat": ("hashikit.solvers.cpsat", "CP model with integer bridge counts (OR-Tools CP-SAT)", ".[cpsat]"),
+    "search": ("hashikit.solvers.search", "depth-first search in pure Python (no dependency; small boards)", "hashikit"),
 }
 #: links up to which milp and cpsat keep a time limit in the caller: a 400-island instance (about
 #: 700 links) builds its SCIP model in about 0.03 s; 5,000 links in about 0.2 s, a fifth of the margin
@@ -43,8 +44,18 @@ CAPABILITIES: dict[str, Capabilities] = {
                          options=(("weak", bool), ("fractional", bool), ("params", dict))),
     "cpsat": Capabilities(enumerate=True, time_limit=True, no_loops=True, deadline_in_process=IN_PROCESS_LINKS,
                           options=(("num_workers", int), ("params", dict))),
+    "search": Capabilities(enumerate=True, time_limit=True, no_loops=True, deadline_in_process=IN_PROCESS_LINKS),
 }
-DEFAULT_ENGINE = "sat"
+
+
+def _default_engine() -> str:
+    """sat, or search where python-sat is missing (Python in the browser has no python-sat)."""
+    from importlib.util import find_spec
+
+    return "sat" if find_spec("pysolvers") is not None else "search"
+
+
+DEFAULT_ENGINE = _default_engine()
 
 __all__ = ["ENGINES", "CAPABILITIES", "DEFAULT_ENGINE", "SolveResult", "Status", "Capabilities",
            "solve", "get_engine", "capabilities", "validate_arguments", "SolverUnavailable"]

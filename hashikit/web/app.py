@@ -7,17 +7,20 @@ hand.  Every endpoint takes JSON text (never a path: nothing here opens a file n
 request) and answers bad input with a 4xx status and ``{"error": "..."}``.
 
 Limits (``hashikit.limits.WEB``): request bodies (413), board sides, islands and MAXBRIDGES
-(400, checked before a board is built), a time limit on every piece of work, and how many
-run at once.  Work with a time limit (a solve, the deducer, the generator) runs in a
-warm worker process (``hashikit.run.workers``) killed at its limit; the app starts the workers at
-start-up and ends them at shutdown.
+(400, checked before a board is built), a time limit on every piece of work.  Admission
+(``hashikit.limits.WEB_ADMISSION``, :mod:`.admission`): every endpoint that computes declares
+its cost first (:class:`hashikit.service.Cost`: cells and islands, or a picture's pixels from its
+header), waits for a slot in its lane (light, heavy, generate) at most a few seconds, and runs
+in a warm worker process of that lane (the jobs of :mod:`.jobs`, which build the board there),
+killed at its time limit, which counts from when the work starts.  Overload is 503 and a client
+asking too much 429, both with Retry-After, never 400.  The app starts the workers at start-up and
+ends them at shutdown.  The guards at the door (the body, the security headers) are in
+:mod:`.guards`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import threading
 from pathlib import Path
 
@@ -31,13 +34,18 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__, service
-from ..errors import FormatError, HashikitError, PuzzleError
-from ..limits import WEB, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING, Deadline
+from ..errors import HashikitError
+from ..limits import (HARD_STOP, WEB, WEB_ADMISSION, WEB_GENERATE_TIME_LIMIT, WEB_MAX_GENERATING, Admission,
+                      Deadline)
+from ..run import workers
 from ..service import (AnalyzeReport, BadInput, BoardCheckReport, ConvertReport, GenerateReport, HintReport, OutOfTime,
                        ParseReport, SolveReport)
-from ..run.workers import Cancelled
+from ..solvers.process import killed_at_deadline
+from . import jobs
+from .guards import CLIENT_GONE, ApiError, BodyGuard, RootSlash, SecurityHeaders, validation_message
+from .admission import GENERATE, HEAVY, LIGHT, ClientGate, Gatekeeper, Refused, client_of, proxies
 from .requests import (BoardRequest, CheckRequest, ConvertRequest, ErrorAnswer, GenerateRequest, LimitsReport, ParseRequest,
-                       PictureRequest, PuzzleIn, PuzzleRequest, StyleReport, limits_report, style_report)
+                       PictureRequest, PuzzleRequest, StyleReport, limits_report, style_report)
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -47,260 +55,171 @@ MAX_BODY = WEB.max_input_bytes
 SOLVE_TIME_LIMIT = WEB.default_time_limit
 #: Seconds one generate request may take before it gives up (503).
 GENERATE_TIME_LIMIT = WEB_GENERATE_TIME_LIMIT
-#: Generate requests run at once; more are answered 503 "busy".
+#: Generate requests run at once; more wait their turn (503 "busy" when none comes free in time).
 MAX_GENERATING = WEB_MAX_GENERATING
-#: Other pieces of work (solve, check, hint, analyze, parse) run at once; more wait their turn.
-#: Two per CPU: a solve, hint or analysis mostly waits for its worker process (no CPU and no GIL
-#: here), so a second one per CPU keeps the workers busy (200 solves at once: ~2x the rate of one per CPU).
-MAX_WORKING = 2 * max(2, os.cpu_count() or 2)
 
-SOURCE = "<request>"
-#: seconds between looks at whether the client of a long request (generate) is still there
+#: seconds between looks at whether the client of a request in work is still there
 DISCONNECT_POLL = 0.25
-#: the status of an answer nobody waits for any more (the client disconnected; nginx's 499)
-CLIENT_GONE = 499
-
-
-class ApiError(Exception):
-    """An answer with a 4xx/5xx status and ``{"error": message}``."""
-
-    def __init__(self, code: int, message: str, **extra):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-
-# -- request helpers ----------------------------------------------------------------
-def request_puzzle(obj: PuzzleIn):
-    """The request's puzzle, read as the JSON format reads one under ``limits.WEB`` (its size
-    checked before a board is built), or 400."""
-    data = obj.model_dump(exclude_none=True)
-    from ..formats.jsonfmt import puzzle_from_data
-
-    try:
-        puzzle = puzzle_from_data(data, SOURCE, '"puzzle"', WEB)
-    except FormatError as exc:
-        raise BadInput(exc.message) from None
-    except (PuzzleError, TypeError, ValueError) as exc:
-        raise BadInput(f'"puzzle": {exc}') from None
-    return service.admit(puzzle, WEB, numbers=False)
-
-
-def bridges_from_request(bridges, puzzle, key: str = "bridges"):
-    """The request's ``[[r1, c1, r2, c2, k], ...]`` as a Solution on the board, or 400."""
-    from ..formats.jsonfmt import solution_from_list
-
-    try:
-        solution = solution_from_list(bridges or [], SOURCE, key)
-    except FormatError as exc:
-        raise BadInput(exc.message) from None
-    return service.bridges_on_board(puzzle, solution, f'"{key}"')
-
-
-# -- body guard: 415, 413 and malformed JSON before any route runs --------------------------
-class BodyGuard:
-    """For POST /api/*: JSON content type (415), the body cap (413, also without a
-    Content-Length), UTF-8 and a JSON object (400); then hands the body on unchanged."""
-
-    def __init__(self, app, max_body: int):
-        self.app, self.max_body = app, max_body
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith("/api/"):
-            return await self.app(scope, receive, send)
-        try:
-            body = await self._read(scope, receive)
-        except ApiError as exc:
-            return await JSONResponse({"error": exc.message}, status_code=exc.code)(scope, receive, send)
-        sent = False
-
-        async def replay():
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": bytes(body), "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _read(self, scope, receive) -> bytearray:
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
-        if ctype != "application/json":
-            raise ApiError(415, "send the request body as JSON with 'Content-Type: application/json'")
-        declared = headers.get("content-length")
-        if declared is not None:
-            try:
-                size = int(declared)
-            except ValueError:
-                raise ApiError(400, "the Content-Length header is not a number") from None
-            if size > self.max_body:
-                raise ApiError(413, f"the request body is {size} bytes; the limit is {self.max_body}")
-        body = bytearray()
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if len(body) > self.max_body:
-                raise ApiError(413, f"the request body is larger than the limit of {self.max_body} bytes")
-            if not message.get("more_body"):
-                break
-        validate_json(bytes(body))
-        return body
-
-
-def validate_json(body: bytes) -> None:
-    """400 for a body that is empty, not UTF-8, not JSON, or not a JSON object."""
-    if not body.strip():
-        raise ApiError(400, "the request body is empty; send a JSON object")
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ApiError(400, f"the request body is not UTF-8 (byte {exc.start + 1})") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ApiError(400, f"the request body is not valid JSON: {exc.msg} "
-                            f"(line {exc.lineno}, column {exc.colno})") from None
-    except (ValueError, RecursionError) as exc:  # huge integers, deep nesting
-        raise ApiError(400, f"the request body is not acceptable JSON: {str(exc)[:120]}") from None
-    if not isinstance(obj, dict):
-        raise ApiError(400, "the request body must be a JSON object ({...})")
-
-
-class SecurityHeaders:
-    """Adds headers that keep the page to its own scripts and the browser from guessing types."""
-
-    HEADERS = [
-        (b"x-content-type-options", b"nosniff"),
-        (b"referrer-policy", b"no-referrer"),
-        (b"x-frame-options", b"DENY"),
-        (b"content-security-policy",
-         b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-         b"connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"),
-    ]
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-
-        async def send_with_headers(message):
-            if message["type"] == "http.response.start":
-                message = dict(message)
-                message["headers"] = list(message.get("headers", [])) + self.HEADERS
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
-def _validation_message(exc: RequestValidationError) -> str:
-    """Pydantic's first complaint as one line naming the field, e.g. ``"puzzle"."rows": ...``."""
-    errors = exc.errors()
-    if not errors:
-        return "the request does not match the API"
-    err = errors[0]
-    loc = [str(p) for p in err.get("loc", ()) if p != "body"]
-    where = ".".join(f'"{p}"' if not p.isdigit() else f"[{p}]" for p in loc) or "the request"
-    msg = err.get("msg", "invalid")
-    if err.get("type") == "missing":
-        return f"the request has no {where}"
-    if err.get("type") == "extra_forbidden":
-        return f"{where} is not a field of this request"
-    return f"{where}: {msg}" + (f" ({len(errors) - 1} more problems)" if len(errors) > 1 else "")
-
-
 ERRORS = {code: {"model": ErrorAnswer, "description": what} for code, what in (
     (400, "malformed input (message in `error`)"),
+    (408, "the request body did not arrive in time"),
     (413, f"request body over {MAX_BODY} bytes"),
-    (415, "body not sent as application/json"))}
+    (415, "body not sent as application/json"),
+    (429, "this client asks too much at once or in a minute (`status: limited`); the `Retry-After` header "
+          "says when to try again"),
+    (503, "the server is busy: no worker came free in time (`status: busy`), or the work ran out of "
+          "memory; the `Retry-After` header says when to try again"))}
+
+#: why a request that matches its schema may still be refused (400): what JSON Schema cannot say
+BOARD_REFUSALS = ("an island outside the board", "two islands on one cell", "an island number above 4 x MAXBRIDGES",
+                  "grid rows of unequal lengths", "an ignored position that holds no island",
+                  "a puzzle left without islands (every one ignored)")
+IMPOSSIBLE = "numbers that alone make the puzzle impossible (an island that cannot reach another, or needs more " \
+             "bridges than its neighbours can take)"
+OFF_LINKS = "bridges or marks not on a link of the puzzle (an end outside the board, a bridge listed twice, no " \
+            "link between the two cells)"
+REFUSALS = {
+    "/api/parse": ("text that no format reads, or not the format named", "a board over the caps"),
+    "/api/solve": (*BOARD_REFUSALS, IMPOSSIBLE),
+    "/api/check": (*BOARD_REFUSALS, OFF_LINKS),
+    "/api/hint": (*BOARD_REFUSALS, IMPOSSIBLE, OFF_LINKS),
+    "/api/analyze": (*BOARD_REFUSALS, IMPOSSIBLE),
+    "/api/convert": (*BOARD_REFUSALS, OFF_LINKS, "a format that cannot hold the puzzle (its MAXBRIDGES or the "
+                     "no-loops variant)", "a format that shows a solution without `bridges`"),
+    "/api/read-picture": ("bytes that are not a PNG, JPEG or WebP picture", "a picture over the pixel cap",
+                          "a picture that holds no board"),
+    "/api/generate": ("options the rule book refuses together (a density with Tatham's layout or its adjacency, "
+                      "a level MAXBRIDGES 1 cannot reach)", "a board on which no bridge fits"),
+}
 
 
-#: warm worker processes the app keeps for work with a deadline: one per piece of work that may
-#: run at once (so a request never waits for a worker), started at start-up, ended at shutdown
-POOL_SIZE = MAX_WORKING + MAX_GENERATING
-#: modules a worker imports before its first job
-POOL_PRELOAD = ("hashikit.service", "hashikit.solvers.sat", "hashikit.logic", "hashikit.generate", "hashikit.checker")
+def errors(path: str, more: dict | None = None) -> dict:
+    """The error answers of ``path`` for its OpenAPI description: the 400 says what a request
+    that matches the schema may still be refused for."""
+    refused = {"model": ErrorAnswer, "description": "malformed input, or input the schema cannot refuse "
+                                                    "(message in `error`): " + "; ".join(REFUSALS[path])}
+    return {**ERRORS, 400: refused, **(more or {})}
 
 
-def worker_pool(size: int):
-    """The lifespan that keeps ``size`` warm workers (``hashikit.run.workers.Pool``) while the app
-    serves: started before the first request, made the process's current pool (the use-cases'
-    time-limited work runs on it), killed at shutdown.  The workers come from a fork server,
-    never from a fork of this threaded process."""
+def worker_pools(settings: Admission, warm: bool):
+    """The lifespan that keeps the lanes' warm workers (``hashikit.run.workers.Pool``) while the
+    app serves: the light lane's, and the heavy and generate lanes' (one pool, at a lower CPU
+    priority), one worker per slot, each worker's memory capped at ``settings.worker_memory``;
+    started before the first request, killed at shutdown (``warm`` False: none, a process per
+    piece of work).  The workers come from a fork server, never from a fork of this threaded
+    process, and import the jobs (:data:`.jobs.PRELOAD`) before their first."""
     from contextlib import asynccontextmanager
-
-    from ..run import workers
 
     @asynccontextmanager
     async def lifespan(app):
-        if size <= 0:
+        app.state.pools = {}
+        if not warm:
             yield
             return
-        # started now, before any request thread exists; each takes jobs once it has imported
-        # POOL_PRELOAD.  The app takes requests once one worker is ready (the others join as they
-        # are): a request's time limit is not spent on a worker's start-up, however loaded the machine
-        pool = workers.activate(workers.Pool(size, preload=POOL_PRELOAD, name="hashikit-web", wait=False))
-        app.state.pool = pool
+        # started now, before any request thread exists.  The app takes requests once one worker
+        # of each pool is ready (the others join as they are): a request's time limit is not spent
+        # on a worker's start-up, however loaded the machine
+        light = workers.Pool(settings.light_at_once, preload=jobs.PRELOAD, name="hashikit-web-light", wait=False,
+                             memory=settings.worker_memory)
+        heavy = workers.Pool(settings.heavy_at_once + MAX_GENERATING, preload=jobs.PRELOAD, name="hashikit-web-heavy",
+                             wait=False, memory=settings.worker_memory, nice=HEAVY_NICE)
+        app.state.pools = {LIGHT: light, HEAVY: heavy, GENERATE: heavy}
         try:
-            await run_in_threadpool(pool.wait_ready, 1)
+            await run_in_threadpool(light.wait_ready, 1)
+            await run_in_threadpool(heavy.wait_ready, 1)
             yield
         finally:
-            pool.close()
+            light.close()
+            heavy.close()
 
     return lifespan
 
 
+#: how much lower the heavy lane's workers run (``nice``): a light request's worker gets the CPU first
+HEAVY_NICE = 10
+
+
 # -- the application ----------------------------------------------------------------
 def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BODY,
-               solve_time_limit: float = SOLVE_TIME_LIMIT,
-               generate_time_limit: float = GENERATE_TIME_LIMIT, pool_size: int = POOL_SIZE) -> FastAPI:
+               solve_time_limit: float = SOLVE_TIME_LIMIT, generate_time_limit: float = GENERATE_TIME_LIMIT,
+               pool_size: int | None = None, admission: Admission = WEB_ADMISSION,
+               trusted_proxies=()) -> FastAPI:
     """The web app.  ``allowed_hosts`` (e.g. ``["127.0.0.1", "localhost"]``) refuses other Host
     headers, which keeps DNS-rebinding pages away from a local server; None allows any.
-    ``pool_size`` warm workers run the time-limited work while the app's lifespan runs (0: a
+    ``admission`` says how work is shared (lanes, queues, per-client limits); ``trusted_proxies``
+    (addresses or networks) are the proxies whose ``X-Forwarded-For`` names the client.  The
+    lanes' warm workers run the work while the app's lifespan runs (``pool_size`` 0: none, a
     process per piece of work, as the library does)."""
+    if pool_size not in (None, 0):
+        raise ValueError("pool_size is 0 (no warm workers) or None (the admission's lanes)")
+    trusted = proxies(trusted_proxies)
     app = FastAPI(title="hashikit web API", version=__version__, openapi_url="/api/openapi.json",
-                  docs_url=None, redoc_url=None, lifespan=worker_pool(pool_size),
-                  description="The JSON API behind `hashikit serve`. Every endpoint takes and answers JSON; "
-                              "rows and columns are 0-based. Bad input answers 4xx with `{\"error\": message}`. "
-                              f"Boards are limited to {WEB.max_side}x{WEB.max_side} and MAXBRIDGES {WEB.max_maxbridges}, "
-                              f"request bodies to {max_body} bytes, a solve, hint or analysis to "
-                              f"{solve_time_limit:g} s, a generate to {generate_time_limit:g} s.")
-    working = asyncio.Semaphore(MAX_WORKING)
-    busy = {"generating": 0}
+                  docs_url=None, redoc_url=None, lifespan=worker_pools(admission, pool_size is None),
+                  description=_description(admission, max_body, solve_time_limit, generate_time_limit))
+    gate = Gatekeeper(admission, MAX_GENERATING)
+    app.state.gate = gate
 
-    async def work(fn, *args, **kwargs):
-        """Run CPU work in a thread, at most MAX_WORKING at once; use-case errors become 400."""
-        async with working:
-            return await run_in_threadpool(fn, *args, **kwargs)
+    async def run(request: Request, lane: str, job, *args, seconds: float, timed: bool = True,
+                  kill: bool = True):
+        """``job(*args)`` (and the deadline, when ``timed``) in a worker of ``lane``, once the lane
+        has a slot for the request's client; its deadline made when the work starts and the worker
+        killed at it (``kill``; else a little after, for the job to answer what it found).  A
+        client that disconnects has its work ended at once.  Raises :class:`Refused`,
+        ``workers.Overrun`` (out of time), ``workers.Cancelled`` (the client left),
+        ``workers.WorkerDied`` or ``MemoryError`` (503)."""
+        client = request.scope.get("state", {}).get("client") or client_of(request.scope, trusted)
+        ticket = await until_gone(request, gate.admit(client, lane))
+        try:
+            deadline = Deadline.after(seconds)
+            call = (*args, deadline) if timed else args
+            fn, call = (killed_at_deadline, (job, *call)) if kill else (job, call)
+            cancel = threading.Event()
+            task = asyncio.ensure_future(run_in_threadpool(
+                workers.run, fn, call, {}, deadline=deadline.at + (0.0 if kill else HARD_STOP), cancel=cancel,
+                pool=getattr(request.app.state, "pools", {}).get(lane)))
+            try:
+                while not task.done():
+                    await asyncio.wait({task}, timeout=DISCONNECT_POLL)
+                    if not task.done() and await request.is_disconnected():
+                        cancel.set()
+                return task.result()
+            finally:
+                cancel.set()  # the handler itself was cancelled (server shutdown): end the work too
+        finally:
+            gate.release(ticket)
 
-    def limited(fn, *args, until: Deadline, **kwargs):
-        """``fn`` in a worker process killed at the deadline ``until`` (work that cannot stop itself;
-        as the CLI does, the use-case gets the same deadline: ``time_limit=until``)."""
-        return service.within(until, fn, *args, **kwargs)
-
-    async def unless_gone(request: Request, fn, *args, until: Deadline, **kwargs):
-        """:func:`limited` in a thread, its worker killed as soon as the client disconnects (the
-        page's Cancel button aborts its request): a cancelled generation stops at once instead
-        of holding a worker (and a generation slot) until its time limit."""
-        cancel = threading.Event()
-        task = asyncio.ensure_future(run_in_threadpool(limited, fn, *args, until=until, cancel=cancel, **kwargs))
+    async def until_gone(request: Request, waiting):
+        """``waiting`` (a slot being waited for), given up as soon as the client disconnects: a page
+        that aborts a request (a newer edit in the constructor) holds no place in a queue."""
+        task = asyncio.ensure_future(waiting)
+        gone = False
         try:
             while not task.done():
                 await asyncio.wait({task}, timeout=DISCONNECT_POLL)
                 if not task.done() and await request.is_disconnected():
-                    cancel.set()
-            return task.result()
+                    gone = True
+                    break
         finally:
-            cancel.set()  # the handler itself was cancelled (server shutdown): end the work too
+            if not task.done():  # it leaves the queue before anything else runs
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        if gone:
+            if not task.cancelled() and task.exception() is None:
+                gate.release(task.result())  # its turn came as it left
+            raise workers.Cancelled("the client went away while its request waited")
+        return task.result()
 
-    limits_doc = limits_report(solve_time_limit, generate_time_limit, max_body).model_dump()
+    def too_slow(what: str, seconds: float) -> ApiError:
+        return ApiError(503, f"{what} did not finish within the time limit of {seconds:g} s; the server may be "
+                             f"busy: try again in a moment", status="busy", retry_after=2)
+
+    limits_doc = limits_report(solve_time_limit, generate_time_limit, max_body, admission,
+                               [str(net) for net in trusted]).model_dump()
 
     @app.get("/api/limits", response_model=LimitsReport, summary="This server's limits and options",
-             description="Board and input caps, time limits, the generator's options and ranges, and the "
-                         "writable formats, as fields (the page reads these, never the prose).")
+             description="Board and input caps, time limits, how work is shared (the `admission` fields: "
+                         "lanes, queues, the limits per client and for slow clients), the generator's options "
+                         "and ranges, and the writable formats, as fields (the page reads these, never the prose).")
     async def limits() -> Response:
         return JSONResponse(limits_doc, headers={"cache-control": "no-cache"})
 
@@ -313,37 +232,57 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     async def style() -> Response:
         return JSONResponse(style_doc, headers={"cache-control": "no-cache"})
 
-    @app.post("/api/parse", response_model=ParseReport, responses=ERRORS, summary="Read puzzle text",
+    @app.post("/api/parse", response_model=ParseReport, responses=errors("/api/parse"), summary="Read puzzle text",
               description="Reads grid text, a Tatham game ID, a puzz.link URL, JSON or any other readable "
                           "format (guessed from the content unless `format` names it). Text only: a path is "
                           "not opened. The answer carries the geometry: `links` ([r1, c1, r2, c2]) and "
-                          "`crossings` (pairs of indices into `links`).")
-    async def parse(req: ParseRequest) -> Response:
+                          "`crossings` (pairs of indices into `links`). A text over the byte cap, or whose "
+                          "format declares a board over the size caps, is refused before it is read.")
+    async def parse(req: ParseRequest, request: Request) -> Response:
         if not req.text.strip():
             raise BadInput('"text" is empty')
-        return JSONResponse((await work(service.parse, req.text, req.format, WEB)).as_json())
+        cost = service.text_cost(req.text, req.format, WEB)
+        try:
+            out = await run(request, lane_for(request, cost), jobs.parse, req.text, req.format,
+                            seconds=solve_time_limit, timed=False)
+        except workers.Overrun:
+            raise too_slow("reading the text", solve_time_limit) from None
+        return JSONResponse(out)
 
-    @app.post("/api/solve", response_model=SolveReport, responses=ERRORS, summary="Solve a puzzle",
+    def lane_for(request: Request, cost) -> str:
+        return gate.lane_for(cost, request.scope.get("state", {}).get("body_bytes", 0))
+
+    async def on_board(request: Request, puzzle, job, *args, **how):
+        """:func:`run` for a job on the request's board: its cost declared from its sizes (nothing
+        built here), the board itself handed to the job as the request's JSON."""
+        data = puzzle.model_dump(exclude_none=True)
+        return await run(request, lane_for(request, service.puzzle_cost(data, WEB)), job, data, *args, **how)
+
+    @app.post("/api/solve", response_model=SolveReport, responses=errors("/api/solve"), summary="Solve a puzzle",
               description=f"Solves exactly and looks for a second solution (`unique`, `second`). Status "
-                          f"`unknown` after {solve_time_limit:g} s.")
-    async def solve(req: PuzzleRequest) -> Response:
-        puzzle = request_puzzle(req.puzzle)
-        report = await work(service.solve, puzzle, unique=True, time_limit=solve_time_limit, lim=WEB, stats=False)
-        if report.status == "unknown":
-            report.message = f"no answer within the time limit of {solve_time_limit:g} s"
-        return JSONResponse(report.as_json())
+                          f"`unknown` after {solve_time_limit:g} s of work.")
+    async def solve(req: PuzzleRequest, request: Request) -> Response:
+        try:
+            out = await on_board(request, req.puzzle, jobs.solve, seconds=solve_time_limit, kill=False)
+        except workers.Overrun:
+            out = SolveReport(status="unknown", message=f"no answer within the time limit of {solve_time_limit:g} s"
+                              ).as_json()
+        return JSONResponse(out)
 
-    @app.post("/api/check", response_model=BoardCheckReport, responses=ERRORS, summary="Check a board",
+    @app.post("/api/check", response_model=BoardCheckReport, responses=errors("/api/check"), summary="Check a board",
               description="`complete`: every rule holds. `valid` and `violations`: only the rules a board "
                           "still being played can break (bridges not on a free straight line, too many bridges "
                           "on one pair, crossings, an island over its number, more bridges on a link than its mark in "
                           "`marks`).")
-    async def check(req: CheckRequest) -> Response:
-        puzzle = request_puzzle(req.puzzle)
-        solution = bridges_from_request(req.bridges, puzzle)
-        return JSONResponse((await work(service.check, puzzle, solution, in_play=True, marks=req.marks)).as_json())
+    async def check(req: CheckRequest, request: Request) -> Response:
+        try:
+            out = await on_board(request, req.puzzle, jobs.check, req.bridges, req.marks, seconds=solve_time_limit,
+                                 timed=False)
+        except workers.Overrun:
+            raise too_slow("the check", solve_time_limit) from None
+        return JSONResponse(out)
 
-    @app.post("/api/hint", response_model=HintReport, responses=ERRORS, summary="Next deduction",
+    @app.post("/api/hint", response_model=HintReport, responses=errors("/api/hint"), summary="Next deduction",
               description="As `hashikit hint --state`: `conflict` (with `problems`) when the board breaks a rule "
                           "or holds a bridge (or a 'no bridge' mark) the unique solution contradicts, `complete`, "
                           "`hint` (the next step: `sentence`, the `islands` and `links` it is about, `changes` "
@@ -351,84 +290,85 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
                           "and `marks` [r1, c1, r2, c2, most]), `stuck`, or `unknown` past the time limit. Send "
                           "the `marks` back with the next request: they narrow the deduction (a marked link "
                           "carries at most `most` bridges), so following the hints finishes the puzzle.")
-    async def hint(req: BoardRequest) -> Response:
-        puzzle = request_puzzle(req.puzzle)
-        partial = bridges_from_request(req.bridges, puzzle)
-        service.board_marks(puzzle, req.marks)
-        deadline = Deadline.after(solve_time_limit)
+    async def hint(req: BoardRequest, request: Request) -> Response:
         try:
-            report = await work(limited, service.hint, puzzle, partial, marks=req.marks, lim=WEB,
-                                time_limit=deadline, until=deadline)
-        except OutOfTime as exc:
-            report = HintReport(status="unknown", sentence=str(exc))
-        return JSONResponse(report.as_json())
+            out = await on_board(request, req.puzzle, jobs.hint, req.bridges, req.marks, seconds=solve_time_limit)
+        except workers.Overrun:
+            out = HintReport(status="unknown", sentence=f"no answer within the time limit of {solve_time_limit:g} s"
+                             ).as_json()
+        return JSONResponse(out)
 
-    @app.post("/api/analyze", response_model=AnalyzeReport, responses=ERRORS, summary="Analyze a puzzle",
+    @app.post("/api/analyze", response_model=AnalyzeReport, responses=errors("/api/analyze"),
+              summary="Analyze a puzzle",
               description="For the constructor: `infeasible` (with `reason`), `unique` (with `grade` and "
                           "`score`), `several` (`solutions`: two of them, `differ`: the links [r1, c1, r2, c2] "
                           "on which they differ) or `unknown` past the time limit.")
-    async def analyze(req: PuzzleRequest) -> Response:
-        puzzle = request_puzzle(req.puzzle)
-        deadline = Deadline.after(solve_time_limit)
+    async def analyze(req: PuzzleRequest, request: Request) -> Response:
         try:
-            report = await work(limited, service.analyze, puzzle, time_limit=deadline, lim=WEB, until=deadline)
-        except OutOfTime as exc:
-            report = AnalyzeReport(status="unknown", reason=str(exc))
-        return JSONResponse(report.as_json())
+            out = await on_board(request, req.puzzle, jobs.analyze, seconds=solve_time_limit)
+        except workers.Overrun:
+            out = AnalyzeReport(status="unknown", reason=f"no answer within the time limit of {solve_time_limit:g} s"
+                                ).as_json()
+        return JSONResponse(out)
 
-    @app.post("/api/convert", response_model=ConvertReport, responses=ERRORS, summary="Write a puzzle in a format",
+    @app.post("/api/convert", response_model=ConvertReport, responses=errors("/api/convert"),
+              summary="Write a puzzle in a format",
               description="The puzzle (and `bridges`, for the formats that show a solution) as text in "
                           "`format`: a Tatham game ID, a puzz.link URL, JSON, grid text, ...")
-    async def convert(req: ConvertRequest) -> Response:
-        puzzle = request_puzzle(req.puzzle)
-        solution = bridges_from_request(req.bridges, puzzle) if req.bridges else None
-        return JSONResponse((await work(service.convert_report, puzzle, solution, req.format)).as_json())
+    async def convert(req: ConvertRequest, request: Request) -> Response:
+        try:
+            out = await on_board(request, req.puzzle, jobs.convert, req.bridges, req.format, seconds=solve_time_limit,
+                                 timed=False)
+        except workers.Overrun:
+            raise too_slow("the conversion", solve_time_limit) from None
+        return JSONResponse(out)
 
-    # -- reading a picture (issue 17): self-contained, the limits of the others ---------------
-    from ..service.picture import PictureReport, decode_image, read_picture_report
+    from ..service.picture import PictureReport, decode_image
 
-    @app.post("/api/read-picture", response_model=PictureReport, responses=ERRORS, summary="Read a picture",
+    @app.post("/api/read-picture", response_model=PictureReport, responses=errors("/api/read-picture"),
+              summary="Read a picture",
               description="Reads a screenshot or photo of a board: the puzzle, the bridges drawn on it "
                           "(a game in progress), `unsure` (where the reading is doubtful, in words), the digits "
                           "read (`islands`: [row, col, number, sure, x, y]) and the lattice in picture pixels "
                           "(`origin`, `ex`, `ey`). A picture without a board is 400. The body cap holds for the "
-                          f"base64 text; the reading runs in a worker killed after {solve_time_limit:g} s.")
-    async def read_picture(req: PictureRequest) -> Response:
+                          f"base64 text, and a picture of more than {admission.picture_pixels:,} pixels (read from "
+                          f"its header) is 400 before it is decoded; the reading runs in a worker killed after "
+                          f"{solve_time_limit:g} s of work.")
+    async def read_picture(req: PictureRequest, request: Request) -> Response:
         raw = decode_image(req.image, WEB)
+        cost = service.picture_cost(raw, admission.picture_pixels)
         try:
-            report = await work(limited, read_picture_report, raw, WEB, until=Deadline.after(solve_time_limit))
-        except OutOfTime as exc:
-            raise BadInput(f"the picture could not be read within the time limit ({exc})") from None
-        return JSONResponse(report.as_json())
+            out = await run(request, lane_for(request, cost), jobs.read_picture, raw, seconds=solve_time_limit,
+                            timed=False)
+        except workers.Overrun:
+            raise too_slow("reading the picture", solve_time_limit) from None
+        return JSONResponse(out)
 
     @app.post("/api/generate", response_model=GenerateReport,
-              responses={**ERRORS, 503: {"model": ErrorAnswer,
+              responses=errors("/api/generate", {503: {"model": ErrorAnswer,
                                          "description": "no puzzle found in time (`status: timeout`), or the "
-                                                        "server is busy generating (`status: busy`)"}},
+                                                        "server is busy (`status: busy`: no generation slot came "
+                                                        "free in time, with `Retry-After`)"}}),
               summary="Generate a unique puzzle",
               description=f"A unique puzzle graded at `difficulty`. 503 with `status: timeout` when none is "
-                          f"found in {generate_time_limit:g} s, `status: busy` while {MAX_GENERATING} others "
-                          f"are being generated. A client that disconnects (the page's Cancel) ends the "
-                          f"generation at once.")
+                          f"found in {generate_time_limit:g} s of work, `status: busy` while {MAX_GENERATING} others "
+                          f"are being generated and no slot comes free within {admission.queue_wait:g} s. A client "
+                          f"that disconnects (the page's Cancel) ends the generation at once.")
     async def generate(req: GenerateRequest, request: Request) -> Response:
-        deadline = Deadline.after(generate_time_limit)
         spec = req.spec()
-        if busy["generating"] >= MAX_GENERATING:
-            raise ApiError(503, f"{MAX_GENERATING} puzzles are being generated already; try again in a moment",
-                           status="busy")
-        busy["generating"] += 1
+        rows, cols = spec.size
+        started = asyncio.get_running_loop().time()
         try:
-            _puzzle, report = await unless_gone(request, service.generate_unique, spec, time_limit=deadline,
-                                                until=deadline)
-        except Cancelled:
-            raise ApiError(CLIENT_GONE, "the request was cancelled", status="cancelled") from None
-        except OutOfTime as exc:
-            rows, cols = spec.size
-            raise ApiError(503, f"no {spec.difficulty} {rows}x{cols} puzzle found within {generate_time_limit:g} s "
-                                f"({exc}); try again, or a smaller board", status="timeout") from None
-        finally:
-            busy["generating"] -= 1
-        return JSONResponse(report.as_json())
+            out = await run(request, GENERATE, jobs.generate, spec, seconds=generate_time_limit)
+        except (OutOfTime, workers.Overrun) as exc:
+            took = asyncio.get_running_loop().time() - started
+            what = f"no {spec.difficulty} {rows}x{cols} puzzle found"
+            if isinstance(exc, workers.Overrun) or took >= generate_time_limit:
+                message = f"{what} within the time limit of {generate_time_limit:g} s; try again, or a smaller board"
+            else:
+                message = f"{what}: the generator gave up {_reason(exc)} ({took:.2g} s); try another size or level"
+            raise ApiError(503, message, status="timeout") from None
+        return JSONResponse(out)
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> Response:
@@ -438,17 +378,40 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> Response:
-        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.code)
+        retry = exc.extra.pop("retry_after", None)
+        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.code,
+                            headers={"retry-after": str(retry)} if retry else None)
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> Response:
+        return JSONResponse(exc.body(), status_code=exc.code, headers=exc.headers())
+
+    @app.exception_handler(workers.Cancelled)
+    async def cancelled(request: Request, exc: workers.Cancelled) -> Response:
+        return JSONResponse({"error": "the request was cancelled", "status": "cancelled"}, status_code=CLIENT_GONE)
+
+    @app.exception_handler(workers.WorkerDied)
+    async def worker_died(request: Request, exc: workers.WorkerDied) -> Response:
+        return JSONResponse({"error": f"the work ended without an answer ({exc}); its worker was replaced: "
+                                      f"try again in a moment", "status": "busy"},
+                            status_code=503, headers={"retry-after": "2"})
+
+    @app.exception_handler(MemoryError)
+    async def memory_error(request: Request, exc: MemoryError) -> Response:
+        return JSONResponse({"error": f"the work needed more memory than a worker has "
+                                      f"({admission.worker_memory // 2 ** 20} MiB); its worker was replaced: try "
+                                      f"again in a moment", "status": "busy"},
+                            status_code=503, headers={"retry-after": "2"})
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        return JSONResponse({"error": _validation_message(exc)}, status_code=400)
+        return JSONResponse({"error": validation_message(exc)}, status_code=400)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         if request.url.path.startswith("/api/"):
             message = {404: f"no such endpoint: {request.url.path} (see /api/openapi.json)",
-                       405: f"{request.method} is not allowed here; the API takes POST with JSON"
+                       405: f"{request.method} is not allowed here (see /api/openapi.json for each path's method)"
                        }.get(exc.status_code, exc.detail)
             return JSONResponse({"error": message}, status_code=exc.status_code,
                                 headers=getattr(exc, "headers", None))
@@ -458,12 +421,47 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     async def hashikit_error(request: Request, exc: HashikitError) -> Response:
         return JSONResponse({"error": str(exc)}, status_code=400)
 
-    @app.exception_handler(MemoryError)
-    async def memory_error(request: Request, exc: MemoryError) -> Response:
-        return JSONResponse({"error": "the request needs more memory than the server allows"}, status_code=400)
-
-    app.add_middleware(BodyGuard, max_body=max_body)
+    posts = frozenset(route.path for route in app.routes if "POST" in getattr(route, "methods", ()))
+    app.add_middleware(BodyGuard, max_body=max_body, paths=posts, timeout=admission.body_timeout)
+    app.add_middleware(ClientGate, at_once=admission.client_at_once, trusted=trusted, paths=posts, gate=gate)
+    app.add_middleware(RootSlash)
     app.add_middleware(SecurityHeaders)
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     return app
+
+
+def _reason(exc: Exception) -> str:
+    """Why a generator gave up early (``after 200 layouts``), without the words the message around
+    it says already (the use-case's message holds the generator's own in brackets)."""
+    text = str(exc)
+    inner = text[text.find("(") + 1:text.rfind(")")] if text.endswith(")") and "(" in text else text
+    inner = inner.split(" puzzle found ", 1)[-1] if " puzzle found " in inner else inner
+    return "after " + inner[3:] if inner.startswith("in ") else inner
+
+
+def _description(adm: Admission, max_body: int, solve_time_limit: float, generate_time_limit: float) -> str:
+    """The OpenAPI description's text: the caps, the time limits and how work is shared."""
+    return (
+        "The JSON API behind `hashikit serve`. Every endpoint takes and answers JSON; rows and columns are "
+        "0-based. Bad input answers 4xx with `{\"error\": message}`. "
+        f"Boards are limited to {WEB.max_side}x{WEB.max_side} and MAXBRIDGES {WEB.max_maxbridges}, request bodies "
+        f"to {max_body} bytes, pictures to {adm.picture_pixels:,} pixels, a solve, hint or analysis to "
+        f"{solve_time_limit:g} s of work, a generate to {generate_time_limit:g} s.\n\n"
+        "**Admission.** Every request that computes declares its cost before it runs (its board's cells and "
+        "islands, or its picture's pixels) and waits for a slot of its lane: light (boards of at most "
+        f"{adm.light_cells} cells and {adm.light_islands} islands, in a body of at most {adm.light_bytes} bytes: "
+        f"{adm.light_at_once} at once, on workers of "
+        f"their own), heavy (larger boards and pictures: {adm.heavy_at_once} at once) or generate "
+        f"({MAX_GENERATING} at once). At most {adm.queue_length} requests wait in a lane, each at most "
+        f"{adm.queue_wait:g} s; past that the answer is 503 with `Retry-After`. The time limit counts from when "
+        f"the work starts, so a client waits at most {adm.longest_wait(solve_time_limit):g} s for a solve "
+        f"({adm.longest_wait(generate_time_limit):g} s for a generate).\n\n"
+        f"**Per client address** (behind a trusted proxy, the address its `X-Forwarded-For` names): at most "
+        f"{adm.client_at_once} requests in flight, {adm.client_heavy_at_once} heavy one (a large board, a picture "
+        f"or a generation) at once and {adm.client_heavy_per_minute} a minute; past that, 429 with `Retry-After`. "
+        "Overload is never answered 400.\n\n"
+        f"**Slow clients** (`hashikit serve`): a request's headers must arrive within {adm.header_timeout:g} s and "
+        f"its body within {adm.body_timeout:g} s (408), an idle connection is closed after {adm.keep_alive:g} s, "
+        f"and a client may hold {adm.client_connections} connections open. `GET /api/limits` states all of these "
+        "as fields.")

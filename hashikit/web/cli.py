@@ -20,6 +20,14 @@ def _port(text: str) -> int:
     return value
 
 
+def _root_path(text: str) -> str:
+    """A path prefix the page is served under (``/hashi``): starts with ``/``, no query or fragment."""
+    path = text.rstrip("/")
+    if text and not text.startswith("/") or any(ch in text for ch in "?# \t\n\\"):
+        raise argparse.ArgumentTypeError(f"a root path is a path such as /hashi (got {text!r})")
+    return path
+
+
 def allowed_hosts(host: str) -> list[str] | None:
     """Host headers to accept: on a loopback address only the local names (no DNS rebinding)."""
     if host in LOOPBACK:
@@ -54,8 +62,16 @@ def run(args) -> int:
     except ImportError:
         print(INSTALL_HINT, file=sys.stderr)
         return 2
+    from ..limits import WEB_ADMISSION
+    from .admission import proxies
     from .app import create_app
+    from .serving import config as serving_config
 
+    try:
+        trusted = proxies(args.trusted_proxy)
+    except ValueError as exc:
+        print(f"hashikit: error: --trusted-proxy: {exc}", file=sys.stderr)
+        return 2
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
@@ -63,12 +79,12 @@ def run(args) -> int:
         print(f"hashikit: error: cannot serve on {args.host}:{args.port}: {reason}", file=sys.stderr)
         return 2
     port = sock.getsockname()[1]
-    app = create_app(allowed_hosts=allowed_hosts(args.host))
+    app = create_app(allowed_hosts=allowed_hosts(args.host), trusted_proxies=trusted)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     if args.host not in LOOPBACK:
         print(f"hashikit: warning: serving on {args.host}, reachable from other machines", file=sys.stderr)
-    config = uvicorn.Config(app, host=args.host, port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(serving_config(app, WEB_ADMISSION, trusted, host=args.host, port=port,
+                                           root_path=args.root_path))
     if args.open:
         import threading
         import time
@@ -78,12 +94,12 @@ def run(args) -> int:
             for _ in range(200):
                 if server.started:
                     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else shown
-                    webbrowser.open(f"http://{host}:{port}/")
+                    webbrowser.open(f"http://{host}:{port}{args.root_path}/")
                     return
                 time.sleep(0.05)
 
         threading.Thread(target=open_when_up, daemon=True).start()
-    print(f"hashikit: playing at http://{shown}:{port}/  (Ctrl-C stops)", file=sys.stderr, flush=True)
+    print(f"hashikit: playing at http://{shown}:{port}{args.root_path}/  (Ctrl-C stops)", file=sys.stderr, flush=True)
     try:
         server.run(sockets=[sock])
     finally:
@@ -95,9 +111,40 @@ def add_parser(sub) -> None:
     s = sub.add_parser("serve", help="play in the browser: a local web app", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Serve a web page to play Hashi (load, generate, play with hints and checks) "
                                    "and its JSON API (described at /api/openapi.json). It binds to this machine "
-                                   "(127.0.0.1) unless --host says otherwise.",
-                       epilog="examples:\n  hashikit serve --open\n  hashikit serve --port 9000")
+                                   "(127.0.0.1) unless --host says otherwise. The server shares its workers fairly "
+                                   "(each client address has a share; overload is 503, a client asking too much 429, "
+                                   "both with Retry-After) and closes slow connections; GET /api/limits states how.",
+                       epilog="examples:\n  hashikit serve --open\n  hashikit serve --port 9000\n"
+                              "  hashikit serve --trusted-proxy 127.0.0.1   # behind nginx or Caddy on this machine\n"
+                              "  hashikit serve --root-path /hashi   # behind a proxy at https://example.org/hashi/")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="port (default: %(default)s)")
     s.add_argument("--open", action="store_true", help="open the page in a web browser")
+    s.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                   help="a reverse proxy (an address or a network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
+                        "X-Forwarded-For header names the client; repeat for several (default: none, the "
+                        "header is ignored)")
+    s.add_argument("--root-path", type=_root_path, default="", metavar="PATH",
+                   help="the path a reverse proxy serves the page under (e.g. /hashi for https://example.org/hashi/); "
+                        "the page's links are its players' own addresses, with this path")
     s.set_defaults(func=run)
+
+
+def site_files(pyodide: str | None, daily: dict | None, log) -> dict[str, bytes]:
+    """The files of the page that needs no server (:mod:`hashikit.web.site`), for ``hashikit site``
+    to write: the command line's way in, as :func:`run` is ``serve``'s."""
+    from . import site
+
+    return site.build(site.pyodide_files(pyodide, log), daily)
+
+
+def site_daily(level: str, size: tuple[int, int], seed: int) -> dict:
+    from . import site
+
+    return site.daily_spec(level, size[0], size[1], seed)
+
+
+def site_refusal(folder: str) -> str | None:
+    from . import site
+
+    return site.refusal(folder)

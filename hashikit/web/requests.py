@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import typing
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr,
+                      WithJsonSchema)
 
 from .. import __version__, service
 from ..errors import HashikitError
-from ..limits import MIN_MAXBRIDGES, MIN_SIDE, TIME_MARGIN, WEB, WEB_GENERATE_MAX_SIDE, WEB_MAX_GENERATING
+from ..limits import (MIN_MAXBRIDGES, MIN_SIDE, TIME_MARGIN, WEB, WEB_ADMISSION, WEB_GENERATE_MAX_SIDE,
+                      WEB_MAX_GENERATING, Admission)
 from ..records import fields as record_fields
 from ..spec import OPTIONS, GenerateSpec
 from ..service import picture as _picture  # noqa: F401  (its PictureReport is an answer too)
@@ -28,7 +30,13 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-Ints = list[StrictInt]
+def _whole_float(value):
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: a whole number as JSON Schema's ``integer`` is one: 3 or 3.0, never "3", true or 3.5
+Whole = Annotated[StrictInt, BeforeValidator(_whole_float)]
+Ints = list[Whole]
 
 
 def _strict(tp):
@@ -38,22 +46,73 @@ def _strict(tp):
         return list[_strict(args[0])]
     if type(None) in args:
         return _strict(next(a for a in args if a is not type(None)))
-    return {int: StrictInt, bool: StrictBool, str: StrictStr}[tp]
+    return {int: Whole, bool: StrictBool, str: StrictStr}[tp]
+
+
+def _integers(low: int, high: int) -> dict:
+    return {"type": "integer", "minimum": low, "maximum": high}
+
+
+def _tuples(*items: dict, optional: int = 0) -> dict:
+    """An array of fixed-length arrays of whole numbers in these ranges (the last ``optional`` may be left out)."""
+    return {"type": "array", "items": {"type": "array", "prefixItems": list(items),
+                                       "minItems": len(items) - optional, "maxItems": len(items)}}
+
+
+#: what JSON Schema can say of a request's board under ``limits.WEB`` (its one check is the reader's,
+#: which also refuses what these cannot say: an island off the board or on another, a number above
+#: 4 x MAXBRIDGES, grid rows of unequal lengths)
+_AT = _integers(0, WEB.max_side - 1)
+_MOST = _integers(0, WEB.max_maxbridges)
+_BOARD = {
+    "rows": _integers(MIN_SIDE, WEB.max_side), "cols": _integers(MIN_SIDE, WEB.max_side),
+    "maxbridges": _integers(MIN_MAXBRIDGES, WEB.max_maxbridges), "no_loops": {"type": "boolean"},
+    "islands": {**_tuples(_AT, _AT, _integers(1, 4 * WEB.max_maxbridges)), "minItems": 1, "maxItems": WEB.max_islands},
+    "ignore": _tuples(_AT, _AT), "format": {"type": "string", "enum": ["hashikit-puzzle"]},
+    "grid": {"type": "array", "minItems": 1, "maxItems": WEB.max_side,
+             "items": {"type": "array", "minItems": 1, "maxItems": WEB.max_side,
+                       "items": _integers(0, 4 * WEB.max_maxbridges)},
+             "contains": {"type": "array", "contains": _integers(1, 4 * WEB.max_maxbridges)}},
+}
+#: a request's bridges ([r1, c1, r2, c2, count]) and marks ([r1, c1, r2, c2] or [..., most])
+_BRIDGES = _tuples(_AT, _AT, _AT, _AT, _MOST)
+_MARKS = _tuples(_AT, _AT, _AT, _AT, _MOST, optional=1)
+
+
+def _no_default(schema: dict) -> None:
+    """A field left out is not null: its schema states no default (the reader's default holds)."""
+    schema.pop("default", None)
+
+
+def _described(tp, schema: dict):
+    """``tp`` for pydantic (types only), ``schema`` for the OpenAPI description (ranges and shapes)."""
+    return Annotated[tp, WithJsonSchema(schema)]
+
+
+class _EitherBoard(Strict):
+    """A board is given by its rows, columns and islands, or by its grid."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "anyOf": [{"required": ["rows", "cols", "islands"]}, {"required": ["grid"]}]})
 
 
 def _puzzle_in() -> type[Strict]:
     """The puzzle a request carries: the fields of the JSON format's shape
-    (:class:`~hashikit.service.shapes.PuzzleModel`, their one source), each optional (the format's
-    reader names what is missing), or ``grid``."""
+    (:class:`~hashikit.service.shapes.PuzzleModel`, their one source), or ``grid``.  pydantic
+    checks their types; their ranges and which fields go together are stated in JSON Schema terms
+    for the OpenAPI description, and checked by the JSON format's reader under ``limits.WEB``."""
     from pydantic import TypeAdapter, create_model
 
     shape = service.PuzzleModel
     described = TypeAdapter(shape).json_schema()["properties"]
     hints = typing.get_type_hints(shape)
-    fields = {name: (_strict(hints[name]) | None, Field(None, description=described[name].get("description")))
+    fields = {name: (_described(_strict(hints[name]) | None, _BOARD[name]),
+                     Field(None, description=described[name].get("description"), json_schema_extra=_no_default))
               for name in record_fields(shape)}
-    fields["grid"] = (list[Ints] | None, Field(None, description="rows of cells: 0 empty, else the island's number"))
-    return create_model("PuzzleIn", __base__=Strict, __doc__=(
+    fields["grid"] = (_described(list[Ints] | None, _BOARD["grid"]),
+                      Field(None, description="rows of cells: 0 empty, else the island's number",
+                            json_schema_extra=_no_default))
+    return create_model("PuzzleIn", __base__=_EitherBoard, __doc__=(
         "A puzzle as the JSON format holds it (rows, cols, islands, optional maxbridges, no_loops and "
         "ignore), or `grid` (rows of numbers, 0 empty)."), **fields)
 
@@ -69,7 +128,8 @@ def _parse_request():
 
     names = tuple(sorted(name for name, f in formats().items() if f.read))
     return create_model("ParseRequest", __base__=Strict,
-                        text=(StrictStr, Field(description="grid text, a Tatham game ID, a puzz.link URL, JSON, ...")),
+                        text=(_described(StrictStr, {"type": "string", "minLength": 1, "pattern": r"\S"}),
+                              Field(description="grid text, a Tatham game ID, a puzz.link URL, JSON, ...")),
                         format=(Literal[names] | None, Field(None, description="a readable format's name; left out: guessed")))
 
 
@@ -80,19 +140,28 @@ class PuzzleRequest(Strict):
     puzzle: PuzzleIn
 
 
+Bridges = _described(list[Ints], _BRIDGES)
+MaybeBridges = _described(list[Ints] | None, _BRIDGES)
+MaybeMarks = _described(list[Ints] | None, _MARKS)
+#: base64 (padded), perhaps after a data: URL's header
+_BASE64 = r"^(data:[^,]*,)?([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$"
+Base64 = _described(StrictStr, {"type": "string", "pattern": _BASE64})
+
+
 class BoardRequest(Strict):
     puzzle: PuzzleIn
-    bridges: list[Ints] | None = Field(None, description="[r1, c1, r2, c2, count], 0-based")
-    marks: list[Ints] | None = Field(None, description="[r1, c1, r2, c2, most]: at most `most` bridges on that "
-                                                       "link (0 or left out: 'no bridge'), as hints hand them out")
+    bridges: MaybeBridges = Field(None, description="[r1, c1, r2, c2, count], 0-based", json_schema_extra=_no_default)
+    marks: MaybeMarks = Field(
+        None, description="[r1, c1, r2, c2, most]: at most `most` bridges on that link (0 or left out: 'no bridge'), "
+                          "as hints hand them out", json_schema_extra=_no_default)
 
 
 class CheckRequest(BoardRequest):
-    bridges: list[Ints] = Field(description="[r1, c1, r2, c2, count], 0-based")
+    bridges: Bridges = Field(description="[r1, c1, r2, c2, count], 0-based")
 
 
 class PictureRequest(Strict):
-    image: StrictStr = Field(description="the picture's bytes (PNG, JPEG or WebP) in base64, or a data: URL")
+    image: Base64 = Field(description="the picture's bytes (PNG, JPEG or WebP) in base64, or a data: URL")
 
 
 def _convert_request():
@@ -118,6 +187,17 @@ class _Generate(Strict):
         return GenerateSpec(**self.model_dump()).validate(WEB_GENERATE_MAX_SIDE)
 
 
+def _exact(schema: dict) -> dict:
+    """``schema`` with an integer maximum that a JSON number would round up (above 2**53: the OpenAPI
+    document holds bounds as floats, and 2**63 - 1 comes out as 2**63) stated as the exact exclusive
+    maximum above it, so that no client reads a bound the server does not keep."""
+    top = schema.get("maximum")
+    if isinstance(top, int) and int(float(top)) != top and int(float(top + 1)) == top + 1:
+        schema = {key: value for key, value in schema.items() if key != "maximum"}
+        schema["exclusiveMaximum"] = top + 1
+    return schema
+
+
 def _generate_request():
     """The generate request, a field per option of :data:`hashikit.spec.OPTIONS`: its type (strict),
     default and help, and its range in JSON Schema terms for the OpenAPI description.  pydantic
@@ -126,10 +206,10 @@ def _generate_request():
 
     from pydantic import WithJsonSchema, create_model
 
-    strict = {int: StrictInt, float: StrictFloat | StrictInt, bool: StrictBool, str: StrictStr}
+    strict = {int: Whole, float: StrictFloat | StrictInt, bool: StrictBool, str: StrictStr}
     fields = {}
     for name, option in OPTIONS.items():
-        kind = Annotated[strict[option.kind], WithJsonSchema(option.json_schema(_WEB_HIGH.get(name)))]
+        kind = Annotated[strict[option.kind], WithJsonSchema(_exact(option.json_schema(_WEB_HIGH.get(name))))]
         help_ = option.help + (f" (left out: {option.implied})" if option.implied is not None else "")
         fields[name] = (kind if option.default is not None else kind | None,
                         Field(option.default, description=help_))
@@ -178,6 +258,43 @@ class FormatInfo(BaseModel):
     maxbridges: list[int] = Field(description="the MAXBRIDGES values (1 to the web cap) the format can hold")
 
 
+class AdmissionLimits(BaseModel):
+    """How this server shares its workers (``hashikit.limits.Admission``): lanes, queues, the
+    limits per client address and for slow clients."""
+
+    light_cells: int = Field(description="a board of at most this many cells (and light_islands islands) is light "
+                                         "work: it runs in the light lane, on workers of its own")
+    light_islands: int = Field(description="a board of at most this many islands (and light_cells cells) is light work")
+    light_bytes: int = Field(description="the largest request body of light work: a larger one is heavy work, and "
+                                         "refused before it is read when its client is at its heavy limit")
+    light_at_once: int = Field(description="light requests that run at once")
+    heavy_at_once: int = Field(description="heavy requests (larger boards, pictures) that run at once")
+    generate_at_once: int = Field(description="generations that run at once")
+    queue_length: int = Field(description="requests that may wait in one lane; more are answered 503 at once")
+    queue_wait: float = Field(description="seconds a request waits for a slot at most; then 503 with Retry-After")
+    longest_wait: float = Field(description="seconds a client waits for a solve, hint or analysis at most: "
+                                            "queue_wait, then time_limit of work, then time_margin")
+    longest_generate_wait: float = Field(description="seconds a client waits for a generation at most")
+    client_at_once: int = Field(description="requests one client address may have in flight; more: 429")
+    client_heavy_at_once: int = Field(description="heavy requests (larger boards, pictures, generations) one client "
+                                                  "address may run at once; more: 429")
+    client_heavy_per_minute: int = Field(description="heavy requests one client address may start in any minute; "
+                                                     "more: 429 with Retry-After")
+    header_timeout: float = Field(description="seconds for a request's headers to arrive (hashikit serve; then "
+                                              "the connection is closed)")
+    body_timeout: float = Field(description="seconds for a request's body to arrive once its headers have (then 408)")
+    keep_alive: float = Field(description="seconds an idle connection is kept open (hashikit serve)")
+    client_connections: int = Field(description="connections one client address may hold open (hashikit serve; "
+                                                "a trusted proxy's are not counted)")
+    connections: int = Field(description="connections and requests the server holds at once (hashikit serve; "
+                                         "more: 503)")
+    worker_memory: int = Field(description="bytes of memory each worker process may map; work that needs more "
+                                           "is answered 503 and its worker replaced")
+    picture_pixels: int = Field(description="the largest picture /api/read-picture decodes, in pixels")
+    trusted_proxies: list[str] = Field(description="the proxies whose X-Forwarded-For names the client "
+                                                   "(addresses or networks)")
+
+
 class LimitsReport(BaseModel):
     """This server's limits and options (``hashikit.limits.WEB`` and the app's own settings)."""
 
@@ -189,10 +306,17 @@ class LimitsReport(BaseModel):
     min_maxbridges: int = Field(description="smallest MAXBRIDGES")
     max_maxbridges: int = Field(description="largest MAXBRIDGES (island numbers up to 4 x this)")
     max_input_bytes: int = Field(description="largest request body")
-    time_limit: float = Field(description="seconds a solve, hint or analysis may take (then status unknown)")
+    time_limit: float = Field(description="seconds of work a solve, hint or analysis may take, counted from when "
+                                          "its work starts (then status unknown)")
     time_margin: float = Field(description="seconds an answer may come after its time limit")
+    admission: AdmissionLimits
     generate: GenerateLimits
     formats: list[FormatInfo] = Field(description="the writable formats")
+    server: bool = Field(True, description="a hashikit server answers the page (false in the page that needs no "
+                                           "server, `hashikit site`, when none answers it: picture reading, larger "
+                                           "boards and the hardest level are then not offered)")
+    site: dict | None = Field(None, description="what `hashikit site` wrote into its page (the puzzle of the day's "
+                                                "level, size and seed; the build), none when served")
 
 
 # -- the style table (GET /api/style): the sizes every drawing of a board is made with --------
@@ -257,16 +381,22 @@ def format_infos() -> tuple[FormatInfo, ...]:
     return tuple(out)
 
 
-def limits_report(solve_time_limit: float, generate_time_limit: float, max_body: int) -> LimitsReport:
-    """The limits document of an app made with these settings: ``limits.WEB`` and the generation
-    rule book (:data:`hashikit.spec.OPTIONS`)."""
+def limits_report(solve_time_limit: float, generate_time_limit: float, max_body: int,
+                  admission: Admission = WEB_ADMISSION, trusted_proxies: list[str] = ()) -> LimitsReport:
+    """The limits document of an app made with these settings: ``limits.WEB``, its admission and
+    the generation rule book (:data:`hashikit.spec.OPTIONS`)."""
     def low_high(name):
         return list(OPTIONS[name].bounds(_WEB_HIGH.get(name)))
+
+    shared = AdmissionLimits(
+        **{name: getattr(admission, name) for name in record_fields(Admission)},
+        generate_at_once=WEB_MAX_GENERATING, longest_wait=admission.longest_wait(solve_time_limit),
+        longest_generate_wait=admission.longest_wait(generate_time_limit), trusted_proxies=list(trusted_proxies))
 
     return LimitsReport(
         version=__version__, min_side=MIN_SIDE, max_side=WEB.max_side, max_cells=WEB.max_cells,
         max_islands=WEB.max_islands, min_maxbridges=MIN_MAXBRIDGES, max_maxbridges=WEB.max_maxbridges,
-        max_input_bytes=max_body, time_limit=solve_time_limit, time_margin=TIME_MARGIN,
+        max_input_bytes=max_body, time_limit=solve_time_limit, time_margin=TIME_MARGIN, admission=shared,
         generate=GenerateLimits(
             min_side=low_high("rows")[0], max_side=low_high("rows")[1], default_side=OPTIONS["rows"].default,
             time_limit=generate_time_limit, at_once=WEB_MAX_GENERATING,

@@ -10,6 +10,7 @@
 import * as build from "./build.js";
 import { checkBoard } from "./check.js";
 import "./clock.js";
+import { openDaily } from "./daily.js";
 import { $ } from "./dom.js";
 import "./input.js";
 import { generate, loadFromHash, loadText, cancelGeneration } from "./load.js";
@@ -125,6 +126,7 @@ document.addEventListener("visibilitychange", () => { if (document.hidden) saveG
   store.set({ limits: (await server.limits()) || false });
   let loaded = await openHash();
   if (!loaded && !location.hash && storage.lastGame()) loaded = await openHash(storage.lastGame());
+  if (!loaded && !location.hash && state.limits?.site?.daily) loaded = await openDaily();
   if (!loaded) {
     try { await loadText(EXAMPLE, "tatham"); } catch (e) { say(e.message, "error"); }
   }

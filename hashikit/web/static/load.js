@@ -41,7 +41,8 @@ function buildForm() {
   Object.assign($("gen-density"), { min: g.min_density, max: g.max_density, placeholder: `auto (${g.default_density})` });
   document.querySelector(".opt-noloops").hidden = !g.no_loops;
   document.querySelector(".opt-adjacent").hidden = !g.allow_adjacent;
-  $("gen-note").textContent = `Sides ${g.min_side} to ${g.max_side}; a generation may take up to ${g.time_limit} s.`;
+  $("gen-note").textContent = `Sides ${g.min_side} to ${g.max_side}; a generation may take up to ${g.time_limit} s.` +
+    (state.limits.server === false ? " Larger boards and the hardest level need a hashikit server; this page runs without one." : "");
 }
 
 // the highest seed the form takes: the server's, or the largest whole number the page's numbers hold exactly
@@ -95,10 +96,10 @@ function showBusy(text) {
 
 // a parsed puzzle's game starts (leaving the constructor): its bridges, the progress in a link,
 // and (restore) the game saved in the browser
-function start(parsed, { bridges = null, progress = null, level = "custom", restore = true } = {}) {
+function start(parsed, { bridges = null, progress = null, level = "custom", restore = true, daily = null } = {}) {
   const saved = restore ? storage.loadProgress(puzzleCode(parsed.puzzle)) : null;
   document.body.dataset.geometry = "server";
-  const restored = store.setPuzzle(parsed, { bridges, progress, level, saved });
+  const restored = store.setPuzzle(parsed, { bridges, progress, level, saved, daily });
   say(restored ? "Welcome back: your game is restored." : "Your move: join the islands.");
 }
 
@@ -115,14 +116,16 @@ export async function loadPuzzle(puzzle, opts = {}) {
   showBoard();
 }
 
-// the puzzle a page address names (p=, j=, with b= progress and l= level): {loaded, build}
+// the puzzle a page address names (p=, j=, with b= progress, l= level and d= the day of a daily
+// puzzle): {loaded, build}
 export async function loadFromHash(hash = location.hash) {
   const params = new URLSearchParams(hash.slice(1));
   const progress = params.get("b");
   const level = params.get("l") || "custom";
+  const daily = /^\d{4}-\d{2}-\d{2}$/.test(params.get("d") || "") ? params.get("d") : null;
   try {
-    if (params.get("p")) await loadText(params.get("p"), "tatham", { progress, level });
-    else if (params.get("j")) await loadText(unb64url(params.get("j")), "json", { progress, level });
+    if (params.get("p")) await loadText(params.get("p"), "tatham", { progress, level, daily });
+    else if (params.get("j")) await loadText(unb64url(params.get("j")), "json", { progress, level, daily });
     else return { loaded: false };
     return { loaded: true, build: !!params.get("build") };
   } catch (e) {
@@ -137,12 +140,22 @@ export async function generate() {
   if (store.busy() || !state.limits) return;
   const body = generateRequest();
   if (typeof body === "string") { say(body, "warn"); return; }
+  const what = `${/^[aeiou]/i.test(body.difficulty) ? "an" : "a"} ${body.difficulty} ${body.cols} × ${body.rows} puzzle`;
+  const out = await newPuzzle(body, what);
+  if (!out) return;
+  $("gen-seed").placeholder = `random (last: ${out.seed})`;
+  say(`A new ${out.grade} puzzle (seed ${out.seed}, type it under Seed to play it again). Good luck!`);
+}
+
+// a generated puzzle (`body` a generate request, `what` names it) loaded to play: the generator's
+// answer, or null when it failed or was cancelled (and said so); `daily`: the day it is the puzzle of
+export async function newPuzzle(body, what, { daily = null } = {}) {
+  if (store.busy() || !state.limits) return null;
   generation = new AbortController();
   store.set({ generating: true });       // the old puzzle's clock waits
   $("generate").disabled = true;
-  const what = `${/^[aeiou]/i.test(body.difficulty) ? "an" : "a"} ${body.difficulty} ${body.cols} × ${body.rows}`;
-  say(`Generating ${what} puzzle… (Esc or Cancel stops)`);
-  const hide = showBusy(`Generating ${what} puzzle…`);
+  say(`Generating ${what}… (Esc or Cancel stops)`);
+  const hide = showBusy(`Generating ${what}…`);
   let out = null;
   try {
     out = await server.generate(body, generation.signal);
@@ -155,12 +168,11 @@ export async function generate() {
     store.set({ generating: false });
     $("generate").disabled = false;
   }
-  if (!out) return;
+  if (!out) return null;
   try {
-    await loadPuzzle(out.puzzle, { level: out.grade || body.difficulty, restore: false });
-    $("gen-seed").placeholder = `random (last: ${out.seed})`;
-    say(`A new ${out.grade} puzzle (seed ${out.seed}, type it under Seed to play it again). Good luck!`);
-  } catch (e) { say(e.message, "error"); }
+    await loadPuzzle(out.puzzle, { level: out.grade || body.difficulty, restore: !!daily, daily });
+  } catch (e) { say(e.message, "error"); return null; }
+  return out;
 }
 
 store.subscribe((changed) => { if (changed.has("limits")) buildForm(); });

@@ -8,7 +8,7 @@ import { el } from "./draw.js";
 import { loadPuzzle } from "./load.js";
 import { say } from "./messages.js";
 import { readPicture } from "./server.js";
-import { state } from "./store.js";
+import { state, subscribe } from "./store.js";
 
 // pictures are sent at most this wide or high (a phone photo is scaled down first), and re-encoded
 // when their base64 (4 characters for 3 bytes) would not fit the server's largest request body
@@ -169,3 +169,11 @@ if ($("picture-block")) {
   $("picture-play").addEventListener("click", () => play());
   $("picture-discard").addEventListener("click", () => { reading = null; $("picture-view").hidden = true; });
 }
+
+// a page with no hashikit server behind it (limits.server false) cannot read pictures: it says so
+function offerPictures() {
+  const none = state.limits?.server === false;
+  for (const id of ["picture-file", "picture-camera", "picture-paste"]) if ($(id)) $(id).disabled = none;
+  if ($("picture-needs")) $("picture-needs").hidden = !none;
+}
+subscribe((changed) => { if (changed.has("limits")) offerPictures(); });

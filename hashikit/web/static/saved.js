@@ -25,6 +25,7 @@ export function saveGame() {
 export function shareUrl(withProgress) {
   let hash = puzzleCode(state.puzzle);
   if (state.level !== "custom") hash += "&l=" + encodeURIComponent(state.level);
+  if (state.daily) hash += "&d=" + state.daily;
   if (withProgress && state.position.counts.some((n) => n)) hash += "&b=" + state.position.counts.join("");
   return location.href.split("#")[0] + "#" + hash;
 }

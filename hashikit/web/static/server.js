@@ -29,7 +29,7 @@ async function post(path, body, signal = undefined) {
 // the server's limits and options (GET /api/limits), or null when they cannot be read
 export async function limits() {
   try {
-    const r = await fetch("/api/limits");
+    const r = await fetch("api/limits");
     const doc = r.ok ? await r.json() : null;
     return doc && typeof doc === "object" && doc.generate ? doc : null;
   } catch (e) { return null; }
@@ -38,33 +38,33 @@ export async function limits() {
 // the drawing's sizes (GET /api/style: the one style table hashikit's pictures and books are drawn
 // with), this page's column ("page"): every size a fraction of a cell
 export async function style() {
-  const r = await fetch("/api/style");
+  const r = await fetch("api/style");
   if (!r.ok) throw new ServerError(`the board's sizes could not be read (GET /api/style: ${r.status})`, r.status);
   return (await r.json()).page;
 }
 
 // puzzle text in any format the server reads (guessed unless `format` names it): {puzzle, links,
 // crossings, bridges?}
-export const parse = (text, format = undefined) => post("/api/parse", format ? { text, format } : { text });
+export const parse = (text, format = undefined) => post("api/parse", format ? { text, format } : { text });
 
 // the solution, and whether it is unique
-export const solve = (puzzle) => post("/api/solve", { puzzle });
+export const solve = (puzzle) => post("api/solve", { puzzle });
 
 // a board in play: the puzzle, its bridges [[r1, c1, r2, c2, count]] and its marks
 // [[r1, c1, r2, c2(, most)]], as both /api/check and /api/hint take it
 const boardBody = ({ puzzle, bridges, marks }) => ({ puzzle, bridges, marks });
-export const check = (board) => post("/api/check", boardBody(board));
-export const hint = (board) => post("/api/hint", boardBody(board));
+export const check = (board) => post("api/check", boardBody(board));
+export const hint = (board) => post("api/hint", boardBody(board));
 
 // no, one or several solutions (with the links where two differ), and a unique one's grade
-export const analyze = (puzzle, signal) => post("/api/analyze", { puzzle }, signal);
+export const analyze = (puzzle, signal) => post("api/analyze", { puzzle }, signal);
 
 // the puzzle written in a format (with its solution's bridges when the format shows one)
 export const convert = (puzzle, format, bridges = undefined) =>
-  post("/api/convert", bridges ? { puzzle, format, bridges } : { puzzle, format });
+  post("api/convert", bridges ? { puzzle, format, bridges } : { puzzle, format });
 
 // a new puzzle from the generator; `request` as GET /api/limits's "generate" allows
-export const generate = (request, signal) => post("/api/generate", request, signal);
+export const generate = (request, signal) => post("api/generate", request, signal);
 
 // a picture (base64) read as a board
-export const readPicture = (image) => post("/api/read-picture", { image });
+export const readPicture = (image) => post("api/read-picture", { image });

@@ -20,6 +20,7 @@ const fields = Object.seal({
   puzzle: null,        // as /api/parse returns it
   graph: null,         // its islands and links (referee.js graphOf)
   level: "custom",     // the generator's grade, when the puzzle came from it
+  daily: null,         // the date (YYYY-MM-DD) when the puzzle is a site's puzzle of that day
   position: null,      // {counts, marks, locked, atMost} (referee.js)
   undo: [], redo: [],  // moves
   selected: null,      // the island picked for a bridge
@@ -135,12 +136,12 @@ export function setMode(mode) {
 // a new game of a parsed puzzle: its bridges (from the puzzle's file), its progress (a link's
 // counts, one digit a link), and the game saved in the browser, restored when the link carries
 // no other progress.  Returns whether the saved game was restored.
-export function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", saved = null } = {}) {
+export function setPuzzle(parsed, { bridges = null, progress = null, level = "custom", saved = null, daily = null } = {}) {
   const puzzle = parsed.puzzle, g = graphOf(parsed), links = g.links;
   if (!fields.puzzle || fields.puzzle.rows !== puzzle.rows || fields.puzzle.cols !== puzzle.cols) fields.zoom = 1;
   let pos = emptyPosition(g);
   Object.assign(fields, {
-    mode: "play", puzzle, graph: g, level, solution: null, elapsed: 0, since: null, solved: false, revealed: false,
+    mode: "play", puzzle, graph: g, level, daily, solution: null, elapsed: 0, since: null, solved: false, revealed: false,
     hints: 0, undo: [], redo: [], selected: null, focus: 0, aim: undefined, drag: null, hint: null,
     pendingHint: null, checked: null,
   });

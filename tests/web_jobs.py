@@ -1,0 +1,27 @@
+"""Stand-ins for the web's jobs (hashikit/web/jobs.py) in tests/test_web_fair.py, in a module of
+their own: the app's warm workers import them by name, and this imports nothing heavy."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+
+def nap_check(data, bridges, marks, seconds=0.5):
+    time.sleep(seconds)
+    return {"complete": False, "valid": True, "violations": []}
+
+
+def nap_hint(data, bridges, marks, deadline):
+    time.sleep(0.8)
+    return {"status": "hint", "sentence": f"{deadline.left():.2f} s left"}
+
+
+def hog_check(data, bridges, marks):
+    block = bytearray(2 * 1024 ** 3)  # past a worker's memory cap
+    return {"complete": len(block) == 0, "valid": True, "violations": []}
+
+
+def die_check(data, bridges, marks):
+    os.kill(os.getpid(), signal.SIGKILL)
