@@ -158,14 +158,7 @@ def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], wai
                 waiting[o] = 1
                 push(o)
             if not old:  # blocked: the links crossing a first bridge carry none
-                for j in partners[k]:
-                    if hi[j] and not lo[j]:
-                        hi[j] = 0
-                        decided += 1
-                        for e in ends[j]:
-                            if not waiting[e]:
-                                waiting[e] = 1
-                                push(e)
+                decided += _block(k, lo, hi, ends, partners, todo, waiting)
         if not waiting[i]:
             waiting[i] = 1
             push(i)
