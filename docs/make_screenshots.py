@@ -40,6 +40,13 @@ def island(page, r, c):
     return page.locator(f'#board .island[data-r="{r}"][data-c="{c}"]')
 
 
+def tool(page, name):
+    """A toolbar tool, the More menu opened first when the tool is folded into it."""
+    if page.locator(f"#menu #{name}").count() and page.is_hidden("#menu"):
+        page.click("#menu-button")
+    return page.locator(f"#{name}")
+
+
 def lay(page, r1, c1, r2, c2):
     island(page, r1, c1).click()
     island(page, r2, c2).click()
@@ -76,8 +83,8 @@ def marks(browser, url, out):
     lay(page, 2, 0, 5, 0)
     island(page, 1, 1).focus()
     page.keyboard.press("Shift+ArrowDown")       # "no bridge" from the 1 down to the 2 (the solution agrees)
-    page.check("#possible")
-    page.check("#groups")
+    tool(page, "possible").check()
+    tool(page, "groups").check()
     island(page, 2, 3).click()                   # picked: dotted lines to the islands it can reach
     still(page)
     page.screenshot(path=str(out / "screenshot-marks.png"))
@@ -85,7 +92,7 @@ def marks(browser, url, out):
 
 def constructor(browser, url, out):
     page = open_page(browser, url, DESKTOP)
-    page.click("#mode")
+    tool(page, "mode").click()
     page.fill("#blank-rows", "5")
     page.fill("#blank-cols", "5")
     page.click("#blank")
@@ -109,7 +116,7 @@ def phone(browser, url, out):
     page.click("#generate")
     page.wait_for_function("document.getElementById('status').textContent.includes('seed 21')", timeout=60000)
     for _ in range(2):
-        page.click("#hint")
+        tool(page, "hint").click()
         page.wait_for_selector(".status.hinted", timeout=20000)
     page.wait_for_timeout(300)
     page.screenshot(path=str(out / "screenshot-phone.png"))
@@ -117,7 +124,7 @@ def phone(browser, url, out):
 
 def constructor_phone(browser, url, out):
     page = open_page(browser, url, PHONE)
-    page.click("#mode")
+    tool(page, "mode").click()
     page.locator("#blank").scroll_into_view_if_needed()
     page.click("#blank")
     board = page.locator("#board").bounding_box()
@@ -136,7 +143,7 @@ def dark(browser, url, out):
     page = open_page(browser, url, DESKTOP, scheme="dark")
     lay(page, 1, 1, 1, 4)
     for _ in range(2):
-        page.click("#hint")
+        tool(page, "hint").click()
         page.wait_for_selector(".status.hinted", timeout=20000)
     still(page)
     page.screenshot(path=str(out / "screenshot-dark.png"))
@@ -150,8 +157,46 @@ def print_view(browser, url, out):
     page.screenshot(path=str(out / "screenshot-print.png"), full_page=True)
 
 
+def trial(browser, url, out):
+    page = open_page(browser, url, DESKTOP)
+    lay(page, 1, 1, 1, 4)
+    tool(page, "trial").click()
+    for _ in range(2):
+        lay(page, 0, 0, 0, 5)
+    lay(page, 0, 0, 2, 0)
+    still(page)
+    page.screenshot(path=str(out / "screenshot-trial.png"))
+
+
+def menu_phone(browser, url, out):
+    page = open_page(browser, url, {"viewport": {"width": 320, "height": 640}, "has_touch": True, "is_mobile": True,
+                                    "device_scale_factor": 2})
+    lay(page, 1, 1, 1, 4)
+    page.locator("#menu-button").tap()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / "screenshot-menu-phone.png"))
+
+
+def picture(browser, url, out):
+    import random
+
+    from hashikit import render
+    from hashikit.generate import random_solution
+    from hashikit.model import Solution
+
+    pz, sol = random_solution(8, 8, random.Random(21))
+    data = render.png(pz, Solution(dict(list(sol.bridges.items())[::3])), cell=32)
+    page = open_page(browser, url, DESKTOP)
+    page.set_input_files("#picture-file", files=[{"name": "shot.png", "mimeType": "image/png", "buffer": data}])
+    page.wait_for_selector("#picture-view:not([hidden])", timeout=30000)
+    page.locator("#picture-overlay .picture-island").nth(3).click()
+    still(page)
+    page.screenshot(path=str(out / "screenshot-picture.png"))
+
+
 SHOTS = {"solved": solved, "marks": marks, "constructor": constructor, "phone": phone,
-         "constructor-phone": constructor_phone, "dark": dark, "print": print_view}
+         "constructor-phone": constructor_phone, "dark": dark, "print": print_view, "trial": trial,
+         "menu-phone": menu_phone, "picture": picture}
 
 
 def main(argv=None) -> int:

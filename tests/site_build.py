@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 _BUILT: dict[str, Path] = {}
+#: why Pyodide could not be had, once per session (a registry that cannot be reached is asked once)
+_MISSING: list[str] = []
 
 
 def pyodide_source() -> str | None:
@@ -26,11 +28,14 @@ def pyodide_source() -> str | None:
 def pyodide_or_skip() -> dict[str, bytes]:
     from hashikit.web import site
 
-    try:
-        return site.pyodide_files(pyodide_source())
-    except site.SiteError as exc:
-        pytest.skip(f"Pyodide {site.PYODIDE_VERSION} is not available ({exc}); set HASHIKIT_PYODIDE to its npm "
-                    f"tarball or folder, or let the tests reach registry.npmjs.org once (it is cached)")
+    if not _MISSING:
+        try:
+            return site.pyodide_files(pyodide_source())
+        except site.SiteError as exc:
+            _MISSING.append(str(exc))
+    pytest.skip(f"Pyodide {site.PYODIDE_VERSION} is not available ({_MISSING[0]}); set HASHIKIT_PYODIDE to its "
+                f"npm tarball or folder, or let the tests reach registry.npmjs.org once (it is kept in "
+                f"{site.cache_folder()})")
 
 
 def built_site(tmp_path_factory, key: str = "default", **daily) -> Path:

@@ -69,6 +69,7 @@ COMMANDS = {
                           *_opt("--pages", d.get("pages"))],
     ("bench",): lambda d: ["bench", "p.txt", "--jobs", "1", "-q", *_opt("--csv", d.get("csv")),
                            *_opt("--md", d.get("md")), *_opt("--plot", d.get("plot"))],
+    ("site",): lambda d: ["site", d.get("out", "public")],
 }
 
 #: a good name for each writing option (its ending one the option writes)
@@ -160,7 +161,7 @@ def test_every_writing_option_has_its_cases():
     assert all(d in GOOD for _, d in KEYS), "a writing option has no good name in GOOD"
     #: options of free text that are no file: titles, names of engines, formats and the like
     texts = {"title", "subtitle", "author", "copyright", "engine", "engine_option", "cluster", "ext", "host",
-             "from_format", "to", "solution_format", "state_format"}
+             "from_format", "to", "solution_format", "state_format", "trusted_proxy"}
     undeclared = [(w, a.dest) for w, p in cli_commands() for a in p._actions
                   if a.nargs != 0 and a.type is None and not a.choices and role(a) is None
                   and a.dest not in texts and not isinstance(a, argparse._HelpAction)]
@@ -335,6 +336,10 @@ def _old_outputs(key, work):
         (work / name).mkdir()
         old = "page-001.svg" if key[1] == "pages" else "00001.json" if key[1] == "out" else "index.json"
         (work / name / old).write_text("old and precious\n")
+        if key[0] == ("site",):  # a site written before (the only folder it writes over)
+            from hashikit.web.site import MARKER
+
+            (work / name / MARKER).write_text("old and precious\n")
     elif kind == "catalogue":
         shutil.copy(work / "cat.db", work / name)
     else:
@@ -351,6 +356,10 @@ def _rows(db) -> list:
 
 
 def _needs(key):
+    if key[0] == ("site",):
+        from site_build import pyodide_or_skip
+
+        pyodide_or_skip()
     if "show" in key[1]:
         pytest.importorskip("cv2", reason='reading a picture needs OpenCV (pip install ".[photo]")')
     if key[1] == "plot":
@@ -417,3 +426,15 @@ def _interrupt_catalogue(key, name, work, capsys, request):
     one_line_refusal(capsys, main(argv_for(key, name)), expect=130)
     assert _rows(work / name) == before
     assert not [p for p in snapshot(work) if _staged(p)]
+
+
+def test_a_folder_output_is_taken_whatever_the_folders_around_it_hold(tmp_path):
+    """A new folder beside a folder named like the checker's probe, and an existing folder that
+    holds one, are both writable folders."""
+    from hashikit.cli.output import Role, check_outputs
+
+    (tmp_path / "x").mkdir()
+    (tmp_path / "made" / "x").mkdir(parents=True)
+    check_outputs([("--out-dir", str(tmp_path / "new"), Role("folder")),
+                   ("--pages", str(tmp_path / "made"), Role("folder"))], [])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["made", "x"]

@@ -40,7 +40,8 @@ EXAMPLES = ROOT / "examples"
 #: examples whose work is costly (hundreds of puzzles, hundreds of pages): run under -m slow
 COSTLY = (re.compile(r"generate-suite .*--per-group 5"), re.compile(r"--pages-format png"),
           re.compile(r"bench \.\./shared"), re.compile(r"--solutions separate"),
-          re.compile(r"--count \d{2,}"), re.compile(r"--engine \S*(cpsat|milp)"))
+          re.compile(r"--count \d{2,}"), re.compile(r"--engine \S*(cpsat|milp)"),
+          re.compile(r"^hashikit site "))
 
 
 class Runner:
@@ -70,6 +71,10 @@ class Runner:
             self.left.append(line)
             return 0, None
         self.ran.append(line)
+        if line.startswith("hashikit site "):  # it needs Pyodide's files (hashikit's cache, or the registry)
+            from site_build import pyodide_or_skip
+
+            pyodide_or_skip()
         words = shlex.split(line, comments=True)
         if not words:
             return 0, ""
@@ -265,6 +270,14 @@ def test_each_help_example_runs_as_written(command, line, tmp_path, monkeypatch)
     if command == "serve":
         _server_starts(line, work)
         return
+    if command == "site":  # Pyodide's files, from hashikit's cache (the tarball where an example names one)
+        from site_build import pyodide_or_skip
+        from hashikit.web import site
+
+        pyodide_or_skip()
+        tarball = site.cache_folder() / f"pyodide-{site.PYODIDE_VERSION}.tgz"
+        if tarball.name in line and tarball.is_file():
+            shutil.copy(tarball, work / tarball.name)
     runner = Runner(work, slow=True)
     failure = runner.check(line, *runner.run(line))
     assert failure is None, failure

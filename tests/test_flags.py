@@ -44,9 +44,10 @@ BASE = {
     ("catalog", "export"): ["catalog", "export", "puzzles.db", "out"],
     ("catalog", "check"): ["catalog", "check", "puzzles.db"],
     ("book",): ["book", "puzzles.db", "-o", "b.pdf", "--jobs", "1"],
+    ("site",): ["site", "public"],
 }
 #: commands whose runs cost a second or more: tried under -m slow
-COSTLY = {("book",), ("bench",), ("generate-suite",)}
+COSTLY = {("book",), ("bench",), ("generate-suite",), ("site",)}
 #: commands not run here, and why
 NOT_RUN = {("serve",): "it starts a server that runs until stopped; tests/test_web_e2e.py drives it"}
 
@@ -79,6 +80,8 @@ VALUES = {
     (("generate-suite",), "jobs"): ["--jobs", "2"], (("book",), "solutions"): ["--solutions", "none"],
     (("bench",), "time_limit"): ["--no-time-limit"], (("book",), "limit"): ["--limit", "2"],
     (("catalog", "list"), "no_loops"): ["--no-loops"],
+    "daily_level": ["--daily-level", "hard"], "daily_size": ["--daily-size", "12x12"],
+    "daily_seed": ["--daily-seed", "7"], "no_daily": ["--no-daily"], "pyodide": ["--pyodide", "pyodide-0.29.5.tgz"],
 }
 #: options whose effect a small run cannot show, and why (by dest, or (command, dest))
 UNSEEN = {
@@ -89,6 +92,8 @@ UNSEEN = {
     (("bench",), "time_limit"): "a bound on the time: a quick run finishes well within it",
     "font_dir": "where DejaVu Sans is read from: the same font from its usual folder",
     "cluster": "where the jobs run: the same puzzles (tests/test_generate_cluster.py runs it)",
+    "pyodide": "where Pyodide's files are read from: the same files, checked against their pinned sums "
+               "(tests/test_site.py refuses other files)",
 }
 
 
@@ -200,6 +205,10 @@ def test_each_option_alone_changes_the_command_or_is_refused(words, dest, work):
         pytest.importorskip("matplotlib", reason='the plot needs matplotlib (pip install ".[plot]")')
     if dest == "show":
         pytest.importorskip("cv2", reason='a picture is read with OpenCV (pip install ".[photo]")')
+    if words == ("site",):
+        from site_build import pyodide_or_skip
+
+        pyodide_or_skip()
     assert _changes(words, dest, BASE[words], work) is None
 
 

@@ -39,7 +39,7 @@ MAY_IMPORT = {
     "hashikit.publish": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit"},
     "hashikit.cli": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit.publish", "hashikit.bench", "hashikit",
                                        "hashikit.web.cli"},
-    "hashikit.web": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit"},
+    "hashikit.web": FLOOR | ENGINES | SPEC | {"hashikit.generate", "hashikit.service", "hashikit.publish", "hashikit"},
 }
 
 

@@ -223,7 +223,8 @@ def test_the_readme_names_the_api_fields_the_models_have():
     answer and the request, no more and no fewer."""
     import re
 
-    from hashikit.web.requests import AdmissionLimits, FormatInfo, GenerateLimits, GenerateRequest, LimitsReport
+    from hashikit.web.requests import (AdmissionLimits, FormatInfo, GenerateLimits, GenerateRequest, LimitsReport,
+                                       SheetsLimits)
     from conftest import ROOT
 
     rows = {line.split("|")[1].strip(): line for line in (ROOT / "README.md").read_text().splitlines()
@@ -234,7 +235,7 @@ def test_the_readme_names_the_api_fields_the_models_have():
 
     limits_row = rows["`GET /api/limits`"].split("|")[3].split("`:")[0]
     assert names(limits_row) == set(LimitsReport.model_fields) | set(GenerateLimits.model_fields) | set(
-        FormatInfo.model_fields) | set(AdmissionLimits.model_fields)
+        FormatInfo.model_fields) | set(AdmissionLimits.model_fields) | set(SheetsLimits.model_fields)
     generate_row = rows["`POST /api/generate`"].split("|")[2]
     assert names(generate_row) == set(GenerateRequest.model_fields)
     assert "MAXBRIDGES must be from 1 to 4 (got 5)" in (ROOT / "README.md").read_text()

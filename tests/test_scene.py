@@ -131,7 +131,7 @@ def test_draw_js_takes_its_sizes_from_the_table():
     assert used == {name for name, v in page.items() if v is not None}  # every size the page has, and no other
     assert not re.findall(r"(?<![\w.])\d*\.\d+", js), "a fraction written in draw.js instead of read from the table"
     assert "await style()" in js and 'import { style } from "./server.js";' in js
-    assert 'fetch("/api/style")' in (DRAW_JS.parent / "server.js").read_text()
+    assert 'fetch("api/style")' in (DRAW_JS.parent / "server.js").read_text()  # relative: behind a root path too
 
 
 def test_the_api_serves_the_table_and_the_openapi_describes_it():

@@ -86,6 +86,8 @@ def test_the_page_names_every_file_by_a_relative_address_and_is_installable(fold
     html = (folder / "index.html").read_text()
     assert not re.search(r'(?:href|src)="/', html)
     assert '<link rel="manifest" href="manifest.webmanifest">' in html
+    for doc in ("limits.json", "style.json"):  # asked for with the modules, not after them
+        assert f'<link rel="preload" href="{doc}" as="fetch" crossorigin>' in html
     manifest = json.loads((folder / "manifest.webmanifest").read_text())
     assert manifest["start_url"] == "./" and manifest["display"] == "standalone"
     sizes = {icon["sizes"] for icon in manifest["icons"]}
@@ -276,11 +278,18 @@ def test_what_needs_a_server_says_so_and_what_no_one_takes_is_refused():
     def ask(name, body):
         return json.loads(local.answer(name, json.dumps(body)))
 
+    side = SITE.max_side + 1
+    big = {"rows": side, "cols": side, "islands": [[0, 0, 1], [0, side - 1, 1]]}
+    small = {"rows": 3, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}
+    assert "ok" in ask("check", {"puzzle": small, "bridges": []})
     made = ask("generate", {"rows": 5, "difficulty": HERE_LEVELS[0]})["ok"]  # no seed: one drawn, and said
     assert made["grade"] == HERE_LEVELS[0] and isinstance(made["seed"], int)
     for name, body in (["generate", {"rows": SITE_GENERATE_MAX_SIDE + 1, "difficulty": HERE_LEVELS[0]}],
                        ["generate", {"rows": 7, "difficulty": LEVELS[-1]}],
-                       ["parse", {"text": f"{SITE.max_side + 1}x{SITE.max_side + 1}m2:z"}]):
+                       ["parse", {"text": f"{SITE.max_side + 1}x{SITE.max_side + 1}m2:z"}],
+                       # a board the server's jobs take, above this page's limits (sides, MAXBRIDGES)
+                       ["check", {"puzzle": big, "bridges": []}],
+                       ["hint", {"puzzle": {**small, "maxbridges": SITE.max_maxbridges + 1}}]):
         out = ask(name, body)
         assert out["status"] == "needs-server" and "needs a hashikit server" in out["error"], out
     for name, body in (["generate", {"rows": 1000, "difficulty": HERE_LEVELS[0]}],
@@ -288,6 +297,7 @@ def test_what_needs_a_server_says_so_and_what_no_one_takes_is_refused():
                        ["generate", {"rows": 7, "difficulty": "impossible"}],
                        ["hint", {"puzzle": {"rows": 3}, "bridges": "x"}],
                        ["hint", {"puzzle": [1, 2]}],
+                       ["check", {"puzzle": {**big, "rows": 1000}, "bridges": []}],  # above the server's too
                        ["nothing", {}]):
         out = ask(name, body)
         assert out["code"] in (400, 404) and out["status"] != "needs-server" and out["error"], out
@@ -318,3 +328,26 @@ def test_no_daily_puzzle_when_asked(tmp_path):
     pyodide_or_skip()
     assert main(argv) == 0
     assert json.loads((tmp_path / "out" / "limits.json").read_text())["site"]["daily"] is None
+
+
+def test_the_readmes_timings_are_the_benchmarks():
+    """The README's waits are benchmarks/results/site.md's medians (throttled 4x, and not)."""
+    root = Path(__file__).resolve().parents[1]
+    table = (root / "benchmarks" / "results" / "site.md").read_text()
+    readme = " ".join((root / "README.md").read_text().split())
+
+    def medians(row: str) -> list[float]:
+        line = next(x for x in table.splitlines() if x.startswith(f"| {row}"))
+        return [float(cell.split()[0].replace(",", "")) for cell in line.split("|")[2:4]]
+
+    throttled, unthrottled = medians("repeat visit: ms to a playable board")
+    assert f"{unthrottled / 1000:.2f} s unthrottled, {throttled / 1000:.2f} s throttled" in readme
+    first = medians("first visit: ms to Python ready")[0]
+    assert f"(about {first / 1000:.0f} s there)" in readme
+    assert ("above" if throttled >= 1000 else "within") + " the 1 s aimed at" in readme
+
+
+def test_no_daily_with_a_daily_setting_is_refused(capsys, tmp_path):
+    for flag, value in (("--daily-level", HERE_LEVELS[0]), ("--daily-size", "8x8"), ("--daily-seed", "3")):
+        code, _, err = run(capsys, "site", str(tmp_path / "out"), "--no-daily", flag, value)
+        assert code == 2 and f"--no-daily with {flag}" in err and not (tmp_path / "out").exists()

@@ -3,9 +3,9 @@ served by ``python -m http.server`` (no hashikit server anywhere), Debian's Chro
 Playwright as in tests/test_web_e2e.py.
 
 The default run opens the site once (Python starts in the page: the first visit's wait) and, in
-that one page, generates at the three levels it offers, plays a puzzle to the end by mouse with
-graduated hints, Check and Undo, reloads, and plays one by touch at a phone's size (390 px); every request
-stays on the site's own address.  The slow run adds the rest of the promise: a shared link opened
+that one page, at a desktop's size by mouse and at a phone's (390 px) by touch: generates at the
+three levels it offers, asks for a hint in three presses, Check and Undo, plays the puzzle to the
+end and reloads; every request stays on the site's own address.  The slow run adds the rest of the promise: a shared link opened
 in a fresh browser, the network cut (``set_offline``) then a reload, play and a new puzzle, the
 puzzle of the day the same in two browsers and yesterday's a click away.
 """
@@ -87,14 +87,26 @@ def status(page) -> str:
     return page.locator("#status").inner_text()
 
 
-def generate(page, level: str, side: int, seed: int | None = None) -> dict:
+def generate(page, level: str, side: int, seed: int | None = None, press=None) -> dict:
     page.fill("#gen-rows", str(side))
     page.fill("#gen-cols", str(side))
     page.select_option("#gen-difficulty", level)
     page.fill("#gen-seed", "" if seed is None else str(seed))
-    page.click("#generate")
+    (press or click)(page, "#generate")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('A new')", timeout=60000)
     return page_state(page)
+
+
+def click(page, selector):
+    page.locator(selector).click()
+
+
+def tap(page, selector):
+    """A finger's tap on the control (the DevTools protocol's touch events)."""
+    where = page.locator(selector)
+    where.scroll_into_view_if_needed()
+    box = where.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def solution_moves(page) -> list[tuple[int, int, int, int, int]]:
@@ -126,7 +138,7 @@ def lay_by_touch(page, moves):
 
 
 # ------------------------------------------------------------------ the default run
-def test_the_site_generates_plays_hints_and_checks_with_no_server(visit, site_url):
+def test_the_site_starts_on_the_puzzle_of_the_day_and_offers_only_what_it_does_alone(visit, site_url):
     page, seen = visit
     doc = json.loads(page.evaluate("fetch('limits.json').then((r) => r.text())"))
     daily = doc["site"]["daily"]
@@ -136,37 +148,40 @@ def test_the_site_generates_plays_hints_and_checks_with_no_server(visit, site_ur
     assert page.locator("#daily-card").is_visible() and page.locator("#picture-needs").is_visible()
     assert page.locator("#picture-file").is_disabled()
     assert page.eval_on_selector_all("#gen-difficulty option", "os => os.map((o) => o.value)") == list(HERE_LEVELS)
-    made = {}
+    assert strangers(seen, site_url) == [] and quiet(seen, site_url) == []
+
+
+@pytest.mark.parametrize("viewport, press, lay", [
+    ({"width": 1000, "height": 900}, click, lay_by_mouse),
+    ({"width": 390, "height": 844}, tap, lay_by_touch),
+], ids=["desktop-by-mouse", "phone-by-touch"])
+def test_the_site_generates_plays_hints_checks_undoes_and_reloads_with_no_server(visit, site_url, viewport, press,
+                                                                                   lay):
+    """At each size, with the input a person uses there (a mouse on a desktop, a finger on a
+    phone): a puzzle at each level the page makes, a hint in three presses, Check, Undo, the puzzle
+    played to the end, and a reload that brings the finished game back."""
+    page, seen = visit
+    page.set_viewport_size(viewport)
     for level in HERE_LEVELS:
-        made[level] = generate(page, level, 7)
-        assert made[level]["level"] == level and made[level]["daily"] is None and f"l={level}" in page.url
+        made = generate(page, level, 7, press=press)
+        assert made["level"] == level and made["daily"] is None and f"l={level}" in page.url
         assert status(page).startswith(f"A new {level} puzzle")
-    # the last one, played to the end: a hint in three presses, Check, Undo, then the solution by mouse
+    # the last one: a hint in three presses (the place, the reason, the move), Check, Undo
     for stage in range(3):
-        page.click("#hint")
+        press(page, "#hint")
         page.wait_for_selector(".status.hinted", timeout=30000)
         if stage == 1:
             assert re.match(r"Hint \(\w+\): ", status(page))
     laid = sum(page_state(page)["counts"])
     marks = page.locator("#board .mark").count()
     assert laid + marks >= 1
-    page.click("#check")
+    press(page, "#check")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('No mistakes so far')",
                            timeout=30000)
-    page.click("#undo")
+    press(page, "#undo")
     assert sum(page_state(page)["counts"]) == 0 and page.locator("#board .mark").count() == 0
-    lay_by_mouse(page, solution_moves(page))
-    page.wait_for_selector("#banner:not([hidden])", timeout=30000)
-    assert page_state(page)["solved"]
-    assert strangers(seen, site_url) == [] and quiet(seen, site_url) == []
-
-
-def test_a_puzzle_played_to_the_end_by_touch_at_a_phones_size_then_reloaded(visit, site_url):
-    page, seen = visit
-    page.set_viewport_size({"width": 390, "height": 844})
-    generate(page, HERE_LEVELS[0], 6)
     moves = solution_moves(page)
-    lay_by_touch(page, moves)
+    lay(page, moves)
     page.wait_for_selector("#banner:not([hidden])", timeout=30000)
     state = page_state(page)
     assert state["solved"] and sum(state["counts"]) == sum(k for *_, k in moves)

@@ -205,7 +205,7 @@ def test_openapi_and_page(client):
     assert r.status_code == 200 and r.json() == client.app.openapi()  # generated from the models
     doc = r.json()
     assert set(doc["paths"]) == {"/api/limits", "/api/style", "/api/parse", "/api/solve", "/api/check", "/api/hint",
-                                 "/api/analyze", "/api/convert", "/api/generate", "/api/read-picture"}
+                                 "/api/analyze", "/api/convert", "/api/generate", "/api/read-picture", "/api/sheets"}
     gets = {"/api/limits": "LimitsReport", "/api/style": "StyleReport"}
     for path, item in doc["paths"].items():
         if path in gets:

@@ -17,6 +17,7 @@ import socket
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
@@ -87,6 +88,14 @@ def island(page, r, c):
     return page.locator(f'#board .island[data-r="{r}"][data-c="{c}"]')
 
 
+def tool(page, name):
+    """The toolbar's button or toggle ``name``, the More menu opened first when the tool is folded
+    into it (the toolbar keeps one row on every screen)."""
+    if page.locator(f"#menu #{name}").count() and page.is_hidden("#menu"):
+        page.click("#menu-button")
+    return page.locator(f"#{name}")
+
+
 def json_link(puzzle: dict) -> str:
     return "j=" + base64.urlsafe_b64encode(json.dumps(puzzle).encode()).decode().rstrip("=")
 
@@ -145,6 +154,16 @@ def mark(page, k):
     page.mouse.click(box["x"] + x, box["y"] + y, button="right")
 
 
+def blank_board(page, rows, cols):
+    """The constructor on a new blank board of rows x cols: its box and cell size on screen."""
+    tool(page, "mode").click()
+    page.fill("#blank-rows", str(rows))
+    page.fill("#blank-cols", str(cols))
+    page.click("#blank")
+    box = page.locator("#board").bounding_box()
+    return box, box["width"] / cols
+
+
 def lay(page, r1, c1, r2, c2):
     island(page, r1, c1).click()
     island(page, r2, c2).click()
@@ -180,7 +199,7 @@ def test_play_the_whole_solution_by_clicks(browser, server, artifacts):
 def test_hint_on_a_fresh_board_applies_its_step(browser, server):
     page, errors = open_puzzle(browser, server)
     for _ in range(3):  # look here, the reason, do it (tests/test_web_phone.py follows each step)
-        page.click("#hint")
+        tool(page, "hint").click()
         page.wait_for_selector(".status.hinted", timeout=10000)
     text = status(page)
     assert text.startswith("Hint") and ("needs" in text or "bridge" in text)
@@ -188,7 +207,7 @@ def test_hint_on_a_fresh_board_applies_its_step(browser, server):
     # the step is laid on the board as one move, and Undo takes it back
     laid = page.locator("#board .bridge").count() + page.locator("#board .mark").count()
     assert laid >= 1
-    page.click("#undo")
+    tool(page, "undo").click()
     assert page.locator("#board .bridge").count() + page.locator("#board .mark").count() == 0
     assert errors == []
 
@@ -254,9 +273,9 @@ def test_refused_move_undo_and_keyboard(browser, server):
     lay(page, 1, 1, 6, 1)
     assert "more than its number" in status(page)
     assert page.locator("#board .bridge").count() == 1
-    page.click("#undo")
+    tool(page, "undo").click()
     assert page.locator("#board .bridge").count() == 0
-    page.click("#redo")
+    tool(page, "redo").click()
     assert page.locator("#board .bridge").count() == 1
     # keyboard: focus the 4 at the top left, pick it, lay a bridge to the right
     island(page, 0, 0).focus()
@@ -276,7 +295,7 @@ def test_error_marking_toggle(browser, server):
     lay(page, 1, 1, 6, 1)
     lay(page, 1, 4, 1, 6)
     assert page.locator('#board .island.err[data-r="6"][data-c="6"]').count() == 1
-    page.uncheck("#errors")
+    tool(page, "errors").uncheck()
     assert page.locator("#board .island.err").count() == 0
     assert "off" in status(page)
     page.keyboard.press("e")  # the shortcut turns it back on
@@ -349,6 +368,7 @@ def test_check_highlights_mistakes_without_giving_counts(browser, server):
     assert page.locator("#board .bridge.wrong").count() == 1
     assert page.locator("#board .mark.wrong").count() == 1
     assert not re.search(r"has \d|\(\d\)", text)  # no count of the solution's bridges
+    assert page.locator("#status button", has_text="Reveal").is_visible()   # the button the message names
     # Reveal shows the solution, checked by the rules
     page.keyboard.press("r")
     page.wait_for_selector("#banner:not([hidden])", timeout=10000)
@@ -392,10 +412,10 @@ def test_board_never_moves_while_messages_change(browser, server, width, height)
     assert "more than its number" in status(page)
     assert _board_box(page) == before
     lay(page, 0, 0, 0, 5)
-    page.click("#check")                          # a check that lists problems or says all is well
+    tool(page, "check").click()                          # a check that lists problems or says all is well
     page.wait_for_function("document.getElementById('status').className !== 'status'", timeout=10000)
     assert _board_box(page) == before
-    page.click("#reveal")                         # the solved banner sits over the board
+    tool(page, "reveal").click()                         # the solved banner sits over the board
     page.wait_for_selector("#banner:not([hidden])", timeout=10000)
     assert _board_box(page) == before
     banner = page.locator("#banner").bounding_box()
@@ -419,12 +439,13 @@ def test_phone_touch_targets_and_long_press(browser, server, artifacts):
     # the board opens at fit; zoomed in, every island's cell is at least 44 px and the board scrolls
     # inside its frame
     while float(page.get_attribute("#board", "data-cell")) < 44:
-        page.click("#zoom-in")
+        tool(page, "zoom-in").click()
     page.eval_on_selector("#board-wrap", "w => w.scrollTo(0, 0)")
     page.locator("#board-wrap").scroll_into_view_if_needed()
     box = island(page, 0, 0).bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44
-    assert page.evaluate("getComputedStyle(document.getElementById('board')).touchAction") != "none"
+    # every touch on the board is the page's (a drag from an island lays a bridge, two fingers pinch)
+    assert page.evaluate("getComputedStyle(document.getElementById('board')).touchAction") == "none"
     # taps lay a bridge
     for r, c in ((0, 0), (0, 3)):
         b = island(page, r, c).bounding_box()
@@ -440,10 +461,10 @@ def test_phone_touch_targets_and_long_press(browser, server, artifacts):
     assert page.locator("#board .mark").count() == 1
     page.screenshot(path=str(artifacts / "screenshot-phone.png"))
     # zoom control: out to see the whole board, then in again
-    page.click("#zoom-fit")
+    tool(page, "zoom-fit").click()
     assert float(page.get_attribute("#board", "data-cell")) < 44
-    page.click("#zoom-in")
-    page.click("#zoom-in")
+    tool(page, "zoom-in").click()
+    tool(page, "zoom-in").click()
     assert errors == []
 
 
@@ -587,7 +608,7 @@ def test_axe_and_contrast(browser, server, artifacts, scheme):
     page, errors = open_puzzle(browser, server, scheme=scheme)
     assert page.evaluate("document.documentElement.dataset.theme") == scheme  # prefers-color-scheme
     lay(page, 1, 1, 1, 4)
-    page.click("#hint")
+    tool(page, "hint").click()
     page.wait_for_selector(".status.hinted", timeout=10000)
     assert _axe(page) == []
     figures = page.evaluate(CONTRAST_JS)
@@ -628,7 +649,7 @@ def test_page_runs_under_its_csp_with_a_favicon_and_the_servers_links(browser, s
     page, errors = open_puzzle(browser, server, bypass_csp=False)
     assert page.locator("#board .island").count() == 12
     href = page.get_attribute("link[rel=icon]", "href")
-    assert page.request.get(server + href).status == 200
+    assert page.request.get(urljoin(page.url, href)).status == 200
     # the links and crossings come from /api/parse when the server sends them
     assert page.evaluate("document.body.dataset.geometry") == ("server" if "links" in parsed else "page")
     puzzle, _ = puzzle_and_solution()
@@ -641,7 +662,7 @@ def test_page_runs_under_its_csp_with_a_favicon_and_the_servers_links(browser, s
 # ------------------------------------------------------------------ the constructor
 def test_constructor_finds_several_solutions_and_a_fix(browser, server, artifacts):
     page, errors = open_puzzle(browser, server)
-    page.click("#mode")
+    tool(page, "mode").click()
     page.fill("#blank-rows", "5")
     page.fill("#blank-cols", "5")
     page.click("#blank")

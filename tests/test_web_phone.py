@@ -13,7 +13,7 @@ import json
 import pytest
 
 from test_web_e2e import (PUZZLE, artifacts, browser, island, json_link, lay, mark, open_page,  # noqa: F401
-                          play_solution, puzzle_and_solution, serve, server, status)
+                          play_solution, puzzle_and_solution, serve, server, status, tool)
 
 PHONE = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
 TABLET = {"width": 768, "height": 1024, "has_touch": True, "is_mobile": True}
@@ -87,8 +87,11 @@ def test_load_and_new_blank_board_bring_the_board_into_view(browser, server):
     page.click("#load")
     page.wait_for_function("document.querySelectorAll('#board .island').length === 4")
     assert all(wholly_visible(page, b, 390, 844) for b in disc_boxes(page))
-    tap(page, page.locator("#mode"))
-    page.locator("#blank").scroll_into_view_if_needed()
+    tap(page, tool(page, "mode"))
+    tap(page, page.locator("#status button", has_text="New blank board"))   # the message brings the form into view
+    box = page.locator("#blank").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 844
+    page.eval_on_selector("#blank", "b => b.scrollIntoView({block: 'start'})")
     assert page.locator("#board").bounding_box()["y"] + 100 > 844 or page.locator("#board").bounding_box()["y"] < 0
     page.click("#blank")
     board = page.locator("#board").bounding_box()
@@ -114,7 +117,7 @@ def test_a_big_board_opens_at_fit_and_says_when_part_is_out_of_view(browser, ser
     assert all(wholly_visible(page, b, 390, 844) for b in disc_boxes(page))
     assert page.is_hidden("#more")
     for _ in range(6):                      # zoom in to 44 px islands: part of the board leaves the frame
-        page.click("#zoom-in")
+        tool(page, "zoom-in").click()
     assert float(page.get_attribute("#board", "data-cell")) >= 44
     page.wait_for_selector("#more:not([hidden])")
     assert "right" in page.locator("#more-text").inner_text() and "below" in page.locator("#more-text").inner_text()
@@ -135,7 +138,7 @@ def test_a_hints_whole_text_is_visible_without_moving_the_board(browser, server,
     page, errors = open_page(browser, server, **device)
     before = page.locator("#board").bounding_box()
     for stage in ("look at", "Press Hint again to do it"):
-        tap(page, page.locator("#hint"))
+        tap(page, tool(page, "hint"))
         page.wait_for_function(f"document.getElementById('status').textContent.includes({stage!r})", timeout=10000)
     clipped = page.evaluate("(() => { const s = document.getElementById('status'); "
                             "return s.scrollHeight - s.clientHeight; })()")
@@ -149,7 +152,7 @@ def test_a_hints_whole_text_is_visible_without_moving_the_board(browser, server,
         "bridges": [], "marks": [], "problems": []}))
     lay(page, 1, 1, 1, 4)
     for _ in range(2):
-        tap(page, page.locator("#hint"))
+        tap(page, tool(page, "hint"))
     page.wait_for_function("document.getElementById('status').textContent.includes('only island it still sees')")
     assert page.evaluate("(() => { const s = document.getElementById('status'); "
                          "return s.scrollHeight - s.clientHeight; })()") <= 1
@@ -161,7 +164,7 @@ def test_a_hints_whole_text_is_visible_without_moving_the_board(browser, server,
 
 def test_the_constructor_works_by_touch_alone(browser, server, artifacts):
     page, errors = open_page(browser, server, **PHONE)
-    tap(page, page.locator("#mode"))
+    tap(page, tool(page, "mode"))
     assert page.locator("#help").inner_text().startswith("Building")
     tap(page, page.locator("#blank"))                       # 7 x 7, as the form says
     assert page.locator("#board .island").count() == 0
@@ -182,9 +185,9 @@ def test_the_constructor_works_by_touch_alone(browser, server, artifacts):
     assert page.evaluate("document.activeElement.tagName") not in ("INPUT", "TEXTAREA")  # no keyboard needed
     # the toolbar's Undo and Redo work here
     assert page.is_enabled("#undo")
-    tap(page, page.locator("#undo"))
+    tap(page, tool(page, "undo"))
     assert page.locator("#board .island").count() == 3
-    tap(page, page.locator("#redo"))
+    tap(page, tool(page, "redo"))
     assert page.locator("#board .island").count() == 2
     page.wait_for_selector("#verdict[data-status=unique]", timeout=15000)
     tap(page, page.locator("#build-play"))
@@ -205,8 +208,7 @@ def test_browser_print_prints_the_puzzle(browser, server):
     first = page.locator("#print-solution section").first
     assert first.is_visible() and first.locator("circle").count() == 12
     page.evaluate("window.dispatchEvent(new Event('afterprint'))")
-    page.emulate_media(media="screen")
-    pdf = page.pdf()
+    pdf = page.pdf()                      # the browser's print itself (print media): the puzzle, the solution
     assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == 2
     assert errors == []
 
@@ -277,7 +279,7 @@ def test_a_hint_shows_a_wrong_mark_on_the_board(browser, server):
     counts = sol.counts(puzzle)
     used = next(k for k, n in enumerate(counts) if n > 0 and not puzzle.crossing_partners[k])
     mark(page, used)
-    page.click("#hint")
+    tool(page, "hint").click()
     page.wait_for_selector("#board .mark.wrong", timeout=10000)
     assert page.locator("#board .mark.wrong").count() == 1
     assert "problem" in status(page)
@@ -287,27 +289,27 @@ def test_a_hint_shows_a_wrong_mark_on_the_board(browser, server):
 # ------------------------------------------------------------------ graduated hints and records
 def test_hints_come_in_three_steps_and_records_with_hints_are_kept_apart(browser, server):
     page, errors = open_page(browser, server)
-    page.click("#hint")
+    tool(page, "hint").click()
     page.wait_for_selector(".status.hinted", timeout=10000)
     assert "look at the highlighted" in status(page)
     assert page.locator("#board .island.hint").count() >= 1
     assert page.locator("#board .bridge").count() + page.locator("#board .mark").count() == 0
-    page.click("#hint")
+    tool(page, "hint").click()
     assert "needs" in status(page) and "Press Hint again" in status(page)
     assert page.locator("#board .bridge").count() == 0
     lay(page, 1, 1, 1, 4)                                      # the board changes: the hint starts over
-    page.click("#hint")
+    tool(page, "hint").click()
     page.wait_for_function("document.getElementById('status').textContent.includes('look at')", timeout=10000)
-    page.click("#undo")
-    page.click("#hint")
+    tool(page, "undo").click()
+    tool(page, "hint").click()
     page.wait_for_function("document.getElementById('status').textContent.includes('look at')", timeout=10000)
-    page.click("#hint")
+    tool(page, "hint").click()
     assert "needs" in status(page)
-    page.click("#hint")
+    tool(page, "hint").click()
     assert "Done for you" in status(page)
     laid = page.locator("#board .bridge").count()
     assert laid >= 1
-    page.click("#undo")
+    tool(page, "undo").click()
     assert page.locator("#board .bridge").count() == 0
     play_solution(page)
     assert "help" in page.locator("#banner").inner_text()
@@ -323,7 +325,7 @@ def test_an_impossible_puzzle_says_so_when_loaded(browser, server):
     page, errors = open_page(browser, server, fragment=json_link(lone))
     page.wait_for_function("document.getElementById('status').textContent.includes('no solution')", timeout=10000)
     assert "the 1 at row 3, column 2 cannot reach any island" in status(page)
-    page.click("#check")
+    tool(page, "check").click()
     page.wait_for_selector(".status.error")
     assert "no solution" in status(page) and "No mistakes" not in status(page)
     pairs = {"rows": 3, "cols": 3, "maxbridges": 2, "islands": [[0, 0, 1], [0, 2, 1], [2, 0, 1], [2, 2, 1]]}
@@ -338,7 +340,7 @@ def test_reveal_on_a_puzzle_with_several_solutions_says_it_shows_one(browser, se
     page, errors = open_page(browser, server, fragment=json_link(several))
     page.wait_for_function("document.getElementById('status').textContent.includes('more than one solution')",
                            timeout=10000)
-    page.click("#reveal")
+    tool(page, "reveal").click()
     page.wait_for_selector("#banner:not([hidden])", timeout=10000)
     assert "one of them" in status(page)
     assert errors == []
@@ -346,7 +348,7 @@ def test_reveal_on_a_puzzle_with_several_solutions_says_it_shows_one(browser, se
 
 def test_export_offers_only_what_can_be_written_now_by_plain_names(browser, server):
     page, errors = open_page(browser, server)
-    page.click("#mode")
+    tool(page, "mode").click()
     names = lambda: page.eval_on_selector_all("#export-format option", "os => os.map(o => [o.value, o.textContent])")  # noqa: E731
     first = dict(names())
     assert {"Tatham game ID", "puzz.link URL", "text grid"} <= set(first.values())
@@ -372,17 +374,17 @@ def test_reload_keeps_the_undo_history_and_the_toggles(browser, server):
     page, errors = open_page(browser, server)
     lay(page, 1, 1, 1, 4)
     mark(page, 0)
-    page.check("#possible")
-    page.check("#groups")
+    tool(page, "possible").check()
+    tool(page, "groups").check()
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     assert page.is_checked("#possible") and page.is_checked("#groups")
     assert page.locator("#board .bridge").count() == 1 and page.locator("#board .mark").count() == 1
-    page.click("#undo")
+    tool(page, "undo").click()
     assert page.locator("#board .mark").count() == 0
-    page.click("#undo")
+    tool(page, "undo").click()
     assert page.locator("#board .bridge").count() == 0
-    page.click("#redo")
+    tool(page, "redo").click()
     assert page.locator("#board .bridge").count() == 1
     assert errors == []
 

@@ -429,3 +429,60 @@ def test_a_broken_rule_check_is_caught(page, cases):
 @pytest.mark.slow
 def test_the_pages_rules_agree_on_ten_times_as_many_fresh_boards(page, cases):
     test_the_pages_rules_agree_with_the_checker(page, cases)
+
+
+# ------------------------------------------------------------------ links and impossible numbers
+PAGE_LINKS = """async ([url, words]) => {
+  const R = await import(url), W = await import(words), [puzzles] = window.boardsToJudge;
+  return JSON.stringify(puzzles.map((p) => {
+    const own = R.linksOf(p.puzzle), g = R.graphOf(p), built = R.graphOf({ puzzle: p.puzzle, links: own });
+    return { links: own, parsed: W.capacityText(g, R.capacityProblems(g)),
+             built: W.capacityText(built, R.capacityProblems(built)) };
+  }));
+}"""
+
+#: ways to break the page's links and its check of the numbers; the comparison must catch each one
+BROKEN_NUMBERS = {
+    "MAXBRIDGES taken for a link's cap": ("(sum, k) => sum + g.links[k].cap", "(sum, k) => sum + g.maxbridges"),
+    "the columns' links missed": ("if (byCol[i][1] === byCol[i + 1][1])", "if (byCol[i][1] === byCol[i + 1][1] + 1)"),
+    "an island with no neighbour counted as one": ("const first = !neighbours", "const first = neighbours < 0"),
+}
+
+
+def numbers_disagreements(parsed, results) -> list[str]:
+    """Where the page's links (of a puzzle it has not parsed) or its words for impossible numbers
+    differ from the server's links and the model's refusal."""
+    out = []
+    for doc, got in zip(parsed, results):
+        puzzle = read_text(json.dumps(doc["puzzle"]), "json").puzzle
+        problems = puzzle.capacity_problems()
+        want = problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "") if problems else None
+        name = json.dumps(doc["puzzle"])[:120]
+        if got["parsed"] != want:
+            out.append(f"{name}: page {got['parsed']!r}, model {want!r}")
+        if not doc["puzzle"].get("ignore"):
+            if got["links"] != doc["links"]:
+                out.append(f"{name}: links of its own {got['links']}, the server's {doc['links']}")
+            if got["built"] != want:
+                out.append(f"{name}: from its own links {got['built']!r}, model {want!r}")
+    return out
+
+
+def test_the_pages_links_and_impossible_numbers_agree_with_the_model(page, cases):
+    seed, boards_, parsed, _ = cases
+    send_boards(page, boards_[:1], parsed)
+    results = json.loads(page.evaluate(PAGE_LINKS, ["/static/referee.js", "/static/words.js"]))
+    impossible = sum(1 for doc in parsed if read_text(json.dumps(doc["puzzle"]), "json").puzzle.capacity_problems())
+    assert len(results) == len(parsed) >= 60 and impossible >= 10, impossible
+    found = numbers_disagreements(parsed, results)
+    assert not found, f"{len(found)} disagreements (seed {seed}); the first:\n" + "\n".join(found[:8])
+    referee, words = REFEREE_JS.read_text(encoding="utf-8"), REFEREE_JS.with_name("words.js").read_text(encoding="utf-8")
+    for name, (good, bad) in BROKEN_NUMBERS.items():
+        in_referee = good in referee
+        assert (referee if in_referee else words).count(good) == 1, f"{name}: {good!r} is not once in the page"
+        url = page.evaluate("(src) => URL.createObjectURL(new Blob([src], {type: 'text/javascript'}))",
+                            (referee.replace(good, bad) if in_referee else referee))
+        # words.js imports nothing; a broken copy of it is judged with the page's referee
+        wurl = "/static/words.js" if in_referee else page.evaluate(
+            "(src) => URL.createObjectURL(new Blob([src], {type: 'text/javascript'}))", words.replace(good, bad))
+        assert numbers_disagreements(parsed, json.loads(page.evaluate(PAGE_LINKS, [url, wurl]))), name

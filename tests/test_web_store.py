@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from test_web_e2e import PUZZLE, browser, json_link, lay, open_page, server, status  # noqa: F401
+from test_web_e2e import PUZZLE, browser, json_link, lay, open_page, server, status, tool  # noqa: F401
 
 from hashikit.model import LEVELS
 
@@ -28,9 +28,10 @@ FLOORS = {
     # 1: the state
     "store.js": 1, "draw.js": 1,
     # 2: views and services that follow the state
-    "messages.js": 2, "board.js": 2, "zoom.js": 2, "clock.js": 2, "best.js": 2, "saved.js": 2, "solution.js": 2,
+    "messages.js": 2, "board.js": 2, "zoom.js": 2, "fold.js": 2, "clock.js": 2, "best.js": 2, "saved.js": 2,
+    "solution.js": 2,
     # 3: actions that change it
-    "moves.js": 3, "check.js": 3, "tools.js": 3, "load.js": 3, "build.js": 3,
+    "moves.js": 3, "check.js": 3, "tools.js": 3, "load.js": 3, "build.js": 3, "sheets.js": 3,
     # 4: what the player's input starts
     "mode.js": 4, "input.js": 4, "picture.js": 4, "daily.js": 4,
     # 5: the page's start
@@ -98,7 +99,7 @@ def test_a_loop_in_the_no_loops_variant_is_marked_and_named(browser, server):
 def test_the_state_refuses_outside_writes_and_holds_no_dom(browser, server):
     page, errors = open_page(browser, server)
     lay(page, 1, 1, 1, 4)
-    page.click("#hint")
+    tool(page, "hint").click()
     page.wait_for_selector(".status.hinted", timeout=10000)
     refused = page.evaluate("""async () => {
       const { state } = await import('/static/store.js');

@@ -202,7 +202,11 @@ def _writable(path: str) -> str | None:
         return f"the folder {os.path.dirname(os.path.abspath(path))} does not exist"
     if os.path.exists(real) and not os.path.isfile(real):
         return "is not a regular file (a device or a pipe); give a file name"
-    probe = part_of(real)
+    return _can_make_in(folder, part_of(real))
+
+
+def _can_make_in(folder: str, probe: str) -> str | None:
+    """Whether the file ``probe`` can be made (and removed) in ``folder``: tried."""
     try:
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
@@ -227,7 +231,7 @@ def _folder_problem(path: str, r: Role, args) -> str | None:
     if os.path.exists(path):
         if not os.path.isdir(path):
             return "is a file; this option writes a folder"
-        return _writable(os.path.join(path, "x"))
+        return _folder_writable(path)
     if callable(r.endings):
         problem = r.endings(path, args)
         if problem:
@@ -235,7 +239,15 @@ def _folder_problem(path: str, r: Role, args) -> str | None:
     above = _existing_above(path)
     if above is None or not os.path.isdir(above):
         return f"{above} is a file, not a folder"
-    return _writable(os.path.join(above, "x"))
+    return _folder_writable(above)
+
+
+def _folder_writable(folder: str) -> str | None:
+    """Whether files can be made in ``folder`` (whatever it already holds)."""
+    from ..files import part_of
+
+    real = os.path.realpath(folder)
+    return _can_make_in(real, part_of(os.path.join(real, ".hashikit-probe")))
 
 
 # -- formats -----------------------------------------------------------------------------------

@@ -24,12 +24,18 @@ def cmd_site(args) -> int:
     refused = site_refusal(folder)
     if refused:
         raise BadInput(f"{folder}: {refused}")
+    given = [flag for flag, v in (("--daily-level", args.daily_level), ("--daily-size", args.daily_size),
+                                  ("--daily-seed", args.daily_seed)) if v is not None]
+    if args.no_daily and given:
+        raise BadInput(f"--no-daily with {given[0]}: there is no daily puzzle to set; give one or the other")
     daily = None if args.no_daily else site_daily(args.daily_level, args.daily_size, args.daily_seed)
-    output.validate_folder(folder)
     files = site_files(args.pyodide, daily, say)
     for name, data in files.items():
         path = os.path.join(folder, *name.split("/"))
-        output.validate_folder(os.path.dirname(path))
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        except OSError as exc:
+            raise BadInput(f"{os.path.dirname(path)}: cannot make the folder: {exc.strerror or exc}") from None
         output.write_output(data, path)
     total = sum(map(len, files.values()))
     say(f"hashikit: wrote the site to {folder} ({len(files)} files, {total / 1e6:.1f} MB); "
@@ -53,14 +59,14 @@ def add_parser(sub) -> None:
         epilog="examples:\n  hashikit site public/\n  python -m http.server -d public/   # then open http://localhost:8000/\n"
                "  hashikit site public/ --daily-level hard --daily-size 12x12 --daily-seed 7\n"
                "  hashikit site public/ --pyodide pyodide-0.29.5.tgz")
-    s.add_argument("out", metavar="OUT", help="the folder to write (new, empty, or a site written before)")
-    s.add_argument("--pyodide", metavar="PATH",
-                   help="Pyodide's npm tarball (pyodide-VERSION.tgz) or its unpacked folder, instead of the registry")
-    s.add_argument("--daily-level", choices=levels, default=levels[1],
-                   help="the daily puzzle's level (default: %(default)s)")
+    output.writes(s.add_argument("out", metavar="OUT", help="the folder to write (new, empty, or a site written before)"),
+                  "folder", what="the site")
+    output.reads(s.add_argument("--pyodide", metavar="PATH", help="Pyodide's npm tarball (pyodide-VERSION.tgz) or "
+                                                                 "its unpacked folder, instead of the registry"))
+    s.add_argument("--daily-level", choices=levels, help=f"the daily puzzle's level (default: {levels[1]})")
     s.add_argument("--daily-size", type=argtypes.board_size(OPTIONS["rows"], OPTIONS["cols"], SITE_GENERATE_MAX_SIDE),
-                   default=(10, 10), metavar="ROWSxCOLS", help="the daily puzzle's board (default: 10x10)")
-    s.add_argument("--daily-seed", type=argtypes.between(0, 2 ** 31 - 1, whole=True), default=1, metavar="N",
-                   help="the site's seed: the day's puzzle comes from it and the date (default: %(default)s)")
+                   metavar="ROWSxCOLS", help="the daily puzzle's board (default: 10x10)")
+    s.add_argument("--daily-seed", type=argtypes.between(0, 2 ** 31 - 1, whole=True), metavar="N",
+                   help="the site's seed: the day's puzzle comes from it and the date (default: 1)")
     s.add_argument("--no-daily", action="store_true", help="no daily puzzle")
     s.set_defaults(func=cmd_site)

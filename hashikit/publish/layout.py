@@ -319,20 +319,22 @@ def _board_pages(pages: list[Page], section: Section, plan: Plan, opts: Options,
     return next(p.number for p in reversed(pages) if p.kind != "blank") - (len(section.items) - 1) // plan.count
 
 
-def sheets(items: list[BookPuzzle], opts: Options, kind: str = "puzzle", heading: str | None = None) -> list[Page]:
+def sheets(items: list[BookPuzzle], opts: Options, kind: str = "puzzle", heading: str | None = None,
+           first: int = 1) -> list[Page]:
     """Any list of puzzles laid out ``opts.per_page`` a page (``opts.solutions_per_page`` for
     solutions), or the most up to the default that keeps :data:`MIN_PT`: print sheets, with no
-    front matter.  One cell size, from the largest board; each board captioned with its ``label``
-    (none when empty); solutions drawn when ``kind`` is ``"solution"``."""
+    front matter, numbered from page ``first``.  One cell size, from the largest board; each board
+    captioned with its ``label`` (none when empty); solutions drawn when ``kind`` is ``"solution"``."""
     items = list(items)
     if not items:
         raise BookError("no puzzles to put on the sheets")
     if kind == "solution" and any(i.solution is None for i in items):
         raise BookError("solution sheets need each puzzle's solution")
     section = Section("sheet", max(i.puzzle.rows for i in items), max(i.puzzle.cols for i in items), items)
-    pages: list[Page] = []
+    pw, ph = PAPERS[opts.paper]
+    pages = [Page(k + 1, pw, ph, kind="blank") for k in range(first - 1)]     # the pages before, not laid out
     _board_pages(pages, section, plan_section(section, opts, kind), opts, kind, heading, False)
-    return pages
+    return pages[first - 1:]
 
 
 def wrap(text: str, width: float, size: float, bold: bool = False, font_dir: str | None = None) -> list[str]:

@@ -45,7 +45,8 @@ from . import jobs
 from .guards import CLIENT_GONE, ApiError, BodyGuard, RootSlash, SecurityHeaders, validation_message
 from .admission import GENERATE, HEAVY, LIGHT, ClientGate, Gatekeeper, Refused, client_of, proxies
 from .requests import (BoardRequest, CheckRequest, ConvertRequest, ErrorAnswer, GenerateRequest, LimitsReport, ParseRequest,
-                       PictureRequest, PuzzleRequest, StyleReport, limits_report, style_report)
+                       PictureRequest, PuzzleRequest, SheetsRequest, StyleReport, limits_report,
+                       style_report)
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -88,6 +89,8 @@ REFUSALS = {
                      "no-loops variant)", "a format that shows a solution without `bridges`"),
     "/api/read-picture": ("bytes that are not a PNG, JPEG or WebP picture", "a picture over the pixel cap",
                           "a picture that holds no board"),
+    "/api/sheets": (*BOARD_REFUSALS, IMPOSSIBLE, "a puzzle that is not unique, or that the deduction rules do not finish "
+                    "(a printed puzzle must be both)"),
     "/api/generate": ("options the rule book refuses together (a density with Tatham's layout or its adjacency, "
                       "a level MAXBRIDGES 1 cannot reach)", "a board on which no bridge fits"),
 }
@@ -370,6 +373,27 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
             raise ApiError(503, message, status="timeout") from None
         return JSONResponse(out)
 
+    @app.post("/api/sheets", responses=errors("/api/sheets", {200: {
+                  "content": {"application/pdf": {}},
+                  "description": "the PDF (format pdf), or the pages as SVG (format svg)"}}),
+              summary="Print sheets",
+              description="The puzzles `per_page` a page and their solutions on the pages after, laid out by "
+                          "`hashikit book`'s engine: each puzzle proved unique and finished by the deduction "
+                          "rules, its printed solution passed by the rule checker (else 400 naming it). Heavy "
+                          f"work, in a worker killed after {generate_time_limit:g} s of work (503).")
+    async def print_sheets(req: SheetsRequest, request: Request) -> Response:
+        puzzles = [p.model_dump(exclude_none=True) for p in req.puzzles]
+        try:
+            out = await run(request, HEAVY, jobs.sheets, puzzles, req.per_page, req.solutions, req.paper,
+                            req.format, seconds=generate_time_limit, timed=False)
+        except workers.Overrun:
+            raise ApiError(503, f"the sheets were not ready within {generate_time_limit:g} s; try fewer puzzles",
+                           status="timeout", retry_after=2) from None
+        if req.format == "svg":
+            return JSONResponse(out)
+        return Response(out, media_type="application/pdf",
+                        headers={"content-disposition": 'attachment; filename="hashi-sheets.pdf"'})
+
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> Response:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
@@ -445,6 +469,12 @@ def _description(adm: Admission, max_body: int, solve_time_limit: float, generat
     return (
         "The JSON API behind `hashikit serve`. Every endpoint takes and answers JSON; rows and columns are "
         "0-based. Bad input answers 4xx with `{\"error\": message}`. "
+        "A verdict on a well-formed puzzle is an answer (200), never an HTTP error: its `status` says it, as "
+        "the command line's exit code 0 or 1 does (/api/solve: solved, infeasible, unknown; /api/check: "
+        "`complete`, `valid` and `violations`; /api/hint: hint, conflict, complete, stuck, infeasible, unknown; "
+        "/api/analyze: infeasible, unique, several, unknown). 4xx is what the command line's exit code 2 is: a "
+        "request that is malformed or over a limit, and a puzzle whose numbers alone no links can carry (bad "
+        "input for every command; the page says so itself without asking). "
         f"Boards are limited to {WEB.max_side}x{WEB.max_side} and MAXBRIDGES {WEB.max_maxbridges}, request bodies "
         f"to {max_body} bytes, pictures to {adm.picture_pixels:,} pixels, a solve, hint or analysis to "
         f"{solve_time_limit:g} s of work, a generate to {generate_time_limit:g} s.\n\n"

@@ -138,10 +138,12 @@ def site_files(pyodide: str | None, daily: dict | None, log) -> dict[str, bytes]
     return site.build(site.pyodide_files(pyodide, log), daily)
 
 
-def site_daily(level: str, size: tuple[int, int], seed: int) -> dict:
+def site_daily(level: str | None, size: tuple[int, int] | None, seed: int | None) -> dict:
+    """The daily puzzle's settings, each not given (None) the site's default."""
     from . import site
 
-    return site.daily_spec(level, size[0], size[1], seed)
+    given = {"level": level, "seed": seed, **({"rows": size[0], "cols": size[1]} if size else {})}
+    return site.daily_spec(**{k: v for k, v in given.items() if v is not None})
 
 
 def site_refusal(folder: str) -> str | None:

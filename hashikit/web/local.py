@@ -3,12 +3,14 @@ writes runs this module in a Web Worker (Python in the browser, Pyodide), and it
 (the site's own, in place of the served page's) asks it what the served page asks ``web/app.py``.
 
 Each call takes the JSON body the page sends the server and answers the JSON the server answers,
-from the same use-cases (:mod:`hashikit.service`), under :data:`hashikit.limits.SITE`: boards up
-to its sides, generation up to ``SITE_GENERATE_MAX_SIDE`` at the easiest ``SITE_LEVEL_COUNT``
-levels.  Beyond them, where the server would take the request (``limits.WEB``), the answer is an
-error whose status is ``needs-server``: the page then asks a hashikit server if one answers it,
-and says the feature needs one otherwise.  The solver is the engine python-sat's absence leaves
-(``search``, pure Python); the generator proves each puzzle unique with it.
+from the server's own jobs (:mod:`.jobs`: the request's JSON read, its use-case run, its answer
+as JSON) under :data:`hashikit.limits.SITE`: boards up to its sides, generation up to
+``SITE_GENERATE_MAX_SIDE`` at the easiest ``SITE_LEVEL_COUNT`` levels.  Beyond them, where the
+server would take the request (``limits.WEB``; the jobs' :class:`~.jobs.NeedsServer`), the answer
+is an error whose status is ``needs-server``: the page then asks a hashikit server if one answers
+it, and says the feature needs one otherwise.  What the server's request models check (the
+fields) is checked here.  The solver is the engine python-sat's absence leaves (``search``, pure
+Python); the generator proves each puzzle unique with it.
 
 :func:`answer` is the one way in: a call's name and its JSON body as text, and the answer as
 text: ``{"ok": answer}`` or ``{"error": message, "code": HTTP status, "status": kind}``.
@@ -19,14 +21,13 @@ from __future__ import annotations
 
 import json
 
-from .. import service
-from ..errors import BadArgument, FormatError, HashikitError, PuzzleError
-from ..limits import SITE, SITE_GENERATE_MAX_SIDE, SITE_GENERATE_TIME_LIMIT, SITE_LEVEL_COUNT, WEB, \
-    WEB_GENERATE_MAX_SIDE
+from ..errors import BadArgument, HashikitError
+from ..limits import SITE, SITE_GENERATE_MAX_SIDE, SITE_GENERATE_TIME_LIMIT, SITE_LEVEL_COUNT, \
+    WEB_GENERATE_MAX_SIDE, Deadline
 from ..model import LEVELS
 from ..service import BadInput, OutOfTime
+from . import jobs
 
-SOURCE = "<request>"
 #: the levels this page generates itself
 LEVELS_HERE = LEVELS[:SITE_LEVEL_COUNT]
 NEEDS_SERVER = "needs-server"
@@ -45,49 +46,18 @@ def _needs_server(message: str) -> Refused:
                    NEEDS_SERVER)
 
 
-def _board_fits(rows, cols, islands=None, maxbridges=None) -> None:
-    """Refuse a board above this page's limits: ``needs-server`` when the server takes it."""
-    here = SITE.problem(rows, cols, islands=islands, maxbridges=maxbridges)
-    if here and not WEB.problem(rows, cols, islands=islands, maxbridges=maxbridges):
-        raise _needs_server(here)
-    if here:
-        raise BadInput(here)
-
-
-def _puzzle(data):
-    """The request's puzzle, read as the JSON format reads one (its size checked before a board is
-    built), within this page's limits."""
-    from ..formats.jsonfmt import puzzle_from_data
-
-    if not isinstance(data, dict):
-        raise BadInput('"puzzle" must be a JSON object')
-    try:
-        puzzle = puzzle_from_data(data, SOURCE, '"puzzle"', WEB)
-    except FormatError as exc:
-        raise BadInput(exc.message) from None
-    except (PuzzleError, TypeError, ValueError) as exc:
-        raise BadInput(f'"puzzle": {exc}') from None
-    _board_fits(puzzle.rows, puzzle.cols, len(puzzle.islands), puzzle.maxbridges)
-    return service.admit(puzzle, SITE, numbers=False)
-
-
-def _bridges(bridges, puzzle, key: str = "bridges"):
-    from ..formats.jsonfmt import solution_from_list
-
-    try:
-        solution = solution_from_list(bridges or [], SOURCE, key)
-    except FormatError as exc:
-        raise BadInput(exc.message) from None
-    return service.bridges_on_board(puzzle, solution, f'"{key}"')
-
-
 def _fields(body: dict, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> None:
+    """What the server's request models check before a job runs: no field they lack, none missing."""
     for name in body:
         if name not in allowed:
             raise BadInput(f'"{name}" is not a field of this request')
     for name in required:
         if name not in body:
             raise BadInput(f'the request has no "{name}"')
+
+
+def _deadline() -> Deadline:
+    return Deadline.after(SITE.default_time_limit)
 
 
 def parse(body: dict) -> dict:
@@ -97,65 +67,32 @@ def parse(body: dict) -> dict:
         raise BadInput('"text" and "format" are text')
     if not text.strip():
         raise BadInput('"text" is empty')
-    try:
-        return service.parse(text, fmt, SITE).as_json()
-    except BadInput:
-        size = _declared(text, fmt)
-        if size is not None:
-            _board_fits(*size)
-        raise
-
-
-def _declared(text: str, fmt: str | None):
-    from ..formats import declared_size
-
-    try:
-        return declared_size(text, fmt, SOURCE)
-    except (HashikitError, ValueError):
-        return None
+    return jobs.parse(text, fmt, SITE)
 
 
 def solve(body: dict) -> dict:
     _fields(body, ("puzzle",), ("puzzle",))
-    report = service.solve(_puzzle(body["puzzle"]), unique=True, lim=SITE, stats=False)
-    if report.status == "unknown":
-        report.message = f"no answer within the time limit of {SITE.default_time_limit:g} s"
-    return report.as_json()
+    return jobs.solve(body["puzzle"], _deadline(), SITE)
 
 
 def check(body: dict) -> dict:
     _fields(body, ("puzzle", "bridges", "marks"), ("puzzle", "bridges"))
-    puzzle = _puzzle(body["puzzle"])
-    return service.check(puzzle, _bridges(body["bridges"], puzzle), in_play=True, marks=body.get("marks")).as_json()
+    return jobs.check(body["puzzle"], body["bridges"], body.get("marks"), SITE)
 
 
 def hint(body: dict) -> dict:
     _fields(body, ("puzzle", "bridges", "marks"), ("puzzle",))
-    puzzle = _puzzle(body["puzzle"])
-    partial = _bridges(body.get("bridges"), puzzle)
-    marks = body.get("marks")
-    service.board_marks(puzzle, marks)
-    try:
-        report = service.hint(puzzle, partial, marks=marks, lim=SITE)
-    except OutOfTime as exc:
-        report = service.HintReport(status="unknown", sentence=str(exc))
-    return report.as_json()
+    return jobs.hint(body["puzzle"], body.get("bridges"), body.get("marks"), _deadline(), SITE)
 
 
 def analyze(body: dict) -> dict:
     _fields(body, ("puzzle",), ("puzzle",))
-    try:
-        report = service.analyze(_puzzle(body["puzzle"]), lim=SITE)
-    except OutOfTime as exc:
-        report = service.AnalyzeReport(status="unknown", reason=str(exc))
-    return report.as_json()
+    return jobs.analyze(body["puzzle"], _deadline(), SITE)
 
 
 def convert(body: dict) -> dict:
     _fields(body, ("puzzle", "format", "bridges", "marks"), ("puzzle", "format"))
-    puzzle = _puzzle(body["puzzle"])
-    solution = _bridges(body["bridges"], puzzle) if body.get("bridges") else None
-    return service.convert_report(puzzle, solution, body["format"]).as_json()
+    return jobs.convert(body["puzzle"], body.get("bridges"), body["format"], SITE)
 
 
 def generate(body: dict) -> dict:
@@ -176,11 +113,14 @@ def generate(body: dict) -> dict:
     if spec.difficulty not in LEVELS_HERE:
         raise _needs_server(f"this page generates {', '.join(LEVELS_HERE)} puzzles, not {spec.difficulty}")
     try:
-        _puzzle_made, report = service.generate_unique(spec, time_limit=SITE_GENERATE_TIME_LIMIT)
+        return jobs.generate(spec, Deadline.after(SITE_GENERATE_TIME_LIMIT))
     except OutOfTime as exc:
         raise Refused(503, f"no {spec.difficulty} {rows}x{cols} puzzle found within {SITE_GENERATE_TIME_LIMIT:g} s "
                            f"({exc}); try again, or a smaller board", "timeout") from None
-    return report.as_json()
+
+
+def _refused(exc: Refused) -> str:
+    return json.dumps({"error": exc.message, "code": exc.code, "status": exc.status})
 
 
 CALLS = {"parse": parse, "solve": solve, "check": check, "hint": hint, "analyze": analyze,
@@ -200,8 +140,10 @@ def answer(name: str, body_text: str) -> str:
         if not isinstance(body, dict):
             raise BadInput("the request body must be a JSON object ({...})")
         return json.dumps({"ok": call(body)})
+    except jobs.NeedsServer as exc:
+        return _refused(_needs_server(str(exc)))
     except Refused as exc:
-        return json.dumps({"error": exc.message, "code": exc.code, "status": exc.status})
+        return _refused(exc)
     except (HashikitError, ValueError) as exc:
         return json.dumps({"error": str(exc), "code": 400, "status": None})
     except (TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:

@@ -15,6 +15,8 @@ from .. import __version__, service
 from ..errors import HashikitError
 from ..limits import (MIN_MAXBRIDGES, MIN_SIDE, TIME_MARGIN, WEB, WEB_ADMISSION, WEB_GENERATE_MAX_SIDE,
                       WEB_MAX_GENERATING, Admission)
+from ..publish.layout import PAPERS
+from ..publish.sheets import FORMATS as SHEET_FORMATS, MAX_PUZZLES as SHEET_MOST, PER_PAGE as SHEET_PER_PAGE
 from ..records import fields as record_fields
 from ..spec import OPTIONS, GenerateSpec
 from ..service import picture as _picture  # noqa: F401  (its PictureReport is an answer too)
@@ -220,6 +222,18 @@ def _generate_request():
 GenerateRequest = _generate_request()
 
 
+class SheetsRequest(Strict):
+    """Print sheets of these puzzles, the book's layout engine, as a PDF or as SVG pages."""
+
+    puzzles: list[PuzzleIn] = Field(min_length=1, max_length=SHEET_MOST, description="the puzzles, each proved "
+                                    "unique and finished by the deduction rules before it is printed")
+    per_page: Literal[SHEET_PER_PAGE] = Field(4, description="puzzles a page (and solutions a page)")
+    solutions: StrictBool = Field(True, description="the solutions on the pages after the puzzles")
+    paper: Literal[tuple(PAPERS)] = "a4"
+    format: Literal[SHEET_FORMATS] = Field("pdf", description="pdf: the PDF itself (application/pdf); svg: "
+                                           '`{"pages": [svg, ...], "solutions_from": k}` for a browser to print')
+
+
 class ErrorAnswer(BaseModel):
     error: str
     status: str | None = None
@@ -256,6 +270,12 @@ class FormatInfo(BaseModel):
     needs_solution: bool = Field(description="the text shows a solution: /api/convert needs `bridges`")
     no_loops: bool = Field(description="the format can hold the no-loops variant")
     maxbridges: list[int] = Field(description="the MAXBRIDGES values (1 to the web cap) the format can hold")
+
+
+class SheetsLimits(BaseModel):
+    per_page: list[int] = Field(description="the puzzles a page print sheets take")
+    max_puzzles: int = Field(description="the most puzzles one request prints")
+    papers: list[str]
 
 
 class AdmissionLimits(BaseModel):
@@ -312,6 +332,7 @@ class LimitsReport(BaseModel):
     admission: AdmissionLimits
     generate: GenerateLimits
     formats: list[FormatInfo] = Field(description="the writable formats")
+    sheets: SheetsLimits | None = Field(None, description="print sheets (POST /api/sheets); absent: none here")
     server: bool = Field(True, description="a hashikit server answers the page (false in the page that needs no "
                                            "server, `hashikit site`, when none answers it: picture reading, larger "
                                            "boards and the hardest level are then not offered)")
@@ -407,4 +428,5 @@ def limits_report(solve_time_limit: float, generate_time_limit: float, max_body:
             islands_percent=low_high("islands_percent"), default_islands_percent=OPTIONS["islands_percent"].implied,
             expansion=low_high("expansion"), default_expansion=OPTIONS["expansion"].implied,
             seeds=low_high("seed"), no_loops="no_loops" in OPTIONS, allow_adjacent="allow_adjacent" in OPTIONS),
-        formats=list(format_infos()))
+        formats=list(format_infos()),
+        sheets=SheetsLimits(per_page=list(SHEET_PER_PAGE), max_puzzles=SHEET_MOST, papers=list(PAPERS)))

@@ -232,7 +232,7 @@ def _digest(files: dict[str, bytes]) -> str:
 def limits_document(daily: dict | None, build_id: str = "") -> dict:
     """The limits document of the page with no server: the served page's fields (the page builds
     its forms from them) at :data:`~hashikit.limits.SITE`'s values and the levels the page
-    generates, with ``server`` false, and under ``site`` the daily puzzle's settings and ``build``
+    generates, with ``server`` false, no print sheets, and under ``site`` the daily puzzle's settings and ``build``
     (this build of the site: the page reads no answer a build before kept)."""
     from .requests import limits_report
 
@@ -241,6 +241,7 @@ def limits_document(daily: dict | None, build_id: str = "") -> dict:
                max_maxbridges=SITE.max_maxbridges)
     doc["generate"].update(max_side=SITE_GENERATE_MAX_SIDE, levels=list(LEVELS_HERE), at_once=1)
     doc["formats"] = [f for f in doc["formats"] if any(mb <= SITE.max_maxbridges for mb in f["maxbridges"])]
+    doc["sheets"] = None  # print sheets are a server's (fpdf2 and the book's engine): the page hides them
     doc["server"] = False
     doc["site"] = {"daily": daily, "build": build_id}
     return doc
@@ -259,19 +260,22 @@ def _manifest() -> bytes:
 
 
 def _icons() -> dict[str, bytes]:
-    import resvg_py
+    from ..render.to_png import rasterise
 
     svg = (STATIC / "favicon.svg").read_text(encoding="utf-8")
-    return {f"static/icon-{n}.png": bytes(resvg_py.svg_to_bytes(svg_string=svg, width=n, height=n)) for n in (192, 512)}
+    return {f"static/icon-{n}.png": rasterise(svg, width=n, background=None) for n in (192, 512)}
 
 
 def _index(html: str, modules: list[str]) -> str:
-    """The page's HTML with the manifest, the theme colour and every module of the page asked for
-    at once (``modulepreload``: not floor by floor as the imports are found), every address relative."""
+    """The page's HTML with the manifest, the theme colour, and every module of the page and the two
+    documents every visit reads asked for at once (``modulepreload``, ``preload``: not floor by floor
+    as the imports are found and run), every address relative."""
     if re.search(r'(?:href|src)="/', html):
         raise SiteError("index.html has an address from the site's root; the site needs relative ones")
     head = ('  <link rel="manifest" href="manifest.webmanifest">\n'
             '  <meta name="theme-color" content="#1a5fd0">\n'
+            + "".join(f'  <link rel="preload" href="{doc}" as="fetch" crossorigin>\n'
+                      for doc in ("limits.json", "style.json"))
             + "".join(f'  <link rel="modulepreload" href="{m}">\n' for m in modules))
     return html.replace("</head>", head + "</head>", 1)
 

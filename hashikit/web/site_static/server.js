@@ -117,19 +117,31 @@ async function keptOr(name, body, viaServer) {
   return answer;
 }
 
+// the documents every visit reads, asked for as this module is first evaluated (before the page's
+// other modules run: draw.js waits for the style, app.js for the limits), each once
+const ownLimits = () => fetch("limits.json").then((r) => (r.ok ? r.json() : null)).catch(() => null);
+async function readStyle() {
+  const r = await fetch("style.json");
+  if (!r.ok) throw new ServerError(`the board's sizes could not be read (style.json: ${r.status})`, r.status);
+  return (await r.json()).page;
+}
+const early = { behind: remote.limits(), own: ownLimits(), style: readStyle() };
+early.style.catch(() => { /* said when style() is called */ });
+const once = (name, ask) => {
+  const got = early[name];
+  early[name] = null;
+  return got || ask();
+};
+
 // the site's limits document (limits.json), with `server` true when a hashikit server answers this
 // page (its levels and sides are then offered too); null when it cannot be read
 export async function limits() {
-  const behind = remote.limits().then((doc) => {
+  const behind = once("behind", () => remote.limits()).then((doc) => {
     serverAnswers = doc;
     try { localStorage.setItem(SERVER_SEEN, doc ? "yes" : "no"); } catch (e) { /* not kept */ }
     return doc;
   });
-  let own = null;
-  try {
-    const r = await fetch("limits.json");
-    own = r.ok ? await r.json() : null;
-  } catch (e) { own = null; }
+  const own = await once("own", ownLimits);
   if (!own) return null;
   build = own.site?.build || "";
   // where no server answered the last visit, the board does not wait for the question (what needs
@@ -143,11 +155,7 @@ export async function limits() {
 }
 
 // the drawing's sizes (the style table the server answers at /api/style, written with the site)
-export async function style() {
-  const r = await fetch("style.json");
-  if (!r.ok) throw new ServerError(`the board's sizes could not be read (style.json: ${r.status})`, r.status);
-  return (await r.json()).page;
-}
+export const style = () => once("style", readStyle);
 
 export async function parse(text, format = undefined) {
   const body = format ? { text, format } : { text };
@@ -175,6 +183,13 @@ export const generate = (request, signal) => ask("generate", request, () => remo
 export function readPicture(image) {
   if (serverAnswers) return remote.readPicture(image);
   return Promise.reject(new ServerError("Reading a picture needs a hashikit server (hashikit serve); " +
+                                        "this page runs without one.", 0));
+}
+
+// print sheets are made by a hashikit server (the limits document has "sheets" only when one answers)
+export function sheets(request) {
+  if (serverAnswers) return remote.sheets(request);
+  return Promise.reject(new ServerError("Print sheets need a hashikit server (hashikit serve); " +
                                         "this page runs without one.", 0));
 }
 

@@ -12,12 +12,14 @@ import { checkBoard } from "./check.js";
 import "./clock.js";
 import { openDaily } from "./daily.js";
 import { $ } from "./dom.js";
-import "./input.js";
+import { fold } from "./fold.js";
+import { focusBoard } from "./input.js";
 import { generate, loadFromHash, loadText, cancelGeneration } from "./load.js";
 import { say } from "./messages.js";
 import { enterBuild, toggleMode } from "./mode.js";
-import { redo, undo } from "./moves.js";
+import { dropTrial, keepTrial, redo, startTrial, undo } from "./moves.js";
 import "./picture.js";
+import "./sheets.js";
 import { saveGame, shareUrl, updateHash } from "./saved.js";
 import * as server from "./server.js";
 import * as storage from "./storage.js";
@@ -43,6 +45,9 @@ $("redo").addEventListener("click", () => (building() ? build.redo() : redo()));
 $("check").addEventListener("click", () => checkBoard(false));
 $("hint").addEventListener("click", askHint);
 $("reveal").addEventListener("click", reveal);
+$("trial").addEventListener("click", startTrial);
+$("trial-keep").addEventListener("click", keepTrial);
+$("trial-drop").addEventListener("click", dropTrial);
 $("restart").addEventListener("click", clearBoard);
 $("print").addEventListener("click", printPuzzle);
 $("mode").addEventListener("click", toggleMode);
@@ -50,6 +55,7 @@ $("zoom-in").addEventListener("click", () => zoomBy(1.25));
 $("zoom-out").addEventListener("click", () => zoomBy(0.8));
 $("zoom-fit").addEventListener("click", zoomFit);
 $("cancel").addEventListener("click", cancelGeneration);
+$("skip").addEventListener("click", (ev) => { ev.preventDefault(); focusBoard(); });
 $("theme").addEventListener("click", () => {
   const t = state.theme === "dark" ? "light" : "dark";
   applyTheme(t);
@@ -106,8 +112,9 @@ async function openHash(hash = location.hash) {
   return loaded;
 }
 
-window.addEventListener("hashchange", () => {
-  if (state.mode === "play" && (!state.puzzle || location.href !== shareUrl(true))) openHash();
+// Back and Forward (and an address typed): the puzzle of that entry, its game as left
+window.addEventListener("popstate", () => {
+  if (!(state.mode === "play" && state.puzzle && location.href === shareUrl(true))) openHash();
 });
 window.addEventListener("resize", () => layoutBoard());
 $("board-wrap").addEventListener("scroll", showCue, { passive: true });
@@ -115,7 +122,10 @@ window.addEventListener("scroll", showCue, { passive: true });
 $("more-fit").addEventListener("click", zoomFit);
 // the browser's own print (Ctrl+P) prints what the Print button prints
 window.addEventListener("beforeprint", () => { if (!document.body.classList.contains("printing")) fillPrint(); });
-window.addEventListener("afterprint", () => { document.body.classList.remove("printing"); $("print-solution").textContent = ""; });
+window.addEventListener("afterprint", () => {
+  document.body.classList.remove("printing", "printing-sheets");
+  $("print-solution").textContent = "";
+});
 document.addEventListener("visibilitychange", () => { if (document.hidden) saveGame(); });
 
 (async () => {
@@ -131,5 +141,6 @@ document.addEventListener("visibilitychange", () => { if (document.hidden) saveG
     try { await loadText(EXAMPLE, "tatham"); } catch (e) { say(e.message, "error"); }
   }
   store.flush();
+  fold();
   document.body.dataset.ready = "true";
 })();

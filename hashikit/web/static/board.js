@@ -11,7 +11,7 @@ import { cellName, plural } from "./words.js";
 // Okabe-Ito: told apart by colour-blind players too
 const GROUP_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d1f", "#7a5195"];
 
-const layer = {};          // the board's SVG groups: hits, hint, possible, bridges, marks, preview
+const layer = {};          // the board's SVG groups: hits, hint, possible, bridges, trial, marks, preview
 let islandEls = [];        // island -> its SVG group
 
 export const islandElement = (i) => islandEls[i];
@@ -21,7 +21,7 @@ function buildBoard() {
   board.classList.remove("building");
   board.removeAttribute("tabindex");
   drawSea(board, g.rows, g.cols);
-  for (const name of ["hits", "hint", "possible", "bridges", "marks", "preview"]) {
+  for (const name of ["hits", "hint", "possible", "bridges", "trial", "marks", "preview"]) {
     layer[name] = el("g", { class: { hint: "hintlinks", possible: "possibles", preview: "previews" }[name] || name }, board);
   }
   const gIsl = el("g", { class: "islands" }, board);
@@ -43,19 +43,36 @@ function groupColours() {
   return { root, colour };
 }
 
+// the trial that last changed each link (1 the outermost), 0 for the game's own: the innermost
+// trial whose starting position differs from the board there
+function trialDepths() {
+  const trials = state.trials, pos = state.position;
+  return state.graph.links.map((_, k) => {
+    for (let d = trials.length; d >= 1; d--) {
+      const base = trials[d - 1].base;
+      if (base.counts[k] !== pos.counts[k] || base.marks[k] !== pos.marks[k]) return d;
+    }
+    return 0;
+  });
+}
+
+const trialClass = (d) => (d ? ` trial trial-${(d - 1) % 2 + 1}` : "");
+
 function drawBridges(errs) {
-  const g = state.graph, pos = state.position, gb = layer.bridges;
-  gb.textContent = "";
-  const gap = S * 0.12, gc = groupColours(), wrong = state.checked?.links || new Set();
+  const g = state.graph, pos = state.position;
+  layer.bridges.textContent = "";
+  layer.trial.textContent = "";
+  const gap = S * 0.12, gc = groupColours(), wrong = state.checked?.links || new Set(), depth = trialDepths();
   g.links.forEach((l, k) => {
     const n = pos.counts[k];
     if (!n) return;
+    const gb = depth[k] ? layer.trial : layer.bridges;
     const a = g.islands[l.a], b = g.islands[l.b];
     let x1 = cx(a), y1 = cy(a), x2 = cx(b), y2 = cy(b);
     if (l.h) { x1 += R; x2 -= R; } else { y1 += R; y2 -= R; }
-    const cls = "bridge" + (errs.links.has(k) ? " err" : "") + (wrong.has(k) ? " wrong" : "");
+    const cls = "bridge" + trialClass(depth[k]) + (errs.links.has(k) ? " err" : "") + (wrong.has(k) ? " wrong" : "");
     el("line", { x1, y1, x2, y2, class: "bed", "stroke-width": (n - 1) * gap + S * 0.12 }, gb);
-    const colour = gc && gc.colour.get(gc.root[l.a]);
+    const colour = !depth[k] && gc && gc.colour.get(gc.root[l.a]);
     for (let m = 0; m < n; m++) {
       const off = (m - (n - 1) / 2) * gap;
       const dx = l.h ? 0 : off, dy = l.h ? off : 0;
@@ -70,7 +87,7 @@ function drawBridges(errs) {
     if (!pos.marks[k]) return;
     const a = g.islands[l.a], b = g.islands[l.b];
     const mx = (cx(a) + cx(b)) / 2, my = (cy(a) + cy(b)) / 2, d = S * 0.16;
-    const m = el("g", { class: "mark" + (wrongMarks.has(k) ? " wrong" : ""), "data-link": k }, gm);
+    const m = el("g", { class: "mark" + trialClass(depth[k]) + (wrongMarks.has(k) ? " wrong" : ""), "data-link": k }, gm);
     if (wrongMarks.has(k)) el("circle", { cx: mx, cy: my, r: d * 1.9 }, m);
     el("line", { x1: mx - d, y1: my - d, x2: mx + d, y2: my + d }, m);
     el("line", { x1: mx - d, y1: my + d, x2: mx + d, y2: my - d }, m);
@@ -155,13 +172,14 @@ export function flash(k) {
   line.classList.add("refused");
 }
 
-// the board's keyboard focus on island i (one island at a time is in the Tab order)
-export function focusIsland(i) {
+// the board's keyboard focus on island i (one island at a time is in the Tab order), scrolled into
+// view from the keyboard; a finger or a pointer leaves the board where the player put it
+export function focusIsland(i, scroll = true) {
   islandEls[state.focus]?.setAttribute("tabindex", -1);
   const e = islandEls[i];
   e.setAttribute("tabindex", 0);
   set({ focus: i });
-  e.focus({ preventScroll: false });
+  e.focus({ preventScroll: !scroll });
 }
 
 // the solved board's islands pop once
@@ -171,7 +189,7 @@ export function celebrate() {
 }
 
 const PREVIEW = new Set(["drag", "aim"]);
-const GAME = ["position", "undo", "redo", "selected", "hint", "checked", "solved", "show"];
+const GAME = ["position", "undo", "redo", "selected", "hint", "checked", "solved", "show", "trials"];
 subscribe((changed) => {
   if (changed.has("show")) document.body.classList.toggle("marking", state.show.errors);
   if (!state.puzzle || state.mode !== "play") return;

@@ -10,8 +10,9 @@ import { S, drawIsland, drawSea, el } from "./draw.js";
 import { say } from "./messages.js";
 import * as server from "./server.js";
 import { puzzleLink } from "./share.js";
+import { capacityProblems, graphOf, linksOf } from "./referee.js";
 import { builtPuzzle, flush, setBuild, state, subscribe } from "./store.js";
-import { cellName } from "./words.js";
+import { capacityText, cellName } from "./words.js";
 import { layoutBoard, showBoard, svgPoint } from "./zoom.js";
 
 const DEBOUNCE_MS = 350;
@@ -20,8 +21,9 @@ const NUMBER_JOIN_MS = 800;          // two digits typed this quickly make one n
 const MAX_EDITS_KEPT = 200;
 
 // the constructor's machinery: the island whose number picker is open ([r, c]), the pending
-// analysis (its timer, request and ticket), the last digit typed, the cell a press began on
-const ui = { picking: null, timer: null, controller: null, ticket: 0, lastDigit: null, down: null, active: false };
+// analysis (its timer and ticket: an answer to an older ticket is dropped), the last digit typed,
+// the cell a press began on
+const ui = { picking: null, timer: null, ticket: 0, lastDigit: null, down: null, active: false, edited: false };
 
 const b = state.build;
 const key = (r, c) => `${r},${c}`;
@@ -68,8 +70,8 @@ function edit(cells, message) {
 }
 
 function edited(message) {
+  ui.edited = true;
   setBuild({ suggestion: null });
-  $("suggest-apply").hidden = true;
   draw();
   showHistory();
   say(message);
@@ -101,6 +103,9 @@ export function pointerDown(ev) {
   ui.down = cellAt(ev);
   board.focus({ preventScroll: true });
 }
+
+// a press that turned into a pan or a pinch is no tap
+export function pointerCancel() { ui.down = null; }
 
 // a tap places a 1 and opens the number picker beside it; a tap on an island opens its picker
 // (a second tap on the same cell closes it); typing a digit works as well
@@ -236,22 +241,30 @@ export function redo() {
 }
 
 // ------------------------------------------------------------ analysis
+// an island whose number its links cannot carry is a verdict the page gives itself (the server
+// refuses such a puzzle as bad input, as the command line does)
 function analyzeSoon() {
   clearTimeout(ui.timer);
-  ui.controller?.abort();
   const ticket = ++ui.ticket;
   if (!b.cells.size) { setBuild({ analysis: null }); verdict("Place islands: click an empty cell.", ""); return; }
+  const p = puzzle(), g = graphOf({ puzzle: p, links: linksOf(p) });
+  const why = capacityText(g, capacityProblems(g));
+  if (why) {
+    setBuild({ analysis: { status: "infeasible", reason: why } });
+    draw();
+    fillFormats();
+    verdict(`No solution: ${why}.`, "infeasible");
+    return;
+  }
   verdict("Checking…", "pending");
   ui.timer = setTimeout(() => runAnalysis(ticket), DEBOUNCE_MS);
 }
 
 async function runAnalysis(ticket) {
-  const controller = new AbortController();
-  ui.controller = controller;
   let out;
-  try { out = await server.analyze(puzzle(), controller.signal); }
+  try { out = await server.analyze(puzzle()); }
   catch (e) {
-    if (e.name === "AbortError" || ticket !== ui.ticket) return;
+    if (ticket !== ui.ticket) return;
     setBuild({ analysis: null });
     draw();
     fillFormats();
@@ -273,11 +286,13 @@ async function runAnalysis(ticket) {
   } else verdict(`No answer within ${state.limits.time_limit} s: the puzzle may be too big to judge here.`, "unknown");
 }
 
-function verdict(text, status) {
+// the verdict in the card, and in the status line once the player has edited (till then the status
+// line keeps the constructor's welcome, with its button)
+function verdict(text, status, actions = []) {
   const v = $("verdict");
   v.textContent = text;
   v.dataset.status = status;
-  if (ui.active) say(text, status === "infeasible" ? "error" : status === "unique" ? "ok" : status === "several" ? "warn" : "");
+  if (ui.active && ui.edited) say(text, status === "infeasible" ? "error" : status === "unique" ? "ok" : status === "several" ? "warn" : "", actions);
 }
 
 // candidate changes: an island in the middle of a differing link, numbered so that one of the two
@@ -308,15 +323,17 @@ async function suggest(ticket, out) {
   for (const cand of candidates(out)) {
     const cells = new Map(b.cells);
     cells.set(key(cand.r, cand.c), cand.n);
+    const p = puzzle(cells), g = graphOf({ puzzle: p, links: linksOf(p) });
+    if (capacityProblems(g).length) continue;
     let res;
-    try { res = await server.analyze(puzzle(cells), ui.controller?.signal); } catch (e) { return; }
+    try { res = await server.analyze(puzzle(cells)); } catch (e) { return; }
     if (ticket !== ui.ticket) return;
     if (res.status === "unique") {
       setBuild({ suggestion: { ...cand, grade: res.grade } });
       draw();
-      $("suggest-apply").hidden = false;
       verdict(`Several solutions (the dashed links differ). Adding a ${cand.n} at ${cellName(cand.r, cand.c)} ` +
-              `makes it unique${res.grade ? ` (${res.grade})` : ""}: checked, press "Apply the suggested change".`, "several");
+              `makes it unique${res.grade ? ` (${res.grade})` : ""}: checked, press "Apply the suggested change".`, "several",
+              [{ label: "Apply the suggested change", id: "suggest-apply", run: applySuggestion }]);
       return;
     }
   }
@@ -384,8 +401,8 @@ async function updateExport() {
 // the constructor starts on a puzzle (its islands), or on the board it holds
 export function start(from) {
   ui.active = true;
+  ui.edited = false;
   setBuild({ history: [], future: [], analysis: null, suggestion: null, cursor: [0, 0] });
-  $("suggest-apply").hidden = true;
   if (from) {
     const ignored = new Set((from.ignore || []).map(([r, c]) => key(r, c)));
     setBuild({
@@ -400,7 +417,8 @@ export function start(from) {
   fillFormats();
   draw();
   updateExport();
-  say("Constructor: tap or click a cell to place an island, then pick its number.");
+  say("Constructor: tap or click a cell to place an island, then pick its number; or start on a new blank board.", "",
+      [{ label: "New blank board…", run: toBlankForm }]);
   analyzeSoon();
 }
 
@@ -429,11 +447,16 @@ function blank() {
   showBoard();
 }
 
+// the blank board's form brought into view (below the board on a phone), its first field focused
+function toBlankForm() {
+  $("blank-form").scrollIntoView({ block: "center" });
+  $("blank-rows").focus({ preventScroll: true });
+}
+
 function stop() {
   ui.active = false;
   closePicker();
   clearTimeout(ui.timer);
-  ui.controller?.abort();
   ui.ticket++;
   board.classList.remove("building");
   board.removeAttribute("tabindex");
@@ -441,7 +464,6 @@ function stop() {
 }
 
 $("blank-form").addEventListener("submit", (ev) => { ev.preventDefault(); blank(); });
-$("suggest-apply").addEventListener("click", applySuggestion);
 $("picker").addEventListener("click", pick);
 $("export-format").addEventListener("change", updateExport);
 $("export").addEventListener("click", async () => {

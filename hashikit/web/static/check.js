@@ -4,8 +4,9 @@
 "use strict";
 
 import { celebrate } from "./board.js";
+import { $ } from "./dom.js";
 import { recordTime } from "./best.js";
-import { say } from "./messages.js";
+import { say, toolAction } from "./messages.js";
 import { degree, isComplete, islandIndex, judge, linkBetween } from "./referee.js";
 import * as server from "./server.js";
 import { mistakesOf, solution } from "./solution.js";
@@ -54,9 +55,11 @@ export async function checkBoard(auto = false) {
   } catch (e) { say(e.message, "error"); return; }
   if (mine !== ticket) return;     // checked again meanwhile
   if (out.complete) { solvedNow(); return; }
+  const trial = state.trials.length > 0, drop = trial ? [toolAction("trial-drop", "Drop")] : [];
   if (!out.valid) {
     store.set({ checked: violationTargets(out.violations) });
-    say(["The board breaks a rule (highlighted):", out.violations.map((v) => v.message)], "error");
+    say([trial ? "The trial is not consistent: the board breaks a rule (highlighted):" : "The board breaks a rule (highlighted):",
+         out.violations.map((v) => v.message)], "error", drop);
     return;
   }
   if (auto) {
@@ -77,17 +80,25 @@ export async function checkBoard(auto = false) {
       const parts = [];
       if (links.size) parts.push(`${links.size} ${plural(links.size, "bridge")}`);
       if (marks.size) parts.push(`${marks.size} "no bridge" ${plural(marks.size, "mark")}`);
-      say(`Not quite: ${parts.join(" and ")} do${links.size + marks.size === 1 ? "es" : ""} not belong to the solution ` +
-          `(highlighted with dashes and circles). Undo them, or press Reveal to see the solution.`, "error");
+      const wrong = `${parts.join(" and ")} do${links.size + marks.size === 1 ? "es" : ""} not belong to the solution ` +
+        "(highlighted with dashes and circles)";
+      if (trial) say(`The trial is not consistent: ${wrong}. Drop it to go back to where it began.`, "error", drop);
+      else say(`Not quite: ${wrong}. Undo them, or press Reveal to see the solution.`, "error", [toolAction("reveal", "Reveal")]);
       return;
     }
   }
   const left = state.graph.islands.filter((s, i) => degree(state.graph, state.position, i) !== s.n).length;
   const several = sol && sol.unique === false ? " (this puzzle has several solutions, so only the rules are checked)" : "";
-  say(`No mistakes so far${several}; ${left} ${plural(left, "island")} still need${left === 1 ? "s" : ""} bridges.`, "ok");
+  const need = `${left} ${plural(left, "island")} still need${left === 1 ? "s" : ""} bridges`;
+  say(trial ? `The trial is consistent so far${several}: nothing on the board breaks a rule` +
+              `${several ? "" : " or contradicts the solution"}; ${need}.`
+            : `No mistakes so far${several}; ${need}.`, "ok", trial ? [toolAction("trial-keep", "Keep")] : []);
 }
 
+// solved: a trial that finished the board was right, and is kept
 function solvedNow() {
+  const trials = state.trials.length;
+  while (state.trials.length) store.keepTrial();
   store.setSolved(true);
   let best = "";
   if (!state.revealed) {
@@ -97,7 +108,10 @@ function solvedNow() {
   }
   const helped = state.hints ? ` You used ${state.hints} ${plural(state.hints, "hint")}: this time is kept ` +
     "apart from your clean solves." : "";
-  say(state.revealed ? revealText(state.solution) : `Solved! Every rule holds.${helped}${best}`, "ok");
+  const kept = trials ? ` The trial was right: its moves are kept.` : "";
+  // the next puzzle from the solved moment (the generator's form is far below the board on a phone)
+  const next = $("generate") && !$("generate").disabled ? [toolAction("generate", "New puzzle")] : [];
+  say(state.revealed ? revealText(state.solution) : `Solved! Every rule holds.${kept}${helped}${best}`, "ok", next);
   celebrate();
 }
 

@@ -13,9 +13,10 @@ import { cycle, redo, toggleLock, toggleMark, undo } from "./moves.js";
 import { islandIndex, linkBetween, other } from "./referee.js";
 import { busy, set, state } from "./store.js";
 import { islandName } from "./words.js";
-import { svgPoint, zoomBy, zoomFit } from "./zoom.js";
+import { boardFraction, panBy, svgPoint, zoomAround, zoomBy, zoomFit } from "./zoom.js";
 
 const LONG_PRESS_MS = 500;
+const TOUCH_SLOP_PX = 10;        // a finger that moves less than this on the screen has not moved
 const DIRS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
 const WHERE = { ArrowLeft: "to the left", ArrowRight: "to the right", ArrowUp: "above", ArrowDown: "below" };
 
@@ -23,6 +24,34 @@ const WHERE = { ArrowLeft: "to the left", ArrowRight: "to the right", ArrowUp: "
 // right, shift, moved, done (a long press acted), timer, aim}; its preview is the store's `drag`
 let press = null;
 const showPress = () => set({ drag: press && { i: press.i, aim: press.aim, right: press.right } });
+
+// fingers on the board (pointer id -> its screen point); two of them pinch (zoom and pan in one:
+// {f, d0, z0}, the board's point under their middle and their spread when the pinch began); one
+// finger that moves off an island pans the board (and the page past its edges): {id, x0, y0, x, y, active}
+const touches = new Map();
+let pinch = null, pan = null;
+
+function dropPress() {
+  if (press) clearTimeout(press.timer);
+  press = null;
+  showPress();
+}
+
+function middle() {
+  const [a, b] = [...touches.values()];
+  return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, d: Math.hypot(a.x - b.x, a.y - b.y) };
+}
+
+function startPinch() {
+  dropPress();
+  pan = null;
+  if (inBuild()) build.pointerCancel();
+  const { x, y, d } = middle();
+  pinch = { f: boardFraction(x, y), d0: Math.max(d, 1), z0: state.zoom };
+}
+
+// how far a press may move (board units) and still be a tap, at least a finger's slop on the screen
+const slop = (units) => Math.max(units, (TOUCH_SLOP_PX / Math.max(1, +board.dataset.cell || S)) * S);
 
 const name = (i) => islandName(state.graph, i);
 
@@ -124,17 +153,35 @@ function linkMeant(d, p) {
 
 const inBuild = () => state.mode === "build";
 
+// the board takes the keyboard: the island last focused, or the constructor's cursor
+export function focusBoard() {
+  if (inBuild()) board.focus();
+  else if (state.puzzle) focusIsland(state.focus);
+  document.body.classList.add("kbd");
+}
+
 // one key for every button (aria-keyshortcuts on each says which)
 const SHORTCUTS = {
   c: () => $("check").click(), h: () => $("hint").click(), r: () => $("reveal").click(),
   p: () => $("print").click(), b: () => $("mode").click(), n: () => $("gen-form").requestSubmit(),
   d: () => $("theme").click(), e: () => $("errors").click(), g: () => $("possible").click(),
   o: () => $("groups").click(), "+": () => zoomBy(1.25), "=": () => zoomBy(1.25), "-": () => zoomBy(0.8),
-  0: () => zoomFit(), Delete: () => $("restart").click(),
+  0: () => zoomFit(), Delete: () => $("restart").click(), t: () => $("trial").click(),
+  k: () => $("trial-keep").click(), x: () => $("trial-drop").click(), m: () => $("menu-button").click(),
 };
 
 board.addEventListener("pointerdown", (ev) => {
   document.body.classList.remove("kbd");
+  const touch = ev.pointerType === "touch";
+  if (touch) {
+    touches.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    if (touches.size > 1) {
+      if (touches.size === 2) startPinch();
+      ev.preventDefault();
+      return;
+    }
+    pan = { id: ev.pointerId, x0: ev.clientX, y0: ev.clientY, x: ev.clientX, y: ev.clientY, active: false };
+  }
   if (inBuild()) { build.pointerDown(ev); return; }
   if (!state.puzzle || ev.button === 1 || ev.button > 2 || busy()) return;
   const g = ev.target.closest(".island:not(.ignored)");
@@ -142,9 +189,10 @@ board.addEventListener("pointerdown", (ev) => {
   const right = ev.button === 2;
   if (g) {
     const i = +g.dataset.i;
+    pan = null;                              // a finger on an island lays bridges, it does not pan
     press = { i, id: ev.pointerId, start: svgPoint(ev), right, shift: ev.shiftKey };
     board.setPointerCapture?.(ev.pointerId);
-    focusIsland(i);
+    focusIsland(i, false);
     ev.preventDefault();
   } else if (hit) {
     const start = svgPoint(ev);
@@ -152,10 +200,53 @@ board.addEventListener("pointerdown", (ev) => {
     ev.preventDefault();
   } else return;
   showPress();
-  if (ev.pointerType === "touch") startLongPress(press);
+  if (touch) startLongPress(press);
 });
 
+// a finger's move: the pinch, or the pan (once it has moved past the slop: a press on a link or
+// a cell of the constructor is then no longer a tap); true when the move was the gesture's
+function touchMove(ev) {
+  if (!touches.has(ev.pointerId)) return false;
+  touches.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+  if (pinch) {
+    if (touches.size === 2) { const { x, y, d } = middle(); zoomAround(pinch.z0 * d / pinch.d0, pinch.f, x, y); }
+    return true;
+  }
+  if (!pan || pan.id !== ev.pointerId) return false;
+  if (!pan.active && Math.hypot(ev.clientX - pan.x0, ev.clientY - pan.y0) > TOUCH_SLOP_PX) {
+    Object.assign(pan, { active: true, x: pan.x0, y: pan.y0 });    // the board follows the finger from where it began
+    dropPress();
+    if (inBuild()) build.pointerCancel();
+  }
+  if (pan.active) panBy(ev.clientX - pan.x, ev.clientY - pan.y);
+  pan.x = ev.clientX; pan.y = ev.clientY;
+  return true;
+}
+
+// a finger lifted: the end of a pinch (a finger still down pans on), or of a pan; true when the
+// lift ends a gesture rather than a tap or a drag
+function touchUp(ev) {
+  touches.delete(ev.pointerId);
+  if (pinch) {
+    if (touches.size < 2) {
+      pinch = null;
+      const [id, p] = [...touches][0] || [];
+      pan = id === undefined ? null : { id, x0: p.x, y0: p.y, x: p.x, y: p.y, active: true };
+    }
+    return true;
+  }
+  if (pan && pan.id === ev.pointerId) {
+    const panned = pan.active;
+    pan = null;
+    return panned;
+  }
+  return false;
+}
+
 board.addEventListener("pointermove", (ev) => {
+  if (ev.pointerType === "touch" && touchMove(ev)) {
+    if (!press || press.id !== ev.pointerId) return;
+  }
   if (state.mode !== "play" || !state.puzzle) return;
   const p = svgPoint(ev);
   if (!press) {                              // hovering after a pick: aim at the island under the pointer
@@ -166,7 +257,7 @@ board.addEventListener("pointermove", (ev) => {
   }
   if (press.id !== ev.pointerId) return;
   press.last = p;
-  if (!press.moved && Math.hypot(p.x - press.start.x, p.y - press.start.y) > S * 0.3) press.moved = true;
+  if (!press.moved && Math.hypot(p.x - press.start.x, p.y - press.start.y) > slop(S * 0.3)) press.moved = true;
   if (press.i !== undefined && press.moved) {
     const k = islandAtPoint(p) === press.i ? undefined : dragLink(press.i, press.start, p);
     if (k !== press.aim) { press.aim = k; showPress(); }
@@ -174,6 +265,7 @@ board.addEventListener("pointermove", (ev) => {
 });
 
 board.addEventListener("pointerup", (ev) => {
+  if (ev.pointerType === "touch" && touchUp(ev)) return;
   if (inBuild()) { build.pointerUp(ev); return; }
   if (!press || press.id !== ev.pointerId) return;
   const d = press;
@@ -188,7 +280,7 @@ board.addEventListener("pointerup", (ev) => {
     if (d.right) toggleMark(k); else cycle(k);
     return;
   }
-  const still = islandAtPoint(p) === d.i || (islandAtPoint(p) === undefined && Math.hypot(p.x - d.start.x, p.y - d.start.y) < S * 0.4);
+  const still = islandAtPoint(p) === d.i || (islandAtPoint(p) === undefined && Math.hypot(p.x - d.start.x, p.y - d.start.y) < slop(S * 0.4));
   if (still) {
     if (d.right || d.shift) { set({ selected: null }); toggleLock(d.i); }
     else tapIsland(d.i);
@@ -200,7 +292,18 @@ board.addEventListener("pointerup", (ev) => {
   if (d.right) toggleMark(k); else cycle(k);
 });
 
-board.addEventListener("pointercancel", () => { if (press) clearTimeout(press.timer); press = null; showPress(); });
+board.addEventListener("pointercancel", (ev) => {
+  touches.delete(ev.pointerId);
+  if (!touches.size) { pinch = null; pan = null; }
+  if (inBuild()) build.pointerCancel();
+  dropPress();
+});
+// Ctrl+wheel (a trackpad's pinch) zooms around the pointer
+$("board-wrap").addEventListener("wheel", (ev) => {
+  if (!ev.ctrlKey || (!state.puzzle && !inBuild())) return;
+  ev.preventDefault();
+  zoomAround(state.zoom * Math.exp(-ev.deltaY / 300), boardFraction(ev.clientX, ev.clientY), ev.clientX, ev.clientY);
+}, { passive: false });
 board.addEventListener("contextmenu", (ev) => { if (ev.target.closest(".island, .hit") || inBuild()) ev.preventDefault(); });
 
 board.addEventListener("keydown", (ev) => {

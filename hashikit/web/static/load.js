@@ -1,10 +1,12 @@
 // hashikit web: loading a puzzle (pasted, from a file, a link or the generator) and starting its
-// game, with the progress saved in the browser when there is some; and the generator's form, built
-// from the server's limits.
+// game, with the progress saved in the browser when there is some; each new puzzle a browser
+// history entry of its own (Back returns to the one before, its game as left); and the generator's
+// form, built from the server's limits.
 "use strict";
 
 import { $ } from "./dom.js";
 import { say } from "./messages.js";
+import { saveGame } from "./saved.js";
 import * as server from "./server.js";
 import { puzzleCode, unb64url } from "./share.js";
 import * as storage from "./storage.js";
@@ -95,9 +97,17 @@ function showBusy(text) {
 }
 
 // a parsed puzzle's game starts (leaving the constructor): its bridges, the progress in a link,
-// and (restore) the game saved in the browser
-function start(parsed, { bridges = null, progress = null, level = "custom", restore = true, daily = null } = {}) {
-  const saved = restore ? storage.loadProgress(puzzleCode(parsed.puzzle)) : null;
+// and (restore) the game saved in the browser.  A puzzle other than the one played (entry) gets a
+// history entry of its own: the game played is saved, and its entry keeps its address; the new
+// game's address then replaces the copy pushed (saved.js keeps it as the game goes on)
+function start(parsed, { bridges = null, progress = null, level = "custom", restore = true, entry = true,
+                         daily = null } = {}) {
+  const code = puzzleCode(parsed.puzzle);
+  const saved = restore ? storage.loadProgress(code) : null;
+  if (entry && state.puzzle && puzzleCode(state.puzzle) !== code) {
+    saveGame();
+    history.pushState(null, "", location.href);
+  }
   document.body.dataset.geometry = "server";
   const restored = store.setPuzzle(parsed, { bridges, progress, level, saved, daily });
   say(restored ? "Welcome back: your game is restored." : "Your move: join the islands.");
@@ -124,8 +134,8 @@ export async function loadFromHash(hash = location.hash) {
   const level = params.get("l") || "custom";
   const daily = /^\d{4}-\d{2}-\d{2}$/.test(params.get("d") || "") ? params.get("d") : null;
   try {
-    if (params.get("p")) await loadText(params.get("p"), "tatham", { progress, level, daily });
-    else if (params.get("j")) await loadText(unb64url(params.get("j")), "json", { progress, level, daily });
+    if (params.get("p")) await loadText(params.get("p"), "tatham", { progress, level, daily, entry: false });
+    else if (params.get("j")) await loadText(unb64url(params.get("j")), "json", { progress, level, daily, entry: false });
     else return { loaded: false };
     return { loaded: true, build: !!params.get("build") };
   } catch (e) {

@@ -1,5 +1,5 @@
 // hashikit web: switching between playing and the constructor (build.js): the Build/Play button,
-// the buttons that only play, and playing the constructor's puzzle.
+// the buttons that only play (the trial's among them), and playing the constructor's puzzle.
 "use strict";
 
 import * as build from "./build.js";
@@ -10,7 +10,7 @@ import { saveGame } from "./saved.js";
 import * as store from "./store.js";
 
 const { state } = store;
-const PLAY_ONLY = ["check", "hint", "reveal", "restart", "print"];
+const PLAY_ONLY = ["check", "hint", "reveal", "restart", "print", "trial", "trial-keep", "trial-drop"];
 
 // the constructor, on the puzzle played (fromPuzzle) or on the board it holds
 export function enterBuild(fromPuzzle = true) {
@@ -47,5 +47,17 @@ function showMode() {
   for (const id of PLAY_ONLY) $(id).disabled = building;
 }
 
+// Keep and Drop show while a trial is under way; the board's frame says how deep
+function showTrial() {
+  const depth = state.mode === "play" ? state.trials.length : 0;
+  $("trial-keep").hidden = $("trial-drop").hidden = !depth;
+  $("trial").textContent = depth ? "Try inside" : "Try";
+  $("trial").title = depth ? `Start a trial inside trial ${depth} (T)` : "Try a guess on a layer of its own (T)";
+  if (depth) document.body.dataset.trial = depth; else delete document.body.dataset.trial;
+}
+
 $("build-play").addEventListener("click", playBuilt);
-store.subscribe((changed) => { if (changed.has("mode")) showMode(); });
+store.subscribe((changed) => {
+  if (changed.has("mode")) showMode();
+  if (changed.has("mode") || changed.has("trials")) showTrial();
+});

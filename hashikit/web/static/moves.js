@@ -1,9 +1,10 @@
-// hashikit web: the player's moves on the board (a bridge more, a "no bridge" mark, a lock) and
-// undo and redo: each move is checked by the rules (referee.js), made in the store and said.
+// hashikit web: the player's moves on the board (a bridge more, a "no bridge" mark, a lock), undo
+// and redo, and trials (a layer of moves kept or dropped): each move is checked by the rules
+// (referee.js), made in the store and said.
 "use strict";
 
 import { flash } from "./board.js";
-import { say } from "./messages.js";
+import { say, toolAction } from "./messages.js";
 import { refusal } from "./referee.js";
 import * as store from "./store.js";
 import { COUNT_WORDS, ORDINALS, capital, islandName } from "./words.js";
@@ -78,11 +79,42 @@ function moveText(changes) {
 }
 
 export function undo() {
-  if (store.busy() || !store.undo()) return;
-  say("Undone.");
+  if (store.busy()) return;
+  if (store.undo()) { say("Undone."); return; }
+  if (state.trials.length) say("Undo stops where the trial began: Drop takes the whole trial back.", "", TRIAL_ACTIONS);
 }
 
 export function redo() {
   if (store.busy() || !store.redo()) return;
   say("Redone.");
+}
+
+// ------------------------------------------------------------------ trials
+// the buttons a message about a trial names, in the message itself
+const TRIAL_ACTIONS = [toolAction("trial-keep", "Keep"), toolAction("trial-drop", "Drop")];
+
+const trialName = (depth) => (depth > 1 ? `Trial ${depth} (inside trial ${depth - 1})` : "A trial");
+const TRIAL_LOOK = ["purple", "orange"];
+export const trialLook = (depth) => `${TRIAL_LOOK[(depth - 1) % 2]}, with long dashes`;
+
+export function startTrial() {
+  if (!state.puzzle || blocked()) return;
+  store.startTrial();
+  const depth = state.trials.length;
+  say(`${trialName(depth)} has begun: your moves now go on a layer of their own (${trialLook(depth)}). ` +
+      `Keep merges them into the ${depth > 1 ? "trial below" : "game"}; Drop takes them all back in one step.`, "", TRIAL_ACTIONS);
+}
+
+export function keepTrial() {
+  if (store.busy() || !state.trials.length) return;
+  store.keepTrial();
+  const depth = state.trials.length;
+  say(depth ? `Trial kept: its moves are now part of trial ${depth}.` : "Trial kept: its moves are now part of the game (Undo still takes them back one by one).", "ok");
+}
+
+export function dropTrial() {
+  if (store.busy() || !state.trials.length) return;
+  store.dropTrial();
+  const depth = state.trials.length;
+  say(`Trial dropped: the board is back where it began${depth ? `, in trial ${depth}` : ""}.`);
 }

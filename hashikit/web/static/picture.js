@@ -1,6 +1,8 @@
 // hashikit web: read a puzzle from a picture (a file, the clipboard or a phone's camera) through
-// POST /api/read-picture, show what was read over the picture, let the player correct a number by
-// tapping its island, then play it (with the bridges drawn in the picture as the game so far).
+// POST /api/read-picture, show what was read over the picture, where the board is and as large as
+// its frame, let the player correct a number (a tap on the digits beside the picked island, the first
+// unsure one picked already, or a digit key on a focused island), then play it (with the bridges
+// drawn in the picture as the game so far).
 "use strict";
 
 import { $ } from "./dom.js";
@@ -9,6 +11,7 @@ import { loadPuzzle } from "./load.js";
 import { say } from "./messages.js";
 import { readPicture } from "./server.js";
 import { state, subscribe } from "./store.js";
+import { layoutBoard } from "./zoom.js";
 
 // pictures are sent at most this wide or high (a phone photo is scaled down first), and re-encoded
 // when their base64 (4 characters for 3 bytes) would not fit the server's largest request body
@@ -65,16 +68,60 @@ function draw() {
     t.textContent = String(n);
     const pick = () => { picked = i; draw(); showFix(); };
     g.addEventListener("click", pick);
-    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); return; }
+      const n = /^[0-8]$/.test(e.key) ? +e.key : e.key === "Delete" || e.key === "Backspace" ? 0 : null;
+      if (n === null || e.ctrlKey || e.metaKey || e.altKey) return;
+      e.preventDefault();
+      e.stopPropagation();
+      picked = i;
+      correct(n);                   // one key: the number, or none
+    });
   });
 }
 
+// the digits beside the picked island: below it where the picture has room, else above
 function showFix() {
   const fix = $("picture-fix");
   fix.hidden = picked < 0;
   if (picked < 0) return;
   const [r, c, n] = reading.islands[picked];
   $("picture-fix-label").textContent = `Row ${r + 1}, column ${c + 1} (read as ${n}):`;
+  const img = $("picture-img"), scale = img.clientWidth / reading.width;
+  const [x, y] = centre(r, c), pitch = Math.hypot(reading.ex[0], reading.ex[1]) * scale;
+  const w = fix.offsetWidth, h = fix.offsetHeight, sx = x * scale, sy = y * scale;
+  fix.style.left = `${Math.max(0, Math.min(img.clientWidth - w, sx - w / 2))}px`;
+  fix.style.top = `${sy + pitch * 0.6 + h <= img.clientHeight ? sy + pitch * 0.6 : Math.max(0, sy - pitch * 0.6 - h)}px`;
+}
+
+// the picture as large as the board's frame allows: its width, and the screen's height with the board
+// section at the top of the screen (the Play and Discard buttons below it in view too)
+function fitPicture() {
+  const img = $("picture-img"), view = $("picture-view");
+  if (!reading || view.hidden || !img.naturalWidth) return;
+  const below = img.getBoundingClientRect().top - $("play").getBoundingClientRect().top;
+  const width = view.clientWidth - 18, height = Math.max(240, innerHeight - below - 72);
+  const scale = Math.min(width / img.naturalWidth, height / img.naturalHeight);
+  img.style.width = `${Math.round(img.naturalWidth * scale)}px`;
+  img.style.height = `${Math.round(img.naturalHeight * scale)}px`;
+  showFix();
+}
+
+// the picture shown where the board is (the board waits behind it), or the board again
+function showView(on) {
+  $("picture-view").hidden = !on;
+  document.body.classList.toggle("reading-picture", on);
+  if (on) fitPicture(); else layoutBoard();
+}
+
+// the next island read with doubt and not yet settled by the player, after island `from`
+function nextUnsure(from = -1) {
+  const n = reading.islands.length;
+  for (let k = 1; k <= n; k++) {
+    const i = (from + k + n) % n;
+    if (reading.islands[i][3] < 0.8) return i;
+  }
+  return -1;
 }
 
 function note() {
@@ -93,10 +140,13 @@ function correct(number) {
   } else {
     reading.islands[picked] = [r, c, number, 1, reading.islands[picked][4], reading.islands[picked][5]];
   }
-  picked = -1;
-  showFix();
+  const was = picked, keys = !!document.activeElement?.closest?.("#picture-overlay");
+  picked = nextUnsure(number === 0 ? picked - 1 : picked);       // the next doubtful one, ready for one tap
   draw();
+  showFix();
   note();
+  const islands = $("picture-overlay").querySelectorAll(".picture-island");   // the keyboard keeps its place
+  if (keys) islands[picked >= 0 ? picked : Math.min(was, islands.length - 1)]?.focus();
 }
 
 async function read(blob) {
@@ -107,33 +157,40 @@ async function read(blob) {
     reading = await readPicture(data);
     picked = -1;
     $("picture-img").src = url;
-    $("picture-view").hidden = false;
+    await $("picture-img").decode().catch(() => {});
+    picked = nextUnsure();
+    showView(true);
     draw();
     showFix();
     note();
     say(reading.unsure.length ? "Read the picture; some places are unsure: check them below." : "Read the picture: check it below, then Play.",
         reading.unsure.length ? "error" : "");
-    $("picture-view").scrollIntoView({ block: "nearest" });
+    $("play").scrollIntoView({ block: "start" });
   } catch (e) {
     reading = null;
-    $("picture-view").hidden = true;
+    showView(false);
     say(`The picture: ${e.message}`, "error");
   }
 }
 
+// the board read, played: the picture stays until the new game is on the board (the store's new
+// puzzle brings the board back), so the old game never shows in between
 async function play() {
   if (!reading) return;
-  const p = reading.puzzle;
+  const p = reading.puzzle, withBridges = reading.bridges.length > 0;
   const puzzle = { format: "hashikit-puzzle", rows: p.rows, cols: p.cols, maxbridges: p.maxbridges,
                    islands: reading.islands.map(([r, c, n]) => [r, c, n]) };
-  if (reading.bridges.length) puzzle.bridges = reading.bridges;
+  if (withBridges) puzzle.bridges = reading.bridges;
+  $("picture-play").disabled = true;
   try {
     await loadPuzzle(puzzle, { level: "custom" });
-    $("picture-view").hidden = true;
-    say(`Playing the board read from the picture${reading.bridges.length ? ", with its bridges" : ""}.`);
     reading = null;
+    showView(false);
+    say(`Playing the board read from the picture${withBridges ? ", with its bridges" : ""}.`);
   } catch (e) {
     say(`The board read cannot be played: ${e.message}`, "error");
+  } finally {
+    $("picture-play").disabled = false;
   }
 }
 
@@ -167,7 +224,19 @@ if ($("picture-block")) {
     if (b) correct(Number(b.dataset.n));
   });
   $("picture-play").addEventListener("click", () => play());
-  $("picture-discard").addEventListener("click", () => { reading = null; $("picture-view").hidden = true; });
+  $("picture-discard").addEventListener("click", () => { reading = null; showView(false); });
+  // another puzzle, or the constructor, while a picture is being checked: the board comes back
+  subscribe((changed) => {
+    if ((changed.has("puzzle") || changed.has("mode")) && !$("picture-view").hidden) {
+      reading = null;
+      showView(false);
+    }
+  });
+  window.addEventListener("resize", fitPicture);
+  // a camera button where the device has a camera
+  navigator.mediaDevices?.enumerateDevices?.()
+    .then((devices) => { $("picture-camera-button").hidden = !devices.some((d) => d.kind === "videoinput"); })
+    .catch(() => {});
 }
 
 // a page with no hashikit server behind it (limits.server false) cannot read pictures: it says so

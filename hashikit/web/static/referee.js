@@ -41,6 +41,29 @@ export function graphOf(parsed) {
   };
 }
 
+// the links of a puzzle ({rows, cols, islands: [[r, c, n]]}) the page has not had parsed (the
+// constructor's): each island to the next one along its row and down its column, as the model
+// lists them (rows first, then columns), [[r1, c1, r2, c2], ...]
+export function linksOf(puzzle) {
+  const isl = [...puzzle.islands].sort((x, y) => x[0] - y[0] || x[1] - y[1]), out = [];
+  for (let i = 0; i + 1 < isl.length; i++) if (isl[i][0] === isl[i + 1][0]) out.push([...isl[i].slice(0, 2), ...isl[i + 1].slice(0, 2)]);
+  const byCol = [...isl].sort((x, y) => x[1] - y[1] || x[0] - y[0]);
+  for (let i = 0; i + 1 < byCol.length; i++) if (byCol[i][1] === byCol[i + 1][1]) out.push([...byCol[i].slice(0, 2), ...byCol[i + 1].slice(0, 2)]);
+  return out;
+}
+
+// islands whose number their links cannot reach even with every link full (the model's
+// capacity_problems: such a puzzle has no solution, and the server refuses it as bad input):
+// [{island, need, neighbours, most}]
+export function capacityProblems(g) {
+  const out = [];
+  g.islands.forEach((s, i) => {
+    const most = g.inc[i].reduce((sum, k) => sum + g.links[k].cap, 0);
+    if (s.n > most) out.push({ island: i, need: s.n, neighbours: g.inc[i].length, most });
+  });
+  return out;
+}
+
 // a position with no bridge, mark, lock or hint limit
 export function emptyPosition(g) {
   return { counts: g.links.map(() => 0), marks: g.links.map(() => false), locked: new Set(), atMost: new Map() };

@@ -9,14 +9,18 @@ import { MAX_SAVED_MOVES, elapsedNow, state, subscribe } from "./store.js";
 
 const SAVE_EVERY_MS = 5000;
 
+// a position as it is saved: counts and marks a digit a link, the locked islands
+const positionSaved = (pos) => ({ counts: pos.counts.join(""), marks: pos.marks.map((m) => (m ? 1 : 0)).join(""),
+                                  locked: [...pos.locked] });
+
 export function saveGame() {
   if (!state.puzzle || state.mode !== "play") return;
-  const pos = state.position;
   storage.saveProgress(puzzleCode(state.puzzle), {
-    counts: pos.counts.join(""), marks: pos.marks.map((m) => (m ? 1 : 0)).join(""),
-    locked: [...pos.locked], elapsed: elapsedNow(), solved: state.solved, level: state.level,
+    ...positionSaved(state.position), elapsed: elapsedNow(), solved: state.solved, level: state.level, at: Date.now(),
     undo: state.undo.slice(-MAX_SAVED_MOVES), redo: state.redo.slice(-MAX_SAVED_MOVES), hints: state.hints,
     revealed: state.revealed,
+    trials: state.trials.map((t) => ({ base: positionSaved(t.base), undo: t.undo.slice(-MAX_SAVED_MOVES),
+                                       redo: t.redo.slice(-MAX_SAVED_MOVES) })),
   });
   storage.setLastGame(location.hash);
 }
@@ -41,5 +45,5 @@ setInterval(() => { if (state.since !== null) saveGame(); }, SAVE_EVERY_MS);
 subscribe((changed) => {
   if (changed.has("puzzle") || changed.has("position") || changed.has("level")) updateHash();
   if (changed.has("puzzle")) return;       // a game just loaded is saved at its first change
-  if (["position", "hints", "solved", "revealed"].some((f) => changed.has(f))) saveGame();
+  if (["position", "hints", "solved", "revealed", "trials"].some((f) => changed.has(f))) saveGame();
 });

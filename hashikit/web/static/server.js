@@ -7,7 +7,7 @@ export class ServerError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }
 
-async function post(path, body, signal = undefined) {
+async function post(path, body, signal = undefined, file = false) {
   let r;
   try {
     r = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
@@ -16,6 +16,7 @@ async function post(path, body, signal = undefined) {
     if (e.name === "AbortError") throw e;
     throw new ServerError("the server does not answer (is hashikit serve still running?)", 0);
   }
+  if (file && r.ok) return r.blob();
   let data = null;
   try { data = await r.json(); } catch (e) { /* not JSON */ }
   if (!r.ok) {
@@ -68,3 +69,7 @@ export const generate = (request, signal) => post("api/generate", request, signa
 
 // a picture (base64) read as a board
 export const readPicture = (image) => post("api/read-picture", { image });
+
+// print sheets of puzzles (POST /api/sheets): {puzzles, per_page, solutions, paper} as a PDF (a Blob),
+// or with format "svg" as {pages: [svg text], solutions_from} for the browser to print
+export const sheets = (request) => post("api/sheets", request, undefined, request.format !== "svg");

@@ -3,17 +3,24 @@
 "use strict";
 
 import * as server from "./server.js";
-import { applyBridgeList, mistakes } from "./referee.js";
+import { applyBridgeList, capacityProblems, mistakes } from "./referee.js";
 import { set, setSolution, state } from "./store.js";
+import { capacityText } from "./words.js";
 
 let asked = null, askedFor = null;      // the request under way or answered, and its puzzle
 
-// the solution: {status, unique, counts (bridges per link), reason, message}
+// the puzzle's numbers its links cannot carry, in words, or null: it has no solution, and the page
+// says so without asking the server (which refuses such a puzzle as bad input)
+export const impossible = () => capacityText(state.graph, capacityProblems(state.graph));
+
+// the solution: {status ("solved", "infeasible", "unknown", or "bad": numbers no links can carry),
+// unique, counts (bridges per link), reason, message}
 export function solution() {
   const puzzle = state.puzzle;
   if (!asked || askedFor !== puzzle) {
-    const g = state.graph;
-    const request = server.solve(puzzle).then((out) => {
+    const g = state.graph, why = impossible();
+    const asking = why ? Promise.resolve({ status: "bad", reason: why, bridges: [] }) : server.solve(puzzle);
+    const request = asking.then((out) => {
       if (state.puzzle !== puzzle) throw new Error("the puzzle changed");
       const counts = g.links.map(() => 0);
       if (out.status === "solved") applyBridgeList(g, out.bridges, counts);

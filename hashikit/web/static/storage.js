@@ -19,6 +19,20 @@ function write(key, value) {
 export const loadProgress = (code) => read("game:" + code);
 export const saveProgress = (code, state) => write("game:" + code, state);
 export const lastGame = () => read("last");
+
+// every game kept, the last played first: [{code (its puzzle's address part), at, level}]
+export function savedGames() {
+  const out = [];
+  try {
+    for (let k = 0; k < localStorage.length; k++) {
+      const key = localStorage.key(k);
+      if (!key.startsWith(PREFIX + "game:")) continue;
+      const game = read(key.slice(PREFIX.length)) || {};
+      out.push({ code: key.slice(PREFIX.length + "game:".length), at: +game.at || 0, level: game.level });
+    }
+  } catch (e) { /* storage off */ }
+  return out.sort((a, b) => b.at - a.at);
+}
 export const setLastGame = (hash) => write("last", hash);
 export const theme = () => read("theme");
 export const setTheme = (t) => write("theme", t);

@@ -5,6 +5,9 @@
 //
 // A move is a list of changes [kind, index, from, to] (kind "b" bridges on a link, "m" a "no
 // bridge" mark, "l" a lock); every move goes through `move`, `undo` and `redo`, one undo stack.
+// A trial is a layer of moves on top of the game: `startTrial` keeps the position and the undo
+// stacks it began from, `keepTrial` merges its moves into the layer below, `dropTrial` goes back to
+// where it began in one step; trials nest.
 "use strict";
 
 import { applyBridgeList, bridgeList, emptyPosition, graphOf, isComplete, markList, setValue,
@@ -22,7 +25,8 @@ const fields = Object.seal({
   level: "custom",     // the generator's grade, when the puzzle came from it
   daily: null,         // the date (YYYY-MM-DD) when the puzzle is a site's puzzle of that day
   position: null,      // {counts, marks, locked, atMost} (referee.js)
-  undo: [], redo: [],  // moves
+  undo: [], redo: [],  // moves (in the innermost trial: its own)
+  trials: [],          // the trials under way, outermost first: {base (the position it began from), undo, redo (the stacks below)}
   selected: null,      // the island picked for a bridge
   focus: 0,            // the island that takes the keyboard focus on the board
   aim: undefined,      // the link the pointer aims at, hovering after a pick
@@ -149,23 +153,64 @@ export function setPuzzle(parsed, { bridges = null, progress = null, level = "cu
   const fromLink = progress && progress.length === links.length && /^[0-9]+$/.test(progress);
   if (fromLink) pos.counts = [...progress].map((d, k) => Math.min(+d, links[k].cap));
   const restored = !!saved && saved.counts?.length === links.length && (!fromLink || saved.counts === progress);
+  fields.trials = [];
   if (restored) {
-    pos = {
-      counts: [...saved.counts].map((d, k) => Math.min(+d || 0, links[k].cap)),
-      marks: links.map((_, k) => (saved.marks || "")[k] === "1"),
-      locked: new Set((saved.locked || []).filter((i) => i < g.islands.length)),
-      atMost: new Map(),
-    };
+    pos = savedPosition(g, saved);
     Object.assign(fields, {
       elapsed: +saved.elapsed || 0, level: saved.level || level, hints: +saved.hints || 0,
       revealed: !!saved.revealed, undo: validMoves(g, saved.undo, MAX_SAVED_MOVES),
       redo: validMoves(g, saved.redo, MAX_SAVED_MOVES),
+      trials: (Array.isArray(saved.trials) ? saved.trials : []).filter((t) => t?.base?.counts?.length === links.length)
+        .map((t) => ({ base: savedPosition(g, t.base), undo: validMoves(g, t.undo, MAX_SAVED_MOVES),
+                       redo: validMoves(g, t.redo, MAX_SAVED_MOVES) })),
     });
   }
   fields.position = pos;
   fields.solved = isComplete(g, pos) && !!saved?.solved;
-  changed("puzzle", "mode", "zoom");
+  changed("puzzle", "mode", "zoom", "trials");
   return restored;
+}
+
+// a position as a saved game keeps it ({counts: "0120...", marks: "0010...", locked: [islands]})
+function savedPosition(g, saved) {
+  const links = g.links;
+  return {
+    counts: [...saved.counts].map((d, k) => Math.min(+d || 0, links[k].cap)),
+    marks: links.map((_, k) => (saved.marks || "")[k] === "1"),
+    locked: new Set((saved.locked || []).filter((i) => Number.isInteger(i) && i >= 0 && i < g.islands.length)),
+    atMost: new Map(),
+  };
+}
+
+const copyPosition = (pos) => ({ counts: [...pos.counts], marks: [...pos.marks], locked: new Set(pos.locked),
+                                 atMost: new Map(pos.atMost) });
+
+// a trial begins: moves from now on are its own (undo stops where it began)
+export function startTrial() {
+  fields.trials.push({ base: copyPosition(fields.position), undo: fields.undo, redo: fields.redo });
+  fields.undo = []; fields.redo = [];
+  fields.hint = null; fields.checked = null; fields.pendingHint = null;
+  changed("trials", "undo", "redo", "hint", "checked", "pendingHint");
+}
+
+// the innermost trial kept: its moves join the layer below, each still undone one by one
+export function keepTrial() {
+  const t = fields.trials.pop();
+  if (!t) return false;
+  fields.undo = [...t.undo, ...fields.undo];
+  fields.redo = [];
+  changed("trials", "undo", "redo");
+  return true;
+}
+
+// the innermost trial dropped: the position and the undo stacks as they were when it began
+export function dropTrial() {
+  const t = fields.trials.pop();
+  if (!t) return false;
+  Object.assign(fields, { position: t.base, undo: t.undo, redo: t.redo, hint: null, checked: null, pendingHint: null,
+                          solved: false, revealed: false });
+  changed("trials", "position", "undo", "redo", "hint", "checked", "pendingHint", "solved", "revealed");
+  return true;
 }
 
 // a move: its changes made, onto the undo stack; what a hint or Check showed is cleared

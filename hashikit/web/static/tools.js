@@ -4,10 +4,10 @@
 
 import { $ } from "./dom.js";
 import { paperBoard } from "./draw.js";
-import { say, setStatusKind } from "./messages.js";
+import { say, setStatusKind, toolAction } from "./messages.js";
 import { islandIndex, linkAt } from "./referee.js";
 import * as server from "./server.js";
-import { highlightMistakes, solution } from "./solution.js";
+import { highlightMistakes, impossible, solution } from "./solution.js";
 import * as store from "./store.js";
 import { NO_SOLUTION, plural, revealText, rulesText } from "./words.js";
 
@@ -36,11 +36,15 @@ function hintChanges(h) {
 export async function askHint() {
   if (!state.puzzle || store.busy() || state.solved) return;
   if (state.pendingHint) { hintStage(); return; }
+  if (impossible()) { say(`This puzzle has no solution: ${impossible()}`, "error"); return; }
   $("hint").disabled = true;
   try {
     const h = await server.hint(store.boardRequest());
     if (h.status === "conflict") {
-      say(["Your board has a problem (what does not belong to the solution is highlighted):", h.problems], "error");
+      if (state.trials.length) {
+        say(["The trial is not consistent (what does not belong to the solution is highlighted):", h.problems], "error",
+            [toolAction("trial-drop", "Drop")]);
+      } else say(["Your board has a problem (what does not belong to the solution is highlighted):", h.problems], "error");
       await highlightMistakes();
       return;
     }
@@ -60,7 +64,8 @@ function hintStage() {
   store.set({ pendingHint: { h, islands, links, stage } });
   if (stage === 1) {
     store.set({ hint: { islands, links: new Set() } });
-    say(`Hint: look at the highlighted ${plural(islands.size, "island")}. Press Hint again for the reason.`, "hinted");
+    const trial = state.trials.length ? "The trial is consistent so far. " : "";
+    say(`${trial}Hint: look at the highlighted ${plural(islands.size, "island")}. Press Hint again for the reason.`, "hinted");
   } else if (stage === 2) {
     store.set({ hint: { islands, links } });
     const { changes, limits } = hintChanges(h);
@@ -85,7 +90,7 @@ export async function reveal() {
     const sol = await solution();
     if (sol.status !== "solved") {
       say(sol.status === "infeasible" ? `This puzzle has no solution: ${NO_SOLUTION}`
-                                      : sol.message || "No answer in time.", "error");
+        : sol.status === "bad" ? `This puzzle has no solution: ${sol.reason}` : sol.message || "No answer in time.", "error");
       return;
     }
     const pos = state.position, changes = [];

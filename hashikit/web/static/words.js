@@ -26,6 +26,18 @@ export function rulesText(mb, noLoops) {
          `none crossing, all islands connected${noLoops ? ", and no closed loop of bridges" : ""}.`;
 }
 
+// the referee's capacity problems (referee.js) in the words the server refuses them with: the
+// first one, and how many more
+export function capacityText(g, problems) {
+  if (!problems.length) return null;
+  const { island, need, neighbours, most } = problems[0];
+  const where = islandName(g, island);
+  const first = !neighbours ? `${where} cannot reach any island`
+    : `${where} needs ${need} bridges, but its ${neighbours === 1 ? "one neighbour" : `${neighbours} neighbours`} can take ` +
+      `at most ${most} bridge${most !== 1 ? "s" : ""} (up to ${g.maxbridges} between a pair, and no more than a neighbour's number)`;
+  return first + (problems.length > 1 ? ` (and ${problems.length - 1} more)` : "");
+}
+
 // what Reveal says: the solution, or one of several
 export const revealText = (solution) => (solution?.unique === false
   ? "This puzzle has more than one solution; this is one of them." : "Here is the solution.");

@@ -13,40 +13,72 @@ const boardSize = () => (state.mode === "build" ? state.build : state.puzzle);
 // starts on the page (so it is wholly in view with the page at the top, and after showBoard)
 function fitPx() {
   const p = boardSize();
-  const wrap = $("board-wrap");
-  const pad = wrap.offsetWidth - wrap.clientWidth + 16;
-  const w = wrap.clientWidth - 16;
+  const wrap = $("board-wrap"), css = getComputedStyle(wrap);
+  const padX = parseFloat(css.paddingLeft) + parseFloat(css.paddingRight);
+  const padY = parseFloat(css.paddingTop) + parseFloat(css.paddingBottom);
+  const edge = wrap.offsetHeight - wrap.clientHeight;
+  const w = wrap.clientWidth - padX;
   const top = wrap.getBoundingClientRect().top + scrollY;
-  const h = Math.max(140, innerHeight - top - pad - 8);
-  return { p, h, fit: Math.max(4, Math.min(w / p.cols, h / p.rows)) };
+  const h = Math.max(140, innerHeight - top - padY - edge - 8);
+  return { p, h, frame: h + padY + edge, fit: Math.max(4, Math.min(w / p.cols, h / p.rows)) };
 }
 
 // the board opens at fit on every screen; zoom (+ and -, or pinch) goes from there
 export function layoutBoard() {
   if (!state.puzzle && state.mode !== "build") return;
-  const { p, h, fit } = fitPx();
+  const { p, frame, fit } = fitPx();
   const px = fit * state.zoom;
   board.style.width = `${Math.round(p.cols * px)}px`;
   board.style.height = `${Math.round(p.rows * px)}px`;
   board.dataset.cell = px.toFixed(1);
-  $("board-wrap").style.maxHeight = `${Math.round(h + 18)}px`;
+  $("board-wrap").style.maxHeight = `${Math.round(frame)}px`;
+  showCue();
+}
+
+// the zooms the board takes: from a little under fit to cells of MAX_CELL_PX (any board, any screen)
+const MAX_CELL_PX = 72;
+function zoomRange() {
+  const p = boardSize();
+  return p ? [0.3, Math.max(6, MAX_CELL_PX / fitPx().fit)] : [0.3, 6];
+}
+
+// where a screen point falls on the board, as fractions of its width and height
+export function boardFraction(x, y) {
+  const r = board.getBoundingClientRect();
+  return [(x - r.left) / Math.max(1, r.width), (y - r.top) / Math.max(1, r.height)];
+}
+
+// the zoom set to z (within its range), the board's point at fractions [fx, fy] brought under
+// the screen point (x, y): a pinch zooms and pans in one, the buttons keep the middle in the middle
+export function zoomAround(z, [fx, fy], x, y) {
+  const [lo, hi] = zoomRange();
+  set({ zoom: Math.min(hi, Math.max(lo, z)) });
+  layoutBoard();
+  const wrap = $("board-wrap"), r = board.getBoundingClientRect();
+  wrap.scrollLeft += r.left + fx * r.width - x;
+  wrap.scrollTop += r.top + fy * r.height - y;
   showCue();
 }
 
 export function zoomBy(f) {
-  const wrap = $("board-wrap");
-  const cx0 = (wrap.scrollLeft + wrap.clientWidth / 2) / Math.max(1, wrap.scrollWidth);
-  const cy0 = (wrap.scrollTop + wrap.clientHeight / 2) / Math.max(1, wrap.scrollHeight);
-  set({ zoom: Math.min(6, Math.max(0.3, state.zoom * f)) });
-  layoutBoard();
-  wrap.scrollLeft = cx0 * wrap.scrollWidth - wrap.clientWidth / 2;   // keep the middle in the middle
-  wrap.scrollTop = cy0 * wrap.scrollHeight - wrap.clientHeight / 2;
-  showCue();
+  const r = $("board-wrap").getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  zoomAround(state.zoom * f, boardFraction(x, y), x, y);
 }
 
 export function zoomFit() {
   set({ zoom: 1 });
   layoutBoard();
+}
+
+// a finger's move on the board pans it; what the frame cannot take scrolls the page
+export function panBy(dx, dy) {
+  const wrap = $("board-wrap"), x0 = wrap.scrollLeft, y0 = wrap.scrollTop;
+  wrap.scrollLeft -= dx;
+  wrap.scrollTop -= dy;
+  const restX = dx + (wrap.scrollLeft - x0), restY = dy + (wrap.scrollTop - y0);
+  if (Math.abs(restX) >= 1 || Math.abs(restY) >= 1) window.scrollBy(-restX, -restY);
+  showCue();
 }
 
 // a cue whenever part of the board is outside its frame: which side, and a Fit button
