@@ -58,6 +58,9 @@ ATTACKS = ("pictures", "hard-solves", "parses", "flood", "slowloris")
 PLAYER, ATTACKER = 10, 60
 #: what the attacker sends at once
 AT_ONCE, FLOOD, FLOOD_EVERY, SLOW_CONNECTIONS, DRIP = 8, 400, 5.0, 40, 1.0
+#: seconds past its timeout a slow connection may stay open before it counts as held too long (the
+#: attacker notices a close within one drip)
+SLACK = 2 * DRIP
 #: a player's pause between two solves, seconds
 THINK = 0.25
 #: the most a player's request may take before the client gives up (counted as an error)
@@ -329,15 +332,16 @@ async def flood(base: str, ks: list[int], puzzles: list[dict], stop: asyncio.Eve
 
 async def slowloris(port: int, ks: list[int], stop: asyncio.Event, held: list, body: bool) -> None:
     """``SLOW_CONNECTIONS`` connections that send their request (its headers; with ``body``, its
-    body after whole headers) one byte every ``DRIP`` seconds; ``held`` gets how long each stayed
-    open (None: still open when the phase ended)."""
+    body after whole headers) one byte every ``DRIP`` seconds; ``held`` gets, for each, how long
+    it stayed open and whether the server closed it (``[seconds, False]``: still open when the
+    phase ended, held that long so far)."""
     head = b"POST /api/solve HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
     async def one(i: int) -> None:
         t0 = time.monotonic()
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address(ks[i % len(ks)]), 0))
         except OSError:
-            held.append(0.0)
+            held.append([0.0, True])
             return
         try:
             if body:
@@ -357,11 +361,11 @@ async def slowloris(port: int, ks: list[int], stop: asyncio.Event, held: list, b
                     break
                 except asyncio.TimeoutError:
                     if stop.is_set():
-                        held.append(None)
+                        held.append([time.monotonic() - t0, False])
                         return
-            held.append(time.monotonic() - t0)
+            held.append([time.monotonic() - t0, True])
         except (OSError, asyncio.TimeoutError):
-            held.append(time.monotonic() - t0)
+            held.append([time.monotonic() - t0, True])
         finally:
             writer.close()
 
@@ -418,9 +422,9 @@ async def phase(server: Server, name: str, seconds: float, players: int, small: 
     played: list = []
     peak = [0, 0]
 
-    async def sample() -> None:
+    async def sample() -> None:  # in a thread: reading /proc takes 20 to 100 ms, the players' loop must not wait
         while not stop.is_set():
-            rss, pss = server.memory()
+            rss, pss = await asyncio.get_running_loop().run_in_executor(None, server.memory)
             peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
             await asyncio.sleep(0.25)
 
@@ -453,7 +457,10 @@ async def phase(server: Server, name: str, seconds: float, players: int, small: 
         held.update(got["held"])
         attacker_cpu += got["cpu"]
     players_cpu = own_after.user + own_after.system - own_before.user - own_before.system
-    return {"phase": name, "seconds": seconds, "played": played, "sent": sent, "held": held,
+    admission = server.limits.get("admission", {})
+    timeouts = {k: admission[f"{k[:-1] if k == 'headers' else k}_timeout"] for k in held
+                if f"{k[:-1] if k == 'headers' else k}_timeout" in admission}
+    return {"phase": name, "seconds": seconds, "played": played, "sent": sent, "held": held, "timeouts": timeouts,
             "rss": peak[0], "pss": peak[1], "load": (load_before, os.getloadavg()[0]),
             "cpu": {"server": cpu_after[0] - cpu_before[0], "workers": cpu_after[1] - cpu_before[1],
                     "attacker": attacker_cpu, "players": players_cpu}}
@@ -541,9 +548,12 @@ def figures(p: dict) -> dict:
         sent[attack] = {"codes": codes, "refused": refused, "with_retry_after": told}
     held = {}
     for kind, times in p["held"].items():
-        closed = [t for t in times if t is not None]
+        closed = [t for t, shut in times if shut]
+        timeout = p.get("timeouts", {}).get(kind)
         held[kind] = {"connections": len(times), "still_open": len(times) - len(closed),
-                      "longest_closed": max(closed) if closed else None}
+                      "longest_closed": max(closed) if closed else None,
+                      "longest": max((t for t, _ in times), default=None), "timeout": timeout,
+                      "past_timeout": None if timeout is None else sum(t > timeout + SLACK for t, _ in times)}
     return {"phase": p["phase"], "requests": len(lat), "p50": percentile(lat, 0.5), "p99": percentile(lat, 0.99),
             "max": max(lat) if lat else float("nan"), "answers": answers, "sent": sent, "held": held,
             "rss": p["rss"], "pss": p["pss"], "load": p["load"], "drain": p.get("drain"), "cpu": p.get("cpu")}
@@ -554,11 +564,16 @@ def mib(n: int) -> str:
 
 
 def table(name: str, run: dict) -> list[str]:
+    bound = run["limits"].get("admission", {}).get("server_memory")
+    peak = max((p["pss"] for p in run["phases"]), default=0)
+    stated = ("no stated memory bound" if bound is None else
+              f"stated memory bound {mib(bound)} (proportional), peak {mib(peak)}: "
+              + ("held" if peak < bound else "NOT held"))
     lines = [f"### {name} (`{run['tree']}`)", "",
-             f"Idle server: {mib(run['idle'][0])} resident, {mib(run['idle'][1])} proportional. "
+             f"Idle server: {mib(run['idle'][0])} resident, {mib(run['idle'][1])} proportional; {stated}. "
              f"Server still answering afterwards: {'yes' if run['alive'] else 'NO'}.", "",
              "| phase | player solves | p50 | p99 | worst | players' answers | attacker's answers (429/503 with Retry-After) "
-             "| slow connections: still open / longest held | peak memory (resident / proportional) "
+             "| slow connections: still open / longest held / held past the timeout | peak memory (resident / proportional) "
              "| CPU s: server, its workers, attacker, players | load (1 min) |",
              "|---|---:|---:|---:|---:|---|---|---|---|---|---|"]
     for p in run["phases"]:
@@ -568,7 +583,8 @@ def table(name: str, run: dict) -> list[str]:
             + (f" ({s['with_retry_after']}/{s['refused']})" if s["refused"] else "")
             for a, s in f["sent"].items()) or "–"
         slow = "; ".join(f"{k}: {h['still_open']}/{h['connections']}, "
-                         + (f"{h['longest_closed']:.1f} s" if h["longest_closed"] is not None else "–")
+                         + (f"{h['longest']:.1f} s" if h["longest"] is not None else "–") + ", "
+                         + ("no timeout" if h["timeout"] is None else f"{h['past_timeout']} (of {h['timeout']:g} s)")
                          for k, h in f["held"].items()) or "–"
         answers = ", ".join(f"{c}×{n}" for c, n in sorted(f["answers"].items()))
         c = f["cpu"]

@@ -16,6 +16,7 @@ _HOME = {
     "check": "checker", "CheckReport": "checker", "Violation": "checker",
     "solve": "solvers", "SolveResult": "solvers", "Status": "solvers",
     "HashikitError": "errors", "PuzzleError": "errors", "FormatError": "errors", "SolverUnavailable": "errors",
+    "read_picture": "service.picture",
 }
 
 __all__ = list(_HOME)

@@ -156,6 +156,11 @@ class Admission(Record, frozen=True):
     worker_memory: int
     #: the largest picture ``/api/read-picture`` decodes, in pixels (its header is read first)
     picture_pixels: int
+    #: the most memory the whole server takes (its process and every worker, shared pages counted
+    #: once) under any mix of allowed requests: what grows with a request (a picture's pixels, a
+    #: large board) runs only on the ``heavy_at_once`` heavy workers, within ``picture_pixels`` and
+    #: ``worker_memory``; ``benchmarks/load.py`` measures it under each attack
+    server_memory: int
 
     def longest_wait(self, time_limit: float) -> float:
         """The longest a client waits for an answer to work with ``time_limit``: the queue, the
@@ -179,7 +184,7 @@ WEB_ADMISSION = Admission(
     light_cells=625, light_islands=200, light_bytes=65_536, light_at_once=3, heavy_at_once=2, queue_length=16, queue_wait=2.0,
     client_at_once=8, client_heavy_at_once=1, client_heavy_per_minute=30,
     header_timeout=10.0, body_timeout=20.0, keep_alive=5.0, client_connections=16, connections=256,
-    worker_memory=1024 * 1024 * 1024, picture_pixels=13_000_000)
+    worker_memory=1024 * 1024 * 1024, picture_pixels=13_000_000, server_memory=1536 * 1024 * 1024)
 #: seconds past the deadline a worker that keeps the deadline itself gets to hand back its own
 #: (partial) answer before it is killed
 GRACE = TIME_MARGIN / 4
@@ -327,5 +332,7 @@ def readme_table() -> str:
         f"| open connections per client, in all (`hashikit serve`) | | {a.client_connections}, {a.connections} |",
         f"| memory per worker process (address space) | | {_number(a.worker_memory)} |",
         f"| picture pixels (`/api/read-picture`) | | {a.picture_pixels:,} |",
+        f"| memory of the whole server (proportional; measured, `benchmarks/results/load.md`) | | "
+        f"{_number(a.server_memory)} |",
     ]
     return "\n".join(out) + "\n"

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
 import picture_styles as ps  # noqa: E402
-from hashikit import render
+import hashikit  # noqa: E402
+from hashikit import render  # noqa: E402
 from hashikit.formats import picture  # noqa: E402
 from hashikit.cli import main  # noqa: E402
 from hashikit.checker import check  # noqa: E402
@@ -45,13 +46,19 @@ def some_bridges(solution, rng):
     return Solution({k: (n if rng.random() < 0.7 else 1) for k, n in solution.bridges.items() if rng.random() < 0.5})
 
 
-@pytest.mark.parametrize("cell", [15, 24, 40, 80])
+@pytest.mark.parametrize("cell", [15, 24, 40, 80, 150])
 def test_own_png_read_exactly_at_every_scale(cell):
+    """The README's range: about 15 to 150 px a cell: every island, number and bridge right, and sure
+    of them from 24 px a cell; at 15 px a few small digits are doubted (each at its place), which the
+    rules then settle (tests/test_picture_rules.py)."""
     pz, sol = random_solution(9, 11, random.Random(cell))
     part = some_bridges(sol, random.Random(cell + 1))
     reading = picture.read_picture(render.png(pz, part, cell=cell))
     assert shifted(reading.puzzle, reading.bridges.bridges) == shifted(pz, part.bridges)
-    assert reading.unsure == []
+    if cell >= 24:
+        assert reading.unsure == []
+    else:
+        assert all(line.startswith("row ") for line in reading.unsure), reading.unsure
 
 
 BOARDS = dict(seed=st.integers(0, 10**6), rows=st.integers(5, 12), cols=st.integers(5, 12), cell=st.integers(18, 50),
@@ -257,10 +264,23 @@ def _text_picture():
     return _png(im)
 
 
+def _table_picture():
+    """Single digits 1 to 8 in a table, rows closer than columns (so the squarest grid has a place
+    between every two rows and columns): a table, not a board."""
+    im = Image.new("RGB", (500, 400), "white")
+    d = ImageDraw.Draw(im)
+    font = ImageFont.truetype(ps.font_path("dejavu-sans"), 18)
+    for r in range(8):
+        for c in range(6):
+            d.text((20 + 70 * c, 20 + 45 * r), str((r * 5 + c * 3) % 8 + 1), font=font, fill="black")
+    return _png(im)
+
+
 @pytest.mark.parametrize("name, data, says", [
     ("blank.png", _png(Image.new("RGB", (300, 200), "white")), "no Hashi board found"),
     ("dark.png", _png(Image.new("RGB", (300, 200), (20, 20, 20))), "no Hashi board found"),
     ("text.png", _text_picture(), "no Hashi board found"),
+    ("table.png", _table_picture(), "no Hashi board found"),
     ("bomb.png", _bomb(100_000, 100_000), "pixels; hashikit reads pictures of at most"),
     ("wide.png", _bomb(2**31 - 1, 1), "hashikit reads pictures of at most"),
     ("tiny.png", _png(Image.new("RGB", (3, 3), "white")), "too small to hold a board"),
@@ -275,8 +295,8 @@ def test_bad_pictures_are_one_line_and_exit_2(tmp_path, capsys, name, data, says
     err = capsys.readouterr().err
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) == 1 and str(path) in lines[0] and says in lines[0], err
-    with pytest.raises(FormatError):
-        read_file(str(path))
+    with pytest.raises(FormatError):  # the library says the same
+        hashikit.read_picture(data)
 
 
 def test_empty_file_is_refused(tmp_path, capsys):
@@ -352,23 +372,123 @@ def test_property_garbage_after_a_png_header_never_crashes(tail):
 
 
 def test_model_file_is_the_trained_one():
-    assert os.path.getsize(picture.MODEL_PATH) < 500_000
+    """The digit network in hashikit/data stays small (the README says its size) and has the shape the
+    reader feeds it: FEATURE_SIDE squared pixels and two shape numbers in, the classes out."""
+    from hashikit.formats import picture_digits
+
+    size = os.path.getsize(picture.MODEL_PATH)
+    assert size < 250_000
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md")).read()
+    assert f"{round(size / 1000)} kB\n  in `hashikit/data/digits.npz`" in readme
     import numpy as np
 
     with np.load(picture.MODEL_PATH) as m:
-        assert m["w1"].shape[0] == picture.FEATURE_SIDE ** 2 + 1 and m["w3"].shape[1] == 9
+        assert m["w1"].shape[0] == picture.FEATURE_SIDE ** 2 + 2
+        last = max(int(k[1:]) for k in m.files if k.startswith("w"))
+        assert m[f"w{last}"].shape[1] == len(picture_digits.CLASS_DIGIT)
+        assert m["w1"].dtype == np.float16
+
+
+def test_features_do_not_depend_on_the_scale():
+    """A digit is brought to one height before it is classified: the same glyph drawn at 12 and at
+    120 pixels gives nearly the same features (the 1 that read as 4 at one resolution only)."""
+    import numpy as np
+    from PIL import ImageFont
+
+    from hashikit.formats import picture_digits
+
+    feats = []
+    for size in (17, 60, 170):
+        font = ImageFont.truetype(ps.font_path("liberation-sans"), size)
+        im = Image.new("L", (size * 2, size * 2), 0)
+        ImageDraw.Draw(im).text((size, size), "1", font=font, fill=255, anchor="mm")
+        a = np.asarray(im, np.float32) / 255
+        ys, xs = np.nonzero(a > 0.1)
+        feats.append(picture_digits.features(a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]))
+    assert np.abs(feats[0] - feats[2]).mean() < 0.08 and np.abs(feats[1] - feats[2]).mean() < 0.05
+
+
+def _projected(seed):
+    """Island centres of a random board as a camera sees them: turned up to 15 degrees, the far side up
+    to 15% shorter, a little noise; and the cells they should get."""
+    import math
+
+    import cv2
+    import numpy as np
+
+    rng = random.Random(seed)
+    pz, _ = random_solution(rng.randint(6, 15), rng.randint(6, 15), rng)
+    cell = rng.uniform(15, 80)
+    g = np.array([[i.col, i.row] for i in pz.islands], float)
+    src = np.float32([[0, 0], [pz.cols - 1, 0], [pz.cols - 1, pz.rows - 1], [0, pz.rows - 1]])
+    dst = src * cell
+    side = rng.randrange(4)
+    i, j = side, (side + 1) % 4
+    along = (dst[j] - dst[i]) / np.linalg.norm(dst[j] - dst[i])
+    span = np.linalg.norm(dst[j] - dst[i])
+    slant = rng.uniform(0, 0.15)
+    dst[i] += along * slant * span / 2
+    dst[j] -= along * slant * span / 2
+    a = math.radians(rng.uniform(-15, 15))
+    dst = (dst @ np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]) + 400).astype(np.float32)
+    from hashikit.formats import picture_lattice
+
+    pts = picture_lattice.apply(cv2.getPerspectiveTransform(src, dst), g)
+    pts += np.random.default_rng(seed).normal(0, 0.03 * cell, pts.shape)
+    return pts, g.astype(int), 0.5 * cell
+
+
+@pytest.mark.parametrize("seed", range(0, 200, 25))
+def test_the_grid_follows_a_slanted_turned_photo(seed):
+    """The grid is a homography grown from the middle: every island of a board turned by up to 15
+    degrees and seen at up to 15% perspective lands on its own row and column."""
+    import numpy as np
+
+    from hashikit.formats import picture_lattice
+
+    pts, cells, size = _projected(seed)
+    grid = picture_lattice.fit(pts, size)
+    assert grid is not None and grid.on.all()
+
+    def reduced(a):  # boards whose islands all sit on even columns read as the same puzzle, halved
+        a = a - a.min(axis=0)
+        return a // np.maximum(1, np.gcd.reduce(a, axis=0))
+
+    assert (reduced(grid.cells) == reduced(cells)).all()
 
 
 @pytest.mark.slow
 def test_the_training_script_rebuilds_a_model(tmp_path):
-    """scripts/train_digits.py makes a model file the reader can load (a small run: 1 sample a font)."""
+    """scripts/train_digits.py makes a model file the reader can load (a small run)."""
     out = tmp_path / "digits.npz"
     script = os.path.join(os.path.dirname(__file__), "..", "scripts", "train_digits.py")
-    proc = subprocess.run([sys.executable, script, "--per-font", "2", "--skip-check", "--out", str(out)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([sys.executable, script, "--per-class", "30", "--epochs", "2", "--skip-check", "--out",
+                           str(out)], capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
     assert "fonts" in proc.stdout and out.exists()
     import numpy as np
 
-    with np.load(out) as m:
-        assert m["w1"].shape == (picture.FEATURE_SIDE ** 2 + 1, 96) and m["w3"].shape == (96 // 2, 9)
+    from hashikit.formats import picture_digits
+
+    model = picture_digits.load_model(str(out))
+    assert model["w1"].shape[0] == picture.FEATURE_SIDE ** 2 + 2
+    probs = picture_digits.classify(np.zeros((3, picture.FEATURE_SIDE ** 2 + 2), np.float32), model)
+    assert probs.shape == (3, len(picture_digits.CLASS_DIGIT))
+
+
+def test_signs_of_another_puzzle():
+    """What makes a grid of numbers look like another puzzle (used when, as a Hashi puzzle, it has no
+    solution): numbers side by side (Slant, Filling; no published Hashi board in ../shared has any),
+    a nearly full table; a Tatham-like board shows none."""
+    from types import SimpleNamespace
+
+    def signs(cells, R, C):
+        digits = [SimpleNamespace(digit=3, sure=0.99) for _ in cells]
+        return picture._another_puzzle({cell: k for k, cell in enumerate(cells)}, digits, R, C, "x")
+
+    pairs = [(r, c) for r in range(0, 8, 2) for c in (0, 1)] + [(7, 5), (3, 7)]
+    assert any("stand in the cell next to another" in s for s in signs(pairs, 8, 8))
+    table = [(r, c) for r in range(0, 10, 2) for c in range(0, 12, 3)]
+    assert any("places of a table" in s for s in signs(table, 9, 10))
+    board = [(0, 0), (0, 4), (2, 2), (2, 6), (4, 0), (4, 3), (6, 1), (6, 5), (8, 6), (3, 8), (8, 2)]
+    assert signs(board, 9, 9) == []

@@ -16,7 +16,7 @@ pytest.importorskip("cv2", reason='OpenCV is not installed (pip install ".[photo
 from PIL import Image  # noqa: E402
 
 from hashikit import render  # noqa: E402
-from hashikit.formats import read_file  # noqa: E402
+from hashikit.service import load  # noqa: E402
 from hashikit.generate import random_solution  # noqa: E402
 from hashikit.model import Solution  # noqa: E402
 
@@ -43,13 +43,14 @@ def test_api_reads_what_the_command_line_reads(client, tmp_path):
     data, _, _ = game_png()
     path = tmp_path / "shot.png"
     path.write_bytes(data)
-    doc = read_file(str(path))
+    doc = load(str(path))  # the command line's reading, settled by the rules
     answer = client.post("/api/read-picture", json={"image": base64.b64encode(data).decode()})
     assert answer.status_code == 200, answer.text
     got = answer.json()
     assert sorted(map(tuple, got["puzzle"]["islands"])) == sorted((i.row, i.col, i.number) for i in doc.puzzle.islands)
     assert sorted(map(tuple, got["bridges"])) == sorted(map(tuple, doc.solution.to_list()))
     assert len(got["links"]) == len(doc.puzzle.links) and got["width"] == Image.open(path).size[0]
+    assert got["corrections"] == [] and len(got["homography"]) == 3
     data_url = "data:image/png;base64," + base64.b64encode(data).decode()
     assert client.post("/api/read-picture", json={"image": data_url}).json()["bridges"] == got["bridges"]
 
@@ -140,3 +141,57 @@ def test_page_says_when_a_picture_has_no_board(browser, server):
                            timeout=20000)
     assert page.locator("#picture-view").is_hidden()
     assert all("400" in e or "Bad Request" in e for e in errors), errors  # the 400 itself, logged by Chromium
+
+
+# -- what the rules corrected, shown and undone on the page ------------------------------------------
+
+@pytest.fixture
+def misreading(monkeypatch):
+    """A Tatham puzzle's picture, its reader made to misread one 1 as 4 (unsure, 1 the runner-up), and
+    a server started after that (the reading runs in processes forked from this one)."""
+    from hashikit.formats import picture, read_text
+    from hashikit.web.app import create_app
+
+    from test_web_e2e import serve
+
+    puzzle = read_text("10x10m2:c2e34a4a4c4h1l3d2a4j2a3a3a6b7a6k1a2f3c6b6a4", "tatham").puzzle
+    k = next(i for i, isl in enumerate(puzzle.islands) if isl.number == 1)
+    import picture_world
+
+    monkeypatch.setattr(picture, "read_picture", picture_world.misreading(picture.read_picture, k))
+    gen = serve(create_app(allowed_hosts=["127.0.0.1", "localhost"], pool_size=0))
+    url = next(gen)
+    yield url, render.png(puzzle, None, cell=40), puzzle, puzzle.islands[k]
+    next(gen, None)
+
+
+def test_page_shows_the_rules_corrections_and_undoes_them_by_touch(browser, misreading):
+    url, data, puzzle, isl = misreading
+    page, errors = open_page(browser, url, width=390, height=844, is_mobile=True, has_touch=True)
+    _read_on_page(page, data)
+    r0, c0 = min(i.row for i in puzzle.islands), min(i.col for i in puzzle.islands)
+    r, c = isl.row - r0, isl.col - c0
+    where = f"row {r + 1}, column {c + 1}"
+    fixed = page.locator(f'#picture-overlay .picture-island[data-row="{r}"][data-col="{c}"]')
+    assert "corrected" in fixed.get_attribute("class") and fixed.locator("text").text_content() == "1"
+    item = page.locator("#picture-corrections li")
+    assert item.count() == 1
+    assert item.locator("span").text_content() == (f"Corrected by the rules: {where} read as 4; as 1 the puzzle has "
+                                                   f"exactly one solution.")
+    def tap(locator):  # a finger on the screen: touch events through the DevTools protocol
+        locator.scroll_into_view_if_needed()
+        b = locator.bounding_box()
+        page.touchscreen.tap(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+
+    tap(item.locator("button"))
+    assert fixed.locator("text").text_content() == "4" and "corrected" not in fixed.get_attribute("class")
+    assert item.get_attribute("class") == "undone" and item.locator("button").text_content() == "Redo"
+    tap(item.locator("button"))
+    assert fixed.locator("text").text_content() == "1" and item.locator("button").text_content() == "Undo"
+    tap(page.locator("#picture-play"))
+    page.wait_for_function("document.querySelector('#picture-view').hidden")  # the board read is on the page
+    page.wait_for_function(f"document.querySelectorAll('#board .island').length === {len(puzzle.islands)}")
+    numbers = page.eval_on_selector_all("#board .island", "gs => gs.map(g => [+g.dataset.r, +g.dataset.c, "
+                                                          "g.querySelector('text').textContent])")
+    assert [r, c, "1"] in numbers, (r, c, sorted(numbers))
+    assert not [e for e in errors if "400" not in e], errors

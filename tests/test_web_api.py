@@ -594,12 +594,14 @@ def test_hint_analyze_and_generate_split_their_time_as_the_cli_does(monkeypatch)
         assert c.post("/api/analyze", json={"puzzle": p}).json()["status"] == "unique"
         assert c.post("/api/generate", json={"rows": 5, "difficulty": "easy", "seed": 3}).status_code == 200
         assert c.post("/api/solve", json={"puzzle": p}).json()["status"] == "solved"
+        wide = {"rows": 30, "cols": 30, "islands": [[0, 0, 1], [0, 29, 1]]}  # heavy: over the light cells
+        assert c.post("/api/solve", json={"puzzle": wide}).json()["status"] == "solved"
     timed = [(fn, args, at) for fn, args, at in seen if fn is killed_at_deadline and args[0] is not jobs.parse]
-    assert [args[0] for _, args, _ in timed] == [jobs.hint, jobs.analyze, jobs.generate]
+    assert [args[0] for _, args, _ in timed] == [jobs.hint, jobs.analyze, jobs.generate, jobs.solve]
     for _, args, at in timed:  # the worker is killed at the very deadline the job keeps
         assert isinstance(args[-1], Deadline) and at == args[-1].at
-    assert [args[-1].seconds for _, args, _ in timed] == [4.0, 4.0, 9.0]
-    (solve,) = [(args, at) for fn, args, at in seen if fn is jobs.solve]  # the engine hands back what it found
+    assert [args[-1].seconds for _, args, _ in timed] == [4.0, 4.0, 9.0, 4.0]
+    (solve,) = [(args, at) for fn, args, at in seen if fn is jobs.solve]  # a heavy board's engine hands back what it found
     assert solve[0][-1].seconds == 4.0 and solve[1] == solve[0][-1].at + HARD_STOP
 
 

@@ -322,6 +322,33 @@ def fuzz(max_examples: int, generate_examples: int):
     assert not failures, "\n".join(map(str, failures[:8]))
 
 
+NULL_PUZZLE = {"rows": None, "cols": None, "islands": None, "grid": None}
+SMALL = {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}
+#: requests a fuzzer once found refused though it took them for schema-valid, each beside a valid
+#: neighbour: the OpenAPI description now rules each out, and the server refuses each in words
+ONCE_TAKEN_FOR_VALID = [
+    *[(path, {"puzzle": NULL_PUZZLE, **extra}, {"puzzle": SMALL, **extra}) for path, extra in (
+        ("/api/solve", {}), ("/api/check", {"bridges": []}), ("/api/hint", {}), ("/api/analyze", {}),
+        ("/api/convert", {"format": "json"}))],
+    ("/api/generate", {"density": 0.0}, {"density": 0.2}),
+    ("/api/read-picture", {"image": ""}, {"image": "iVBORw0K"}),
+    ("/api/parse", {"text": ""}, {"text": "3.3"}),
+]
+
+
+@pytest.mark.parametrize("path, body, neighbour", ONCE_TAKEN_FOR_VALID, ids=lambda v: v if isinstance(v, str) else "")
+def test_what_the_schema_rules_out_is_refused_in_words_and_the_schema_says_so(client, path, body, neighbour):
+    """An all-null puzzle, a density of 0, an empty picture or text: invalid by the endpoint's
+    JSON Schema (so refusing them breaks no promise), and answered 400 with a sentence, no 5xx."""
+    jsonschema_rs = pytest.importorskip("jsonschema_rs", reason="jsonschema_rs comes with schemathesis (the test extra)")
+    spec = client.app.openapi()
+    schema = {**spec, **spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]}
+    validator = jsonschema_rs.validator_for(schema)
+    assert validator.is_valid(neighbour), [e.message for e in validator.iter_errors(neighbour)]
+    assert not validator.is_valid(body)
+    assert error(client.post(path, json=body)).strip()
+
+
 def test_fuzz_the_api_from_its_openapi_description():
     fuzz(max_examples=4, generate_examples=1)
 

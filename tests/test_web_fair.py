@@ -318,6 +318,17 @@ def test_the_time_limit_counts_from_when_the_work_starts(monkeypatch):
     assert [r.json()["status"] for r in answers] == ["hint", "hint"], [r.text for r in answers]
 
 
+def test_a_light_solve_runs_its_engine_in_the_worker_a_heavy_one_in_a_process_of_its_own(warm, monkeypatch):
+    """A player's board is solved in the light worker itself, killed at the deadline (no process
+    to start: the most of a small solve's time); a heavy board's engine runs in a child of its
+    worker, which hands back the solutions found by the deadline."""
+    monkeypatch.setattr(jobs, "solve", web_jobs.where_solve)
+    light = warm.post("/api/solve", json={"puzzle": SQUARE}).json()
+    heavy = warm.post("/api/solve", json={"puzzle": {"rows": 30, "cols": 30, "islands": [[0, 0, 1], [0, 29, 1]]}}).json()
+    assert light["in_worker"] is True and heavy["in_worker"] is False, (light, heavy)
+    assert light["seconds"] == heavy["seconds"] == WEB.default_time_limit
+
+
 def test_a_worker_out_of_memory_is_replaced_and_its_request_answered_503(warm, monkeypatch):
     light = warm.app.state.pools["light"]
     before = set(light.pids())
@@ -400,7 +411,8 @@ def test_limits_and_openapi_state_the_admission():
     text = api["info"]["description"]
     for promise in (f"{WEB_ADMISSION.client_at_once} requests in flight", f"{WEB_ADMISSION.client_heavy_per_minute} a minute",
                     "429 with `Retry-After`", "503 with `Retry-After`", f"at most {WEB_ADMISSION.queue_wait:g} s",
-                    f"within {WEB_ADMISSION.header_timeout:g} s", "never answered 400"):
+                    f"within {WEB_ADMISSION.header_timeout:g} s", "never answered 400",
+                    f"the whole server stays under {WEB_ADMISSION.server_memory // 2 ** 20} MiB"):
         assert promise in text, promise
     for path, item in api["paths"].items():
         if "post" in item:
@@ -432,6 +444,9 @@ def test_the_readme_states_the_admission_from_limits_py():
             f"may have {a.client_at_once} requests in flight", f"and {a.client_heavy_at_once} heavy request",
             f"at once and {a.client_heavy_per_minute} a minute",
             f"may map {a.worker_memory // 2 ** 30} GiB of memory",
+            f"The whole server (its process and every worker, shared pages counted once) stays under "
+            f"{a.server_memory / 2 ** 30:g} GiB", f"runs only on the {a.heavy_at_once} heavy workers",
+            f"a picture is at most {a.picture_pixels / 1e6:g} megapixels",
             f"headers must arrive within {a.header_timeout:g} s and its body within {a.body_timeout:g} s",
             f"an idle connection is closed after {a.keep_alive:g} s",
             f"may hold {a.client_connections} connections open", f"and the server {a.connections} (then 503)"):

@@ -60,6 +60,23 @@ def unpicklable_answer():
     return threading.Lock()
 
 
+_KEPT = []
+
+
+def resident_mib() -> int:
+    return int(next(line for line in Path("/proc/self/status").read_text().splitlines()
+                    if line.startswith("VmRSS")).split()[1]) // 1024
+
+
+def churn_then_resident(blocks: int = 300_000) -> int:
+    """Take ``blocks`` KiB in blocks that go through malloc, keep one small block taken after them
+    (the heap cannot shrink past it), free the rest: this process's resident MiB at the job's end."""
+    taken = [bytearray(1024) for _ in range(blocks)]
+    _KEPT.append(bytearray(1024))
+    del taken
+    return resident_mib()
+
+
 def alive(p: int) -> bool:
     """``p`` is a running process (not gone, not a zombie waiting to be reaped)."""
     try:
@@ -112,6 +129,18 @@ def soon(seconds: float) -> float:
 
 
 # -- the pool ----------------------------------------------------------------------------------------
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident memory from /proc (Linux)")
+def test_a_capped_worker_hands_back_what_its_job_freed():
+    """A worker with a memory cap (the web's) gives the heap its job freed back to the system
+    after the job: a worker that once needed much does not hold it for good."""
+    with workers.Pool(1, name="hashikit-test-trim", memory=2 ** 30) as p:
+        before = p.run(resident_mib)
+        during = p.run(churn_then_resident)
+        after = p.run(resident_mib)
+    assert during > before + 200, (before, during)  # the job's freed blocks were still the process's
+    assert after < before + 100, (before, during, after)
+
+
 def test_pool_runs_jobs_on_warm_workers(pool):
     assert [pool.run(square, (i,)) for i in range(20)] == [i * i for i in range(20)]
     assert pool.run(pid) in pool.pids() and os.getpid() not in pool.pids()

@@ -25,3 +25,11 @@ def hog_check(data, bridges, marks):
 
 def die_check(data, bridges, marks):
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def where_solve(data, deadline):
+    """jobs.solve's stand-in: where its engine would run (in this worker, killed at the deadline,
+    or in a process of its own that hands back what it found)."""
+    from hashikit.solvers import process
+
+    return {"status": "unknown", "in_worker": process._killed_at_deadline, "seconds": deadline.seconds}

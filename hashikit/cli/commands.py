@@ -456,7 +456,7 @@ def _adders(command: str | None):
 
 def _picture_notes() -> None:
     """A picture's reading (what it saw, where unsure) goes to stderr."""
-    from ..formats.picture import cli_logging
+    from .picture_notes import cli_logging
 
     cli_logging()
 

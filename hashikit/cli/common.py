@@ -122,8 +122,8 @@ def add_show(parser) -> None:
 
     writes(parser.add_argument("--show", metavar="OUT.png",
                                help="when FILE is a picture: write OUT.png, the picture with what was read drawn "
-                                    "over it (islands, numbers, bridges; an unsure number in red) to spot a misread "
-                                    "at a glance"),
+                                    "over it (islands, numbers, bridges; an unsure place in red, a number the rules "
+                                    "corrected in amber) to spot a misread at a glance"),
            "file", (".png",), "the picture read")
 
 

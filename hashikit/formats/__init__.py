@@ -144,7 +144,7 @@ def get(name: str) -> Format:
 
 _TATHAM = re.compile(r"^\s*\d+x\d+(i\d+)?(e\d+)?(m\d+)?L?(d\d+)?[:#]", re.ASCII)
 _OHMEC = re.compile(r"^\s*\d+x\d+:", re.ASCII)
-_SOLVED_MARKS = set("-=|\"─═│║$")
+_SOLVED_MARK = re.compile("[-=|\"─═│║$]")
 _SPACED = re.compile(r"\s*#\s*spaced\b", re.IGNORECASE)
 
 
@@ -165,7 +165,7 @@ def sniff(text: str) -> str:
         return "solved"
     if any("," in ln for ln in body):
         return "csv"
-    if any(ch in _SOLVED_MARKS for ln in body for ch in ln):
+    if any(_SOLVED_MARK.search(ln) for ln in body):
         return "solved"
     if body and len(first.split()) == 3 and all(t.isascii() and t.isdigit() for t in first.split()):
         return "has"

@@ -18,16 +18,11 @@ def _read_text(text: str, source: str, limits: Limits) -> Document:
 
 
 def read_bytes(raw: bytes, source: str, limits: Limits = _limits.CLI) -> Document:
-    """A picture's puzzle, with the bridges drawn on it as a game in progress."""
-    import logging
-
+    """A picture's puzzle, with the bridges drawn on it as a game in progress: the reading as the
+    picture alone shows it (``hashikit.service.load`` settles it by the rules)."""
     from .picture import read_picture
 
-    log = logging.getLogger("hashikit.picture")
     reading = read_picture(raw, source, limits)
-    log.info("%s: %s", source, reading.summary())
-    for where in reading.unsure:
-        log.warning("%s: unsure: %s", source, where)
     return Document(reading.puzzle, reading.bridges if reading.bridges.bridges else None,
                     in_play=True, picture=reading)
 

@@ -108,18 +108,23 @@ class Label(NamedTuple):
 
 
 class Lattice(NamedTuple):
-    """Where the cells are: the centre of cell (0, 0), and the steps to the next column and row."""
+    """Where the cells are: the centre of cell (0, 0), and the steps to the next column and row; for
+    a board a camera saw at a slant, ``gx`` and ``gy`` make it a homography (each point divided by
+    ``1 + gx * column + gy * row``)."""
     ox: float
     oy: float
     exx: float
     exy: float
     eyx: float
     eyy: float
+    gx: float = 0.0
+    gy: float = 0.0
 
     def at(self, pos: tuple[int, int]) -> tuple[float, float]:
         """The centre of cell ``pos`` (row, column)."""
         r, c = pos
-        return self.ox + c * self.exx + r * self.eyx, self.oy + c * self.exy + r * self.eyy
+        w = 1.0 + c * self.gx + r * self.gy
+        return (self.ox + c * self.exx + r * self.eyx) / w, (self.oy + c * self.exy + r * self.eyy) / w
 
 
 class Scene(NamedTuple):
@@ -246,7 +251,8 @@ def _draw(puzzle: Puzzle, solution: Solution | None, c: float, lattice: Lattice,
     candidate links, bridges, count labels, islands."""
     C = colours
     centre = lattice.at
-    ox, oy, exx, exy, eyx, eyy = lattice
+    ox, oy, exx, exy, eyx, eyy = lattice[:6]
+    flat = not (lattice.gx or lattice.gy)
     least = LEAST[style.medium]
     p = pen(style, c)
     radius = island_radius(style, c)
@@ -280,8 +286,11 @@ def _draw(puzzle: Puzzle, solution: Solution | None, c: float, lattice: Lattice,
     gaps = {lines: p.spacing(style, c, lines) for lines in range(1, MAX_LINES + 1)}
     add, line_w = bridges.append, p.line
     for (a, b), count in bridge_items:
-        xa, ya = ox + a[1] * exx + a[0] * eyx, oy + a[1] * exy + a[0] * eyy
-        xb, yb = ox + b[1] * exx + b[0] * eyx, oy + b[1] * exy + b[0] * eyy
+        if flat:
+            xa, ya = ox + a[1] * exx + a[0] * eyx, oy + a[1] * exy + a[0] * eyy
+            xb, yb = ox + b[1] * exx + b[0] * eyx, oy + b[1] * exy + b[0] * eyy
+        else:
+            (xa, ya), (xb, yb) = centre(a), centre(b)
         dx, dy = xb - xa, yb - ya
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length  # unit normal
@@ -324,7 +333,7 @@ def _draw(puzzle: Puzzle, solution: Solution | None, c: float, lattice: Lattice,
     fill, ring, ink = C["island_fill"], C["island_ring"], C["number"]
     for isl in puzzle.islands:
         row, col = isl.row, isl.col
-        x, y = ox + col * exx + row * eyx, oy + col * exy + row * eyy
+        x, y = (ox + col * exx + row * eyx, oy + col * exy + row * eyy) if flat else centre((row, col))
         text = str(isl.number)
         size = sizes.get(len(text)) or number_size(style, c, text)
         if hl_cells and (row, col) in hl_cells:
@@ -402,17 +411,37 @@ def sheet(width: float, height: float, labels: Iterable[Label], boards: Iterable
 
 
 def overlay(puzzle: Puzzle, solution: Solution | None, *, origin: tuple[float, float], ex: tuple[float, float],
-            ey: tuple[float, float], width: int, height: int, unsure: Iterable = ()) -> Scene:
+            ey: tuple[float, float], width: int, height: int, unsure: Iterable = (), homography=None,
+            doubted: Iterable = (), corrected: Iterable = ()) -> Scene:
     """The board drawn on a picture's lattice: cell (r, c) at ``origin + c * ex + r * ey`` (pixels of
-    a ``width`` x ``height`` picture); islands at ``unsure`` positions in the accent colour."""
+    a ``width`` x ``height`` picture), or through ``homography`` ((column, row, 1) to pixels, 3 x 3)
+    when the camera saw the board at a slant; islands at ``unsure`` positions and the ``doubted``
+    links (pairs of cells) in the accent colour, islands at ``corrected`` positions (the rules of the
+    puzzle changed their number) in the corrected colour."""
     validate_board(puzzle, solution)
     style = STYLES["overlay"]
     c = math.hypot(*ex)
     if not c > 0:
         raise ValueError("the lattice's cell has no size")
-
-    lattice = Lattice(origin[0], origin[1], ex[0], ex[1], ey[0], ey[1])
-    layers = _draw(puzzle, solution, c, lattice, style, PALETTES["overlay"], set(map(tuple, unsure)), set(), False, [])
+    if homography is not None:
+        (a, b, t), (d, e, f), (g, h, w) = homography
+        lattice = Lattice(t / w, f / w, a / w, d / w, b / w, e / w, g / w, h / w)
+    else:
+        lattice = Lattice(origin[0], origin[1], ex[0], ex[1], ey[0], ey[1])
+    colours = PALETTES["overlay"]
+    doubted = {tuple(map(tuple, k)) for k in doubted}
+    present = set(solution.bridges) if solution is not None else set()
+    layers = _draw(puzzle, solution, c, lattice, style, colours, set(map(tuple, unsure)), doubted & present, False, [])
+    fixed = set(map(tuple, corrected))
+    if fixed:  # each island is its circle, then its number
+        mark, shapes = colours["corrected"], []
+        for shape in dict(layers)["islands"]:
+            if isinstance(shape, Circle) and (shape.row, shape.col) in fixed:
+                shape = shape._replace(stroke=mark, cls=shape.cls + " corrected")
+            elif isinstance(shape, Text) and shapes and "corrected" in shapes[-1].cls:
+                shape = shape._replace(fill=mark)
+            shapes.append(shape)
+        layers = tuple((name, tuple(shapes) if name == "islands" else layer) for name, layer in layers)
     return Scene(width, height, c, layers, puzzle.rows, puzzle.cols)
 
 

@@ -122,10 +122,11 @@ COLORS = {
 }
 PLAIN = dict(COLORS, board=None, board_edge=None, grid=None, bridge="#000000", island_ring="#000000",
              number="#000000", label_fill="#ffffff")
-#: what a picture reader saw, drawn over the picture: green where sure, red where not
+#: what a picture reader saw, drawn over the picture: green where sure, red where not, amber where
+#: the rules of the puzzle corrected it
 OVERLAY = dict(COLORS, bridge="#009619", island_fill=None, island_ring="#009619", number="#009619",
                accent="#e60000", accent_fill=None, accent_dark="#e60000",
-               accent_text="#e60000")
+               accent_text="#e60000", corrected="#e08a00")
 PALETTES = {"classic": COLORS, "plain": PLAIN, "overlay": OVERLAY}
 
 FONT_FAMILY = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"

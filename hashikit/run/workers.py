@@ -36,7 +36,9 @@ would store 255 over the real code.
 
 Memory and priority: a pool may give each worker a cap on the memory it maps (``RLIMIT_AS``) and
 a lower CPU priority (``nice``).  A job that runs out of memory raises ``MemoryError`` in the
-caller, and its worker, which may be left in any state, is replaced, as one that died is.
+caller, and its worker, which may be left in any state, is replaced, as one that died is.  A
+capped worker hands the memory a job freed back to the system after each job, so that a pool
+holds what its running jobs need, not the most each worker ever needed.
 
 Ctrl-C: workers ignore SIGINT (the terminal sends it to the whole process group; only the caller
 reports it); the caller's KeyboardInterrupt kills the worker it waited on before propagating.
@@ -139,6 +141,8 @@ def _serve(conn, job=None, preload: Sequence[str] = (), owner: int | None = None
             job = conn.recv()
             conn.send(("started", None))  # the caller knows the job reached a live worker
             _run_job(conn, *job)
+            if memory is not None:
+                release_memory()
     except (EOFError, OSError):
         return  # the pool closed its end: nobody waits for this worker any more
 
@@ -161,6 +165,25 @@ def limit_self(memory: int | None = None, nice: int = 0) -> None:
             os.nice(nice)
         except OSError:
             pass
+
+
+_trim: Any = None
+
+
+def release_memory() -> None:
+    """Hand back to the system the heap a finished job freed (glibc's ``malloc_trim``; elsewhere
+    nothing).  glibc otherwise keeps it for the process: a worker that once read a large picture
+    would hold that much for good, and a pool of them the sum."""
+    global _trim
+    if _trim is None:
+        try:
+            import ctypes
+
+            _trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _trim = False
+    if _trim:
+        _trim(0)
 
 
 def _process_gone(pid: int) -> bool:

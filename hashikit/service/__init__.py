@@ -4,8 +4,8 @@ convert and render.  The CLI prints what these return and the web API serves it.
 One module a concern: :mod:`.shapes` (the typed JSON shapes), :mod:`.admit` (limits, admission,
 reading), :mod:`.solving` (solve, prove, the solver's verdict, time limits on work that cannot stop
 itself), :mod:`.play` (check, mistakes, hints), :mod:`.grading` (explain, grade, analyze),
-:mod:`.generating`, :mod:`.converting`, and :mod:`.picture` (a puzzle read from a screenshot or photo,
-for the web).  Callers use the names this package gives (``service.solve``).
+:mod:`.generating`, :mod:`.converting`, :mod:`.settling` (a picture's reading settled by the rules) and
+:mod:`.picture` (a picture read for the library and the web).  Callers use the names this package gives (``service.solve``).
 
 May import: the model, limits, errors, checker, formats, solvers, logic, render, generate and
 ``run.workers`` (never publish, cli or web).  Every use-case that takes a puzzle first admits it

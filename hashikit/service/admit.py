@@ -144,10 +144,16 @@ def time_limit_for(asked: float | Deadline | None, lim: Limits) -> Deadline | No
 
 
 def load(path: str, fmt: str | None = None):
-    """A file's :class:`~hashikit.formats.Document` (``-``: standard input)."""
+    """A file's :class:`~hashikit.formats.Document` (``-``: standard input); a picture's reading is
+    settled by the rules (:func:`hashikit.service.settling.read_document`)."""
     from ..formats import read_file
 
-    return read_file(path, fmt)
+    doc = read_file(path, fmt)
+    if doc.picture is not None:
+        from .settling import read_document
+
+        doc = read_document(doc, "<stdin>" if path == "-" else path)
+    return doc
 
 
 def load_puzzle(path: str, fmt: str | None = None, lim: Limits = limits_mod.CLI):

@@ -1,6 +1,7 @@
-"""The picture reader as a use-case: :func:`read_picture_report` answers what the web API's
-``POST /api/read-picture`` sends back (the same puzzle and bridges ``read_file`` gives the command
-line), with the geometry a page needs to draw the reading over the picture and to play it."""
+"""A picture read for the library and the web, settled by the rules (:mod:`.settling`):
+:func:`read_picture` reads bytes (the library's ``hashikit.read_picture``); :func:`read_picture_report`
+answers the web API's ``POST /api/read-picture``, with the geometry a page needs to draw the reading
+over the picture and the corrections it may undo."""
 
 from __future__ import annotations
 
@@ -11,9 +12,17 @@ from .. import limits as limits_mod
 from ..limits import Limits
 from ..records import Fresh
 from .admit import BadInput, admit, link_ends
+from .settling import settle
 from .shapes import Answer, Bridge, LinkEnds, PuzzleModel
 
-__all__ = ["PictureReport", "read_picture_report", "decode_image"]
+__all__ = ["PictureReport", "read_picture_report", "decode_image", "read_picture", "settle"]
+
+
+def read_picture(raw: bytes, source: str = "<picture>", lim: Limits = limits_mod.CLI):
+    """A picture's :class:`~hashikit.formats.picture.Reading`, settled by the rules."""
+    from ..formats.picture import read_picture as read
+
+    return settle(read(raw, source, lim), source=source)
 
 
 class PictureReport(Answer):
@@ -27,16 +36,20 @@ class PictureReport(Answer):
     """[row, col, number, sure (0..1), x, y]: x, y the digit's centre in picture pixels"""
     unsure: list[str] = Fresh(list)
     """where the reading is unsure, in words"""
+    corrections: list[dict] = Fresh(list)
+    """what the rules corrected: {"text", "cell": [r, c] or "link": [r1, c1, r2, c2], "was", "now"}"""
     summary: str
     """what was read, in words"""
     width: int
     height: int
     origin: list[float]
-    """the picture pixel of cell (0, 0)'s centre"""
+    """the picture pixel of cell (0, 0)'s centre (the grid near the board's middle)"""
     ex: list[float]
     """pixels from a cell's centre to the next column's"""
     ey: list[float]
     """pixels from a cell's centre to the next row's"""
+    homography: list[list[float]] | None = None
+    """the grid as the camera saw it: (column, row, 1) -> picture pixel, 3 x 3 by rows (null: affine)"""
 
 
 def decode_image(data: str, lim: Limits) -> bytes:
@@ -54,9 +67,10 @@ def decode_image(data: str, lim: Limits) -> bytes:
 
 
 def read_picture_report(raw: bytes, lim: Limits = limits_mod.WEB, source: str = "the picture") -> PictureReport:
-    """Read a picture (bytes) within ``lim``: the puzzle, the bridges drawn, where unsure, and the lattice."""
+    """Read a picture (bytes) within ``lim``: the puzzle, the bridges drawn, where unsure, what the
+    rules corrected, and the lattice."""
     from ..errors import FormatError
-    from ..formats.picture import read_picture, shown
+    from ..formats.picture import shown
 
     try:
         reading = read_picture(raw, source, lim)
@@ -64,10 +78,19 @@ def read_picture_report(raw: bytes, lim: Limits = limits_mod.WEB, source: str = 
         raise BadInput(exc.message) from None
     admit(reading.puzzle, lim, numbers=False)
     width, height = shown(raw).size
+    corrections = []
+    for c in reading.corrections:
+        item = {"text": c.text, "was": c.was, "now": c.now}
+        if c.cell is not None:
+            item["cell"] = list(c.cell)
+        if c.link is not None:
+            item["link"] = [*c.link[0], *c.link[1]]
+        corrections.append(item)
     return PictureReport(
         puzzle=PuzzleModel.of(reading.puzzle), bridges=reading.bridges.to_list(), links=link_ends(reading.puzzle),
         crossings=[list(p) for p in reading.puzzle.crossings],
         islands=[[i.row, i.col, i.number, i.sure, round(i.x, 1), round(i.y, 1)] for i in reading.islands],
-        unsure=reading.unsure, summary=reading.summary(), width=width, height=height,
+        unsure=reading.unsure, corrections=corrections, summary=reading.summary(), width=width, height=height,
         origin=[round(v, 2) for v in reading.origin], ex=[round(v, 3) for v in reading.ex],
-        ey=[round(v, 3) for v in reading.ey])
+        ey=[round(v, 3) for v in reading.ey],
+        homography=[[round(v, 6) for v in row] for row in reading.homography] if reading.homography else None)

@@ -255,18 +255,24 @@ def create_app(*, allowed_hosts: list[str] | None = None, max_body: int = MAX_BO
     def lane_for(request: Request, cost) -> str:
         return gate.lane_for(cost, request.scope.get("state", {}).get("body_bytes", 0))
 
-    async def on_board(request: Request, puzzle, job, *args, **how):
+    async def on_board(request: Request, puzzle, job, *args, kill_light: bool = False, **how):
         """:func:`run` for a job on the request's board: its cost declared from its sizes (nothing
-        built here), the board itself handed to the job as the request's JSON."""
+        built here), the board itself handed to the job as the request's JSON.  ``kill_light``: a
+        light board's job is killed at its deadline (its engine runs in the worker itself, no
+        process of its own to start), a heavy one's a little after (its engine in a child of the
+        worker, which hands back what that found by the deadline)."""
         data = puzzle.model_dump(exclude_none=True)
-        return await run(request, lane_for(request, service.puzzle_cost(data, WEB)), job, data, *args, **how)
+        lane = lane_for(request, service.puzzle_cost(data, WEB))
+        if kill_light:
+            how["kill"] = lane == LIGHT
+        return await run(request, lane, job, data, *args, **how)
 
     @app.post("/api/solve", response_model=SolveReport, responses=errors("/api/solve"), summary="Solve a puzzle",
               description=f"Solves exactly and looks for a second solution (`unique`, `second`). Status "
                           f"`unknown` after {solve_time_limit:g} s of work.")
     async def solve(req: PuzzleRequest, request: Request) -> Response:
         try:
-            out = await on_board(request, req.puzzle, jobs.solve, seconds=solve_time_limit, kill=False)
+            out = await on_board(request, req.puzzle, jobs.solve, seconds=solve_time_limit, kill_light=True)
         except workers.Overrun:
             out = SolveReport(status="unknown", message=f"no answer within the time limit of {solve_time_limit:g} s"
                               ).as_json()
@@ -493,5 +499,6 @@ def _description(adm: Admission, max_body: int, solve_time_limit: float, generat
         "Overload is never answered 400.\n\n"
         f"**Slow clients** (`hashikit serve`): a request's headers must arrive within {adm.header_timeout:g} s and "
         f"its body within {adm.body_timeout:g} s (408), an idle connection is closed after {adm.keep_alive:g} s, "
-        f"and a client may hold {adm.client_connections} connections open. `GET /api/limits` states all of these "
-        "as fields.")
+        f"and a client may hold {adm.client_connections} connections open. Each worker may map "
+        f"{adm.worker_memory // 2 ** 20} MiB (more: 503, the worker replaced), and the whole server stays under "
+        f"{adm.server_memory // 2 ** 20} MiB. `GET /api/limits` states all of these as fields.")

@@ -20,6 +20,17 @@ def _port(text: str) -> int:
     return value
 
 
+def _proxy(text: str) -> str:
+    """A trusted proxy's address or network (``127.0.0.1``, ``10.0.0.0/8``), checked as the app reads it."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an address or a network: {text!r}") from None
+    return text.strip()
+
+
 def _root_path(text: str) -> str:
     """A path prefix the page is served under (``/hashi``): starts with ``/``, no query or fragment."""
     path = text.rstrip("/")
@@ -120,7 +131,7 @@ def add_parser(sub) -> None:
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
     s.add_argument("--port", type=_port, default=8000, help="port (default: %(default)s)")
     s.add_argument("--open", action="store_true", help="open the page in a web browser")
-    s.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+    s.add_argument("--trusted-proxy", action="append", type=_proxy, default=[], metavar="ADDRESS",
                    help="a reverse proxy (an address or a network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
                         "X-Forwarded-For header names the client; repeat for several (default: none, the "
                         "header is ignored)")

@@ -311,6 +311,9 @@ class AdmissionLimits(BaseModel):
     worker_memory: int = Field(description="bytes of memory each worker process may map; work that needs more "
                                            "is answered 503 and its worker replaced")
     picture_pixels: int = Field(description="the largest picture /api/read-picture decodes, in pixels")
+    server_memory: int = Field(description="bytes of memory the whole server takes at most (its process and "
+                                           "every worker, shared pages counted once) under any mix of allowed "
+                                           "requests: what grows with a request runs only on the heavy workers")
     trusted_proxies: list[str] = Field(description="the proxies whose X-Forwarded-For names the client "
                                                    "(addresses or networks)")
 

@@ -1,8 +1,9 @@
 // hashikit web: read a puzzle from a picture (a file, the clipboard or a phone's camera) through
 // POST /api/read-picture, show what was read over the picture, where the board is and as large as
-// its frame, let the player correct a number (a tap on the digits beside the picked island, the first
-// unsure one picked already, or a digit key on a focused island), then play it (with the bridges
-// drawn in the picture as the game so far).
+// its frame, and what the rules of the puzzle corrected (each undoable); let the player correct a
+// number (a tap on the digits beside the picked island, the first unsure one picked already, or a
+// digit key on a focused island), then play it (with the bridges drawn in the picture as the game
+// so far).
 "use strict";
 
 import { $ } from "./dom.js";
@@ -20,6 +21,7 @@ const maxBytes = () => Math.floor((state.limits?.max_input_bytes || 0) * 0.7);
 
 let reading = null; // the server's answer, with the player's corrections applied to reading.islands
 let picked = -1; // index into reading.islands of the island being corrected
+// reading.corrections: what the rules corrected, each marked `undone` when the player takes it back
 
 function toBase64(bytes) {
   let s = "";
@@ -43,10 +45,21 @@ async function prepare(blob) {
   return { data: url.split(",", 2)[1], url };
 }
 
+// a cell's centre in picture pixels: through the grid as the camera saw it (a homography) when given
 function centre(r, c) {
+  const H = reading.homography;
+  if (H) {
+    const w = H[2][0] * c + H[2][1] * r + H[2][2];
+    return [(H[0][0] * c + H[0][1] * r + H[0][2]) / w, (H[1][0] * c + H[1][1] * r + H[1][2]) / w];
+  }
   return [reading.origin[0] + c * reading.ex[0] + r * reading.ey[0],
           reading.origin[1] + c * reading.ex[1] + r * reading.ey[1]];
 }
+
+const sameCell = (cell, r, c) => !!cell && cell[0] === r && cell[1] === c;
+
+// the rules' correction of the island at (r, c) still in force, if any
+const correctedAt = (r, c) => reading.corrections.find((k) => !k.undone && k.was !== k.now && sameCell(k.cell, r, c));
 
 function draw() {
   const svg = $("picture-overlay");
@@ -59,10 +72,12 @@ function draw() {
   }
   reading.islands.forEach(([r, c, n, sure], i) => {
     const [x, y] = centre(r, c);
-    const g = el("g", { class: "picture-island" + (sure < 0.8 ? " unsure" : "") + (i === picked ? " picked" : ""),
+    const fixed = correctedAt(r, c);
+    const how = fixed ? ` (read as ${fixed.was}, corrected by the rules)` : sure < 0.8 ? " (unsure)" : "";
+    const g = el("g", { class: "picture-island" + (fixed ? " corrected" : sure < 0.8 ? " unsure" : "") +
+                                 (i === picked ? " picked" : ""),
                         role: "button", tabindex: "0", "data-row": r, "data-col": c,
-                        "aria-label": `row ${r + 1}, column ${c + 1}: read as ${n}${sure < 0.8 ? " (unsure)" : ""}; ` +
-                                      "tap to correct" }, svg);
+                        "aria-label": `row ${r + 1}, column ${c + 1}: ${n}${how}; tap to correct` }, svg);
     el("circle", { cx: x, cy: y, r: pitch * 0.45 }, g);
     const t = el("text", { x: x + pitch * 0.3, y: y - pitch * 0.28, "font-size": Math.max(8, pitch * 0.42) }, g);
     t.textContent = String(n);
@@ -129,6 +144,67 @@ function note() {
   const lines = [`Read ${n} islands${b ? ` and ${b} bridges` : ""}. Check the numbers against the picture; tap one to correct it.`];
   if (reading.unsure.length) lines.push("Unsure: " + reading.unsure.join("; ") + ".");
   $("picture-note").textContent = lines.join(" ");
+  listCorrections();
+}
+
+// what the rules corrected, each with a button to take it back (or put it back again)
+function listCorrections() {
+  let list = $("picture-corrections");
+  if (!list) {
+    list = document.createElement("ul");
+    list.id = "picture-corrections";
+    list.className = "small";
+    list.setAttribute("aria-label", "what the rules of the puzzle corrected");
+    $("picture-note").after(list);
+  }
+  list.textContent = "";
+  list.hidden = !reading.corrections.length;
+  reading.corrections.forEach((k, i) => {
+    const li = document.createElement("li");
+    if (k.undone) li.className = "undone";
+    const text = document.createElement("span");
+    text.textContent = (k.was === k.now ? "Checked by the rules: " : "Corrected by the rules: ") + k.text +
+                       (k.undone ? " (undone)" : ".");
+    li.append(text);
+    if (k.was !== k.now) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "quiet";
+      button.dataset.correction = String(i);
+      button.textContent = k.undone ? "Redo" : "Undo";
+      button.setAttribute("aria-label", `${k.undone ? "Redo" : "Undo"}: ${k.text}`);
+      li.append(" ", button);
+    }
+    list.append(li);
+  });
+}
+
+// take back (or put back) the rules' correction i: an island's number (0: the island itself), or a
+// link's bridges
+function toggleCorrection(i) {
+  const k = reading.corrections[i];
+  if (!k || k.was === k.now) return;
+  k.undone = !k.undone;
+  const value = k.undone ? k.was : k.now;
+  if (k.cell) {
+    const [r, c] = k.cell;
+    const at = reading.islands.findIndex(([ir, ic]) => ir === r && ic === c);
+    if (value === 0) {
+      if (at >= 0) reading.islands.splice(at, 1);
+    } else if (at >= 0) {
+      reading.islands[at] = [r, c, value, 1, reading.islands[at][4], reading.islands[at][5]];
+    } else {
+      reading.islands.push([r, c, value, 1, ...centre(r, c)]);
+    }
+  } else if (k.link) {
+    const [r1, c1, r2, c2] = k.link;
+    reading.bridges = reading.bridges.filter((b) => !(b[0] === r1 && b[1] === c1 && b[2] === r2 && b[3] === c2));
+    if (value > 0) reading.bridges.push([r1, c1, r2, c2, value]);
+  }
+  picked = -1;
+  showFix();
+  draw();
+  note();
 }
 
 function correct(number) {
@@ -140,6 +216,8 @@ function correct(number) {
   } else {
     reading.islands[picked] = [r, c, number, 1, reading.islands[picked][4], reading.islands[picked][5]];
   }
+  // the player's own number stands: the rules' correction there is no longer one to undo
+  reading.corrections = reading.corrections.filter((k) => !sameCell(k.cell, r, c));
   const was = picked, keys = !!document.activeElement?.closest?.("#picture-overlay");
   picked = nextUnsure(number === 0 ? picked - 1 : picked);       // the next doubtful one, ready for one tap
   draw();
@@ -155,6 +233,7 @@ async function read(blob) {
   try {
     const { data, url } = await prepare(blob);
     reading = await readPicture(data);
+    reading.corrections = reading.corrections || [];
     picked = -1;
     $("picture-img").src = url;
     await $("picture-img").decode().catch(() => {});
@@ -163,8 +242,10 @@ async function read(blob) {
     draw();
     showFix();
     note();
-    say(reading.unsure.length ? "Read the picture; some places are unsure: check them below." : "Read the picture: check it below, then Play.",
-        reading.unsure.length ? "error" : "");
+    const fixes = reading.corrections.filter((k) => k.was !== k.now).length;
+    say(reading.unsure.length ? "Read the picture; some places are unsure: check them below."
+      : fixes ? `Read the picture; the rules corrected ${fixes} place${fixes > 1 ? "s" : ""}: check below, undo if wrong.`
+        : "Read the picture: check it below, then Play.", reading.unsure.length ? "error" : "");
     $("play").scrollIntoView({ block: "start" });
   } catch (e) {
     reading = null;
@@ -222,6 +303,10 @@ if ($("picture-block")) {
   $("picture-digits").addEventListener("click", (e) => {
     const b = e.target.closest("button[data-n]");
     if (b) correct(Number(b.dataset.n));
+  });
+  $("picture-view").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-correction]");
+    if (b) toggleCorrection(Number(b.dataset.correction));
   });
   $("picture-play").addEventListener("click", () => play());
   $("picture-discard").addEventListener("click", () => { reading = null; showView(false); });
