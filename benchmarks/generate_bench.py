@@ -13,10 +13,13 @@ for the published puzzles under ``shared/puzzles/real`` (read in place).
 
 ``--cells SIZE:LEVEL ...`` picks cells; ``--section TITLE`` adds the tables to the results file as a
 section of that title (replacing an older one) instead of rewriting the file; ``--tatham`` adds the same cells at Tatham's preset
-parameters (30% islands, 10% expansion, MAXBRIDGES 2); ``--before REV`` also runs the
-default-layout cells with the package of git revision REV (extracted to a temporary
-folder, run in a subprocess, cell by cell alternating with this one, so that both see
-the same load) and reports the ratio of medians.
+parameters (30% islands, 10% expansion, MAXBRIDGES 2) and times his C generator on them; ``--before REV`` also runs
+every cell with the package of git revision REV (extracted to a temporary folder, run in a
+subprocess, cell by cell alternating with this one, so that both see the same load) and reports
+the ratio of medians; ``--instructions`` also counts the instructions a puzzle takes (valgrind's
+callgrind: N puzzles less none, so start-up cancels out; the same for REV's package and for
+Tatham's generator), which the machine's load does not move.  The load average is recorded at
+the start and the end of the run.
 """
 
 from __future__ import annotations
@@ -124,6 +127,44 @@ def tatham_c(size: int, level: str, repeats: int = 5, cpu: bool = False) -> floa
             into.append(clock() - t0)
     return max(0.0, (statistics.median(many) - statistics.median(one)) / (n - 1))
 
+def _collected(cmd: list[str], env=None, cwd=None) -> int:
+    """Instructions valgrind's callgrind counts for the whole command."""
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], env=env, cwd=cwd,
+                         capture_output=True, text=True, timeout=3600)
+    found = [line for line in out.stderr.splitlines() if "Collected :" in line]
+    if out.returncode or not found:
+        raise RuntimeError(out.stderr[-2000:])
+    return int(found[-1].split(":")[-1])
+
+
+def tatham_instructions(size: int, level: str, count: int) -> float | None:
+    """Instructions a puzzle of Tatham's generator at his preset: ``count`` + 1 puzzles less one."""
+    if level not in TATHAM_LEVEL or not os.path.exists(SGT_BRIDGES):
+        return None
+    params = f"{size}x{size}i30e10m2d{TATHAM_LEVEL[level]}"
+    many = _collected([SGT_BRIDGES, "--generate", str(count + 1), params])
+    return (many - _collected([SGT_BRIDGES, "--generate", "1", params])) / count
+
+
+def count_run(size: int, level: str, seeds: int, options=None) -> None:
+    """One puzzle to load what a first puzzle loads, then seeds 0..``seeds`` - 1: what
+    :func:`instructions` counts."""
+    options = options or {}
+    generate_unique(size, size, level, seed=10**6, **options)
+    for seed in range(seeds):
+        generate_unique(size, size, level, seed=seed, **options)
+
+
+def instructions(size: int, level: str, seeds: int, options=None, src: Path | None = None) -> float:
+    """Instructions a puzzle of :func:`count_run` (the package in ``src``, else this one)."""
+    env = dict(os.environ, PYTHONPATH=str(src)) if src is not None else None
+    code = ("import sys; sys.path.insert(0, %r); import generate_bench as b; b.count_run(%d, %r, %%d, %r)"
+            % (str(HERE), size, level, options))
+    run = [sys.executable, "-c"]
+    many = _collected(run + [code % seeds], env=env, cwd=src)
+    return (many - _collected(run + [code % 0], env=env, cwd=src)) / seeds
+
+
 #: the targets of issue 10, median (p90) seconds
 TARGET = {(15, "easy"): "0.05", (15, "medium"): "0.05", (15, "hard"): "0.05", (25, "hard"): "0.1",
           (40, "hard"): "0.3", (60, "hard"): "1 (p90 3)", (15, "expert"): "0.5", (40, "expert"): "3"}
@@ -140,6 +181,7 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
     options = options or {}
     times, grades, scores, dens, lens, fails, attempts, islands = [], {}, [], [], [], 0, [], []
     doubles, loops, empty = [], [], 0
+    generate_unique(size, size, level, seed=10**6, **options)  # (what a first puzzle loads, untimed)
     start = time.perf_counter()
     for seed in range(seeds):
         if time.perf_counter() - start > budget:
@@ -166,6 +208,7 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
         loops.append(lp)
     return {"size": size, "level": level, "runs": len(times), "fails": fails,
             "median": statistics.median(times) if times else float("nan"),
+            "mean": statistics.mean(times) if times else float("nan"),
             "p90": pct(times, 0.9) if times else float("nan"),
             "grades": grades, "score": statistics.mean(scores) if scores else 0,
             "attempts": statistics.mean(attempts) if attempts else 0,
@@ -175,12 +218,12 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
             "empty_border": empty, "made": len(islands)}
 
 
-def _before_cell(src: Path, size: int, level: str, args) -> dict:
+def _before_cell(src: Path, size: int, level: str, args, options=None) -> dict:
     """The cell run by the package in ``src`` (an older revision), in a subprocess."""
     env = dict(os.environ, PYTHONPATH=str(src))
     code = ("import json, sys; sys.path.insert(0, %r); import generate_bench as b; "
-            "print(json.dumps(b.run_cell(%d, %r, %d, %r, %r)))" % (str(HERE), size, level, args.seeds,
-                                                                  args.time_limit, args.budget))
+            "print(json.dumps(b.run_cell(%d, %r, %d, %r, %r, %r)))" % (str(HERE), size, level, args.seeds,
+                                                                      args.time_limit, args.budget, options))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=src)
     if out.returncode:
         raise RuntimeError(out.stderr[-2000:])
@@ -191,9 +234,21 @@ def _c(r: dict) -> str:
     return "-" if r.get("tatham_c") is None else f"{r['tatham_c']:.4f}"
 
 
-def _ratio(r: dict) -> str:
+def _ratio(r: dict, key: str = "median") -> str:
     c = r.get("tatham_c")
-    return "-" if not c else f"{r['median'] / c:.1f}x"
+    return "-" if not c else f"{r[key] / c:.1f}x"
+
+
+def _mega(x) -> str:
+    return "-" if x is None else f"{x / 1e6:.1f}"
+
+
+def _num(x) -> str:
+    return "-" if x is None else f"{x:.4f}"
+
+
+def _over(x, y) -> str:
+    return "-" if not y else f"{x / y:.2f}"
 
 
 def main(argv=None) -> int:
@@ -203,6 +258,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cells", nargs="*", help="SIZE:LEVEL cells to run instead of sizes x levels")
     ap.add_argument("--tatham", action="store_true", help="also run the cells at Tatham's preset parameters")
     ap.add_argument("--before", metavar="REV", help="also run the default cells with git revision REV")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count instructions a puzzle under valgrind's callgrind (ours, --before's, Tatham's)")
     ap.add_argument("--before-skip", nargs="*", default=["expert:40"],
                     help="LEVEL:SIZE cells not run with --before (default expert:40: the old package does "
                          "not keep the time limit there and took 584 s for one puzzle)")
@@ -226,6 +283,7 @@ def main(argv=None) -> int:
         cells = [(size, level) for size in args.sizes for level in args.levels
                  if f"{level}:{size}" not in args.skip]
     rows, before = [], {}
+    load_start = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         src = extract_package(args.before, Path(tmp)) if args.before else None
         for size, level in cells:
@@ -237,13 +295,23 @@ def main(argv=None) -> int:
                 rows.append(r)
                 print(f"{size}x{size} {level} {r['layout']}: median {r['median']:.3f}s p90 {r['p90']:.3f}s "
                       f"{r['runs'] - r['fails']}/{r['runs']} made, {r['islands']:.0f} islands", flush=True)
-                if src is not None and options is None and f"{level}:{size}" not in args.before_skip:
-                    b = before[(size, level)] = _before_cell(src, size, level, args)
+                key = (size, level, r["layout"])
+                if src is not None and f"{level}:{size}" not in args.before_skip:
+                    b = before[key] = _before_cell(src, size, level, args, options)
                     print(f"   before ({args.before}): median {b['median']:.3f}s p90 {b['p90']:.3f}s", flush=True)
+                if args.instructions:
+                    r["instructions"] = instructions(size, level, args.seeds, options)
+                    if key in before:
+                        before[key]["instructions"] = instructions(size, level, args.seeds, options, src)
+                    if options:
+                        r["tatham_instructions"] = tatham_instructions(size, level, 100)
+                    print(f"   instructions a puzzle: {_mega(r['instructions'])}M", flush=True)
+    load_end = os.getloadavg()
     cmd = shlex.join(argv if argv is not None else sys.argv[1:])
     lines = ["# Unique graded generation (`generate_unique`)", "",
              f"`python benchmarks/generate_bench.py {cmd}`".replace(" `", "`"),
-             "", f"Seeds 0..{args.seeds - 1} per cell (fewer where the cell's {args.budget:.0f} s budget ran out), "
+             "", f"Seeds 0..{args.seeds - 1} per cell (fewer where the cell's {args.budget:.0f} s budget ran out; "
+             "after one untimed puzzle of another seed, which loads what a first puzzle loads), "
              f"time limit {args.time_limit:.0f} s per puzzle, one process on this machine "
              "(2 cores, shared: read times as ratios within one run). Every puzzle made is proved unique "
              "(deductions, then the SAT engine) and graded at exactly the requested level. Levels easy, medium "
@@ -258,30 +326,50 @@ def main(argv=None) -> int:
              "island (0 for a tree). Empty border: puzzles made whose first or last row or column has no "
              "island. Tatham's C: his generator at his preset, mean seconds per puzzle (CPU seconds with `--cpu`) timed in "
              "this run right after the row's own cell, his start-up subtracted (`--tatham`; the same C figure on both layouts' "
-             "rows); ours / his: our median over his mean.", "",
-             "| size | level | layout | puzzles | failed | median s | p90 s | target s | Tatham's C s | ours / his | "
-             "islands | density | bridge length | doubles | loops | mean score | empty border |",
-             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-             "| ---: | ---: |"]
+             "rows); ours / his: our median (and our mean) over his mean. "
+             f"Load average (1, 5, 15 min) at the start {', '.join(f'{x:.1f}' for x in load_start)}, at the end "
+             f"{', '.join(f'{x:.1f}' for x in load_end)} (2 cores).", "",
+             "| size | level | layout | puzzles | failed | median s | mean s | p90 s | target s | Tatham's C s | "
+             "ours / his | mean / his | islands | density | bridge length | doubles | loops | mean score | empty border |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+             "| ---: | ---: | ---: |"]
     for r in rows:
         key = (r["size"], r["level"])
         lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {r['runs']} | {r['fails']} | "
-                     f"{r['median']:.3f} | {r['p90']:.3f} | {TARGET.get(key, '-')} | {_c(r)} | {_ratio(r)} | "
+                     f"{r['median']:.4f} | {r['mean']:.4f} | {r['p90']:.3f} | {TARGET.get(key, '-')} | {_c(r)} | "
+                     f"{_ratio(r)} | {_ratio(r, 'mean')} | "
                      f"{r['islands']:.0f} | {r['density']:.3f} | {r['length']:.2f} | {r['doubles']:.2f} | "
                      f"{r['loops']:.3f} | {r['score']:.0f} | {r['empty_border']} of {r['made']} |")
+    if args.instructions:
+        lines += ["", "Instructions a puzzle (millions; callgrind, seeds 0.."
+                      f"{args.seeds - 1} less a run of none, each after one warm-up puzzle; Tatham's: 101 puzzles "
+                      "less one):", "",
+                  "| size | level | layout | ours | " + (f"{args.before} | ours / {args.before} | " if args.before else "")
+                  + "Tatham's C | ours / his |",
+                  "| --- | --- | --- | ---: | " + ("---: | ---: | " if args.before else "") + "---: | ---: |"]
+        for r in rows:
+            b = before.get((r["size"], r["level"], r["layout"]), {}).get("instructions")
+            his = r.get("tatham_instructions")
+            lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {_mega(r['instructions'])} | "
+                         + (f"{_mega(b)} | {_over(r['instructions'], b)} | " if args.before else "")
+                         + f"{_mega(his)} | {_over(r['instructions'], his)} |")
     if before:
         lines += ["", f"Before (git revision {args.before}), same cells, run alternately with the ones above "
                       "(doubles and loops: of its puzzles):", "",
-                  "| size | level | puzzles before | median s before | p90 s before | median s now | p90 s now "
-                  "| ratio now/before | doubles before | loops before | empty border before | now |",
-                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                  "| size | level | layout | puzzles before | median s before | mean s before | p90 s before | "
+                  "median s now | mean s now | p90 s now | ratio now/before (medians) | (means) | doubles before "
+                  "| loops before | empty border before | now |",
+                  "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+                  "| ---: | ---: |"]
         for r in rows:
-            b = before.get((r["size"], r["level"]))
-            if b is None or r["layout"] != "default":
+            b = before.get((r["size"], r["level"], r["layout"]))
+            if b is None:
                 continue
-            lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {b['runs']} | {b['median']:.3f} | "
-                         f"{b['p90']:.3f} | "
-                         f"{r['median']:.3f} | {r['p90']:.3f} | {r['median'] / b['median']:.2f} | "
+            mean_b = b.get("mean")
+            lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {b['runs']} | {b['median']:.4f} | "
+                         f"{_num(mean_b)} | {b['p90']:.3f} | "
+                         f"{r['median']:.4f} | {r['mean']:.4f} | {r['p90']:.3f} | {r['median'] / b['median']:.2f} | "
+                         f"{_over(r['mean'], mean_b)} | "
                          f"{b.get('doubles', 0):.2f} | {b.get('loops', 0):.3f} | "
                          f"{b['empty_border']} of {b['made']} | {r['empty_border']} of {r['made']} |")
     pub = published()

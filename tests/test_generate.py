@@ -11,7 +11,7 @@ from hashikit.checker import check
 from hashikit.generate import GenerateStats, coelho, coelho_with_solution, generate_unique, random_solution
 from hashikit.limits import Deadline
 from hashikit.logic import grade
-from hashikit.model import Puzzle
+from hashikit.model import Puzzle, Solution
 from hashikit.solvers import Status, solve
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -243,31 +243,32 @@ def test_a_batch_of_repairs_keeps_the_construction_a_solution_and_undoes_exactly
     """Every repair of a batch keeps the construction a solution (by the checker), the batch's
     repairs lie in blocks not next to each other, and taking them back gives the layout again."""
     import random
-    from hashikit.generate.unique import _SITE_GAP, _apply, _batch
+    from hashikit.generate.repairs import _SITE_GAP, _apply, _batch
     found = _stuck(seed, size)
     assume(found is not None)  # (about two layouts in three are stuck at these sizes)
     puzzle, sol, engine = found
-    batch, _inserts = _batch(puzzle, sol, engine, random.Random(seed), False, 50, [])
+    counts = sol.counts(puzzle)
+    batch, _inserts = _batch(puzzle, counts, engine, random.Random(seed), False, 50, [])
     assert batch, "a stuck engine always has a repair to try"
     blocks = [{(p[0] // _SITE_GAP, p[1] // _SITE_GAP) for p in r.where} for r in batch]
     for i, a in enumerate(blocks):
         for b in blocks[i + 1:]:
             assert all(max(abs(x[0] - y[0]), abs(x[1] - y[1])) >= 2 for x in a for y in b)
-    new, new_sol, where = _apply(puzzle, sol, batch)
-    assert check(new, new_sol).ok
+    new, new_counts, where = _apply(puzzle, counts, batch)
+    assert check(new, Solution.from_counts(new, new_counts)).ok
     assert set(where) <= {i.pos for i in new.islands}
     assert all(not any(abs(i.row - j.row) + abs(i.col - j.col) == 1 for j in new.islands) for i in new.islands)
-    back, back_sol, _where = _apply(new, new_sol, [], batch)
-    assert back == puzzle and back_sol == sol
+    back, back_counts, _where = _apply(new, new_counts, [], batch)
+    assert back == puzzle and Solution.from_counts(back, back_counts) == sol
     # the next batch, taking back every other repair of this one, is a solution as well
     from hashikit.logic.deducer import Deducer
     from hashikit.logic.state import State
     engine = Deducer(State(new), suppose=False)
     if engine.run("hard"):
         undo = batch[::2]
-        again, _left = _batch(new, new_sol, engine, random.Random(seed + 1), False, 50, undo)
-        newer, newer_sol, _where = _apply(new, new_sol, again, undo)
-        assert check(newer, newer_sol).ok
+        again, _left = _batch(new, new_counts, engine, random.Random(seed + 1), False, 50, undo)
+        newer, newer_counts, _where = _apply(new, new_counts, again, undo)
+        assert check(newer, Solution.from_counts(newer, newer_counts)).ok
 
 
 def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
@@ -277,9 +278,9 @@ def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
     sizes = []
     apply = G._apply
 
-    def counted(puzzle, solution, add, undo=()):
+    def counted(puzzle, counts, add, undo=()):
         sizes.append(len(add))
-        return apply(puzzle, solution, add, undo)
+        return apply(puzzle, counts, add, undo)
 
     monkeypatch.setattr(G, "_apply", counted)
     puzzle, solution, g = generate_unique(20, 20, "hard", seed=5)

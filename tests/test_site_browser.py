@@ -104,6 +104,9 @@ def click(page, selector):
 def tap(page, selector):
     """A finger's tap on the control (the DevTools protocol's touch events)."""
     where = page.locator(selector)
+    if not where.is_visible() and page.is_visible("#menu-button"):   # folded into More on a narrow screen
+        tap(page, "#menu-button")
+        page.wait_for_selector(f"#menu {selector}", state="visible")
     where.scroll_into_view_if_needed()
     box = where.bounding_box()
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

@@ -126,13 +126,13 @@ def test_back_and_forward_move_between_puzzles_with_their_games(browser, server)
     page.wait_for_function("document.querySelectorAll('#board .island').length === 4")
     page.fill("#gen-rows", "5")
     page.fill("#gen-cols", "5")
-    page.fill("#gen-seed", "11")
+    page.fill("#gen-seed", "3")  # (a seed that makes a 5x5 puzzle at the page's level: about half of them do)
     for r1, c1, r2, c2 in ((0, 0, 0, 2), (0, 2, 2, 2), (2, 2, 2, 0), (2, 0, 0, 0)):
         lay(page, r1, c1, r2, c2)
     assert page.evaluate("history.length") == entries + 1
     page.wait_for_selector("#banner:not([hidden])")
     page.click("#status button:has-text('New puzzle')")       # the next puzzle from the solved message
-    page.wait_for_function("document.getElementById('status').textContent.includes('seed 11')", timeout=30000)
+    page.wait_for_function("document.getElementById('status').textContent.includes('seed 3')", timeout=30000)
     generated = page.locator("#board .island").count()
     assert page.evaluate("history.length") == entries + 2
     page.keyboard.press("b")                                  # built: an island more, then played

@@ -7,6 +7,7 @@ out to the board's edges.  :mod:`.unique` turns a layout into a puzzle of one so
 from __future__ import annotations
 
 import random
+from itertools import repeat
 
 from ..limits import Deadline
 from ..model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
@@ -58,12 +59,18 @@ class _Board:
                 return True
         return False
 
-    def result(self, maxbridges: int) -> tuple[Puzzle, Solution]:
+    def construction(self, maxbridges: int, no_loops: bool = False) -> tuple[Puzzle, list[int]]:
+        """The puzzle and the construction's count on each of its links."""
         degree = {p: 0 for p in self.islands}
         for (p, q), k in self.edges.items():
             degree[p] += k
             degree[q] += k
-        puzzle = Puzzle(self.rows, self.cols, [Island(r, c, degree[(r, c)]) for r, c in self.islands], maxbridges)
+        puzzle = Puzzle(self.rows, self.cols, [Island(r, c, degree[(r, c)]) for r, c in self.islands], maxbridges,
+                        no_loops=no_loops)
+        return puzzle, list(map(self.edges.get, puzzle.link_cells, repeat(0)))
+
+    def result(self, maxbridges: int) -> tuple[Puzzle, Solution]:
+        puzzle, _counts = self.construction(maxbridges)
         return puzzle, Solution(self.edges)
 
 
@@ -107,6 +114,14 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
     ``fill_frame``: the outermost rows and columns of islands are moved out to the board's edges
     (:func:`stretch_to_frame`), so the first and last row and column each hold an island.
     """
+    puzzle, solution = _random_board(rows, cols, rng, density, cycles, doubles, maxbridges, max_len, allow_adjacent,
+                                     deadline).result(maxbridges)
+    return stretch_to_frame(puzzle, solution) if fill_frame else (puzzle, solution)
+
+
+def _random_board(rows: int, cols: int, rng: random.Random, density: float, cycles: float, doubles: float,
+                  maxbridges: int, max_len: int | None, allow_adjacent: bool, deadline: Deadline | None) -> _Board:
+    """:func:`random_solution`'s drawing, before its islands are moved out to the frame."""
     target = max(2, round(density * rows * cols))
     if max_len is None:
         max_len = max(3, max(rows, cols) // 2)
@@ -124,8 +139,7 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
         for key in board.edges:
             if rng.random() < doubles:
                 board.edges[key] = min(maxbridges, board.edges[key] + 1)
-    puzzle, solution = board.result(maxbridges)
-    return stretch_to_frame(puzzle, solution) if fill_frame else (puzzle, solution)
+    return board
 
 
 def _fills_frame(rows: int, cols: int, positions) -> bool:
@@ -255,6 +269,12 @@ def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int
     refusals in a row the board is taken as it is; it is drawn again when it has
     one island or does not touch all four edges.
     """
+    return _tatham_board(rows, cols, rng, islands_percent, expansion, maxbridges, no_loops, deadline).result(maxbridges)
+
+
+def _tatham_board(rows: int, cols: int, rng: random.Random, islands_percent: int, expansion: int, maxbridges: int,
+                  no_loops: bool, deadline: Deadline | None) -> _Board:
+    """:func:`tatham_layout`'s drawing."""
     target = max(islands_percent * rows * cols // 100, 3)
     w = cols + 2
     blank = bytearray([_OUT]) * w + (bytearray([_OUT]) + bytearray(cols) + bytearray([_OUT])) * rows \
@@ -269,7 +289,7 @@ def tatham_layout(rows: int, cols: int, rng: random.Random, islands_percent: int
                 board = _Board(rows, cols)
                 board.islands = pos
                 board.edges = {((p // w - 1, p % w - 1), (q // w - 1, q % w - 1)): k for (p, q), k in edges.items()}
-                return board.result(maxbridges)
+                return board
 
 
 def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, expansion: int, maxbridges: int,

@@ -7,10 +7,6 @@ out too easy or hopeless is drawn again.  The result is proved unique by the SAT
 At easy and medium the deducer's runs are worked out by :mod:`hashikit.logic.closure` (the
 state those rules end in, and their steps in the deducer's order, without the deducer); above,
 the deducer goes on from there.
-
-About 750 lines: the repair loop (:func:`_repair_until_graded`), its batches of far-apart repairs
-and the carrying over of the deducer's state from one repaired puzzle to the next are one
-algorithm, tuned together (``benchmarks/results/generate.md``).
 """
 
 from __future__ import annotations
@@ -18,14 +14,15 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import gt, lt, ne
-from typing import TYPE_CHECKING, NamedTuple
+from itertools import compress
+from operator import gt, ne
+from typing import TYPE_CHECKING
 
 from ..limits import PROOF_FLOOR, Deadline
-from ..model import DEFAULT_MAXBRIDGES, LEVELS, Island, Puzzle, Solution
+from ..model import DEFAULT_MAXBRIDGES, LEVELS, Puzzle, Solution
 from ..spec import GenerateSpec
-from .layouts import _DIRS, Pos, _between, _check, random_solution, stretch_to_frame, tatham_layout
+from .layouts import _check, _random_board, _tatham_board, stretch_to_frame
+from .repairs import _OPEN_PER_SITE, _Repair, _apply, _batch, _open_near, _sites
 
 if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
     from ..logic.grade import Grade
@@ -42,39 +39,27 @@ class GenerateStats:
     rebuilds: int = 0
 
 
-class _Repair(NamedTuple):
-    """One change of the construction (which stays a solution of the changed puzzle).
-
-    Without ``cell``: ``delta`` (+1 or -1) bridges on the construction's link ``bridge``,
-    and the two numbers with it.  With ``cell``: a new island on ``cell``, which the
-    construction bridge ``bridge`` (``c`` bridges) passes over; it becomes two bridges of
-    ``c`` and the island's number is ``2c``.
-    """
-
-    bridge: tuple[Pos, Pos]
-    delta: int = 0
-    cell: Pos | None = None
-
-    @property
-    def where(self) -> tuple[Pos, ...]:
-        """The cells whose islands change (numbers or links)."""
-        return (self.bridge[0], self.cell, self.bridge[1]) if self.cell else self.bridge
-
-
 class _Closed:
     """The generator's deducer at easy and medium (loops allowed): a state that
     :func:`hashikit.logic.closure.close` closes under the rules up to ``level``, which is where
     a :class:`~hashikit.logic.deducer.Deducer` run at that level from the same state ends (those
     rules end in one state in any order, on a state that holds the construction, as every state
     here does).  What the repair loop reads of a deducer: ``st``, ``open``, ``bad``, ``words`` and
-    :meth:`run`.  ``todo``: the islands where a rule may fire (None: any)."""
+    :meth:`run`.  ``todo``: the islands where a rule may fire (None: any).  ``settle``:
+    :func:`hashikit.logic.closure.settle` (imported where the logic package is first used)."""
 
-    __slots__ = ("bad", "close", "level", "open", "st", "todo", "words")
+    __slots__ = ("bad", "dlo", "level", "open", "settle", "st", "todo", "words")
 
-    def __init__(self, st, level: str, close, todo=None):
-        self.st, self.level, self.close, self.todo = st, level, close, todo
+    def __init__(self, st, level: str, settle, todo=None, dlo: list[int] | None = None, open_links: int | None = None):
+        self.st, self.level, self.settle, self.todo = st, level, settle, todo
+        #: the certain degree of each island (kept up to date by :meth:`run`; None: worked out there)
+        self.dlo = dlo
         self.words = False
-        self._count()
+        #: the links still open (the state holds the construction, so no interval is empty: ``bad``
+        #: stays False); ``open_links``: how many the caller counted, None to count them here
+        self.open, self.bad = open_links, False
+        if open_links is None and todo == ():
+            self._count()
 
     def _count(self) -> None:
         lo, hi = self.st.lo, self.st.hi
@@ -84,148 +69,17 @@ class _Closed:
     def run(self, max_level: str, deadline: Deadline | None = None) -> bool:
         """Close the state (``max_level``: this deducer's level); True when stuck."""
         if self.todo != ():
-            self.close(self.st, self.level, self.todo)
+            if self.dlo is None:
+                from ..logic.closure import degrees
+
+                self.dlo = degrees(self.st)
+            decided = self.settle(self.st, self.level, self.todo, self.dlo)
             self.todo = ()
-            self._count()
+            if self.open is None:
+                self._count()
+            else:
+                self.open -= decided
         return bool(self.open) or self.bad
-
-
-def _apply(puzzle: Puzzle, solution: Solution, add: list[_Repair], undo: list[_Repair] = ()
-           ) -> tuple[Puzzle, Solution, list[Pos]]:
-    """The construction with ``undo`` (repairs it holds) taken back and ``add`` made, built once.
-
-    Returns the new puzzle and solution and the cells of the islands that changed.  The
-    repairs must touch different bridges and islands (the caller keeps them apart).
-    """
-    numbers: dict[Pos, int | None] = {}  # the changed numbers (None: the island goes)
-    old = puzzle.index
-
-    def number(p: Pos) -> int:
-        n = numbers.get(p)
-        return puzzle.islands[old[p]].number if n is None else n
-
-    bridges = dict(solution.bridges)
-    where: list[Pos] = []
-    for r in undo:
-        p, q = r.bridge
-        if r.cell:
-            c = bridges.pop((p, r.cell))
-            del bridges[(r.cell, q)]
-            bridges[r.bridge] = c
-            numbers[r.cell] = 0
-        else:
-            bridges[r.bridge] = bridges.get(r.bridge, 0) - r.delta
-            numbers[p] = number(p) - r.delta
-            numbers[q] = number(q) - r.delta
-        where += [p, q]
-    for r in add:
-        p, q = r.bridge
-        if r.cell:
-            c = bridges.pop(r.bridge)
-            bridges[(p, r.cell)] = c
-            bridges[(r.cell, q)] = c
-            numbers[r.cell] = 2 * c
-            where.append(r.cell)
-        else:
-            bridges[r.bridge] = bridges.get(r.bridge, 0) + r.delta
-            numbers[p] = number(p) + r.delta
-            numbers[q] = number(q) + r.delta
-            where += [p, q]
-    built = Solution()
-    built.bridges = {key: c for key, c in bridges.items() if c}  # keys as the construction's: (p, q), p < q
-    if all(numbers.values()) and not any(r.cell for r in undo) and not any(r.cell for r in add):
-        return puzzle.with_numbers(numbers), built, where  # counts changed: the islands stay
-    islands = [i for i in puzzle.islands if (i[0], i[1]) not in numbers]
-    islands += [Island(r, c, n) for (r, c), n in numbers.items() if n]
-    return puzzle.with_islands(islands), built, where
-
-
-def _count_moves(puzzle: Puzzle, k: int, counts: list[int], added: set[int]) -> list[int]:
-    """The count changes allowed on link ``k`` (cheap checks; a removal's connectivity is checked later).
-
-    One more bridge when it stays within MAXBRIDGES and, for a new link, crosses no built
-    bridge nor a link given its first bridge in the same batch (``added``; a new link would
-    close a loop in a no-loops tree); one fewer when both islands keep a bridge.
-    """
-    ln = puzzle.links[k]
-    isl = puzzle.islands
-    c = counts[k]
-    moves = []
-    if c < puzzle.maxbridges and (c >= 1 or (not puzzle.no_loops and not any(
-            counts[j] or j in added for j in puzzle.crossing_partners[k]))):
-        moves.append(1)
-    if c >= 1 and isl[ln.a].number > 1 and isl[ln.b].number > 1:
-        moves.append(-1)
-    return moves
-
-
-def _connected_without(puzzle: Puzzle, counts: list[int], skip) -> bool:
-    """True when the construction's islands stay connected without the links in ``skip``."""
-    adj: list[list[int]] = [[] for _ in puzzle.islands]
-    for j, ln in enumerate(puzzle.links):
-        if counts[j] and j not in skip:
-            adj[ln.a].append(ln.b)
-            adj[ln.b].append(ln.a)
-    seen = {0}
-    stack = [0]
-    while stack:
-        for y in adj[stack.pop()]:
-            if y not in seen:
-                seen.add(y)
-                stack.append(y)
-    return len(seen) == len(adj)
-
-
-def _repair_cells(puzzle: Puzzle, solution: Solution, undecided: list[int], rng: random.Random, counts: list[int],
-                  allow_adjacent: bool = False) -> list[tuple[Pos, tuple[Pos, Pos]]]:
-    """Cells where a new island would add information where the deducer is stuck (``undecided``:
-    its open links), each with the construction bridge over it (``counts``: the construction on
-    ``puzzle.links``).
-
-    First the cells where an open link that the construction leaves empty crosses
-    a built bridge (an island there blocks that link), then (only with ``allow_adjacent``:
-    they are next to an island) the bridge cells next to the islands of open links, and
-    cells next to an island last.
-    """
-    isl, links = puzzle.islands, puzzle.links
-    partners = puzzle.crossing_partners
-    occupied = puzzle.index
-    blocking: dict[Pos, tuple[Pos, Pos]] = {}
-    for k in undecided:
-        if counts[k]:
-            continue
-        for j in partners[k]:
-            if counts[j]:
-                h, v = (links[k], links[j]) if links[k].horizontal else (links[j], links[k])
-                blocking[(isl[h.a].row, isl[v.a].col)] = (isl[links[j].a].pos, isl[links[j].b].pos)
-    near: dict[Pos, tuple[Pos, Pos]] = {}
-    if allow_adjacent:
-        covered: dict[Pos, tuple[Pos, Pos]] = {}
-        for (p, q), _c in solution.bridges.items():
-            for cell in _between(p, q):
-                covered[cell] = (p, q)
-        for k in undecided:
-            ln = links[k]
-            for end in (isl[ln.a].pos, isl[ln.b].pos):
-                for dr, dc in _DIRS:
-                    cell = (end[0] + dr, end[1] + dc)
-                    if cell in covered:
-                        near[cell] = covered[cell]
-
-    def lonely(cell: Pos) -> bool:
-        return not any((cell[0] + dr, cell[1] + dc) in occupied for dr, dc in _DIRS)
-
-    out: dict[Pos, tuple[Pos, Pos]] = {}
-    for group in (blocking, near):
-        cells = sorted(group)
-        rng.shuffle(cells)
-        if allow_adjacent:
-            cells.sort(key=lambda cell: not lonely(cell))  # cells away from islands first
-        else:
-            cells = [cell for cell in cells if lonely(cell)]
-        for cell in cells:
-            out.setdefault(cell, group[cell])
-    return list(out.items())
 
 
 def _carry(deducer, old: Puzzle, new: Puzzle, cells):
@@ -242,6 +96,8 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
     (:func:`hashikit.logic.closure.close`: where the deducer's run would take it before its first
     harder step), and the deducer goes on from there."""
     State, Geometry = type(deducer.st), type(deducer.st.geo)  # (no import per carry)
+    if isinstance(deducer, _Closed) and new.__dict__.get("links") is old.__dict__.get("links") is not None:
+        return _carry_closed(deducer, new, cells, State, Geometry)
     links = new.__dict__.get("links")
     same = links is not None and links is old.__dict__.get("links")  # made by old.with_numbers
     if same or [(r, c) for r, c, _n in new.islands] == [(r, c) for r, c, _n in old.islands]:
@@ -262,13 +118,9 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
     geo = st.geo
     inc, ends = geo.inc, geo.ends
     near = {new.index[cell] for cell in cells}
-    for _ring in range(_CARRY_RINGS):  # the changed islands and rings of neighbours around them
-        for i in list(near):
-            for k in inc[i]:
-                near.update(ends[k])
     lo, hi, cap = deducer.st.lo, deducer.st.hi, geo.cap
-    if same:
-        slo, shi = list(lo), [h if h < c else c for h, c in zip(hi, cap)]
+    if same:  # (a link's capacity changes only where an end's number did: those links start afresh)
+        slo, shi = list(lo), list(hi)
     else:
         slo = [lo[j] if j >= 0 else 0 for j in link_map]
         shi = [min(hi[j], c) if j >= 0 else c for j, c in zip(link_map, cap)]
@@ -283,21 +135,68 @@ def _carry(deducer, old: Puzzle, new: Puzzle, cells):
         fresh += [k for k, j in enumerate(link_map) if j < 0]
     woken = sorted({e for k in fresh for e in ends[k]})  # where a rule may fire first
     if isinstance(deducer, _Closed):
-        return _Closed(st, deducer.level, deducer.close, woken)
+        return _Closed(st, deducer.level, deducer.settle, woken)
     if new.no_loops:
         return type(deducer)(st, deducer, island_map, link_map, sorted(near), suppose=False, words=deducer.words,
                             groups=False)
     # above medium: the easy and medium steps closed first, as the deducer's run would take them
     # first; the deducer then wakes its rules wherever the state differs from its parent's
-    from ..logic.closure import close
+    from ..logic.closure import close, settle
 
-    close(st, "medium", woken)
-    return type(deducer)(st, deducer, island_map, link_map, suppose=False, words=deducer.words, groups=False)
+    # (a state the closure decides everywhere is the construction: nothing is left for the deducer)
+    if not same:
+        if close(st, "medium", woken):
+            return _Closed(st, "medium", settle, (), None, 0)
+        return type(deducer)(st, deducer, island_map, link_map, suppose=False, words=deducer.words, groups=False)
+    dlo = list(deducer.dlo)
+    for k in set(fresh):
+        c = lo[k]
+        if c:
+            a, b = ends[k]
+            dlo[a] -= c
+            dlo[b] -= c
+    if close(st, "medium", woken, dlo):
+        return _Closed(st, "medium", settle, (), dlo, 0)
+    # the islands whose links differ from the parent's (or whose number does)
+    nl = geo.nlinks
+    moved = set(compress(range(nl), map(ne, lo, slo))).union(compress(range(nl), map(ne, hi, shi)))
+    changed = near.union(*(ends[k] for k in moved))
+    return type(deducer)(st, deducer, island_map, link_map, sorted(changed), suppose=False, words=deducer.words,
+                         groups=False, dlo=dlo)
 
 
-#: a carried deducer starts afresh on the links of the changed islands and of this many rings of
-#: neighbours around them
-_CARRY_RINGS = 0
+def _carry_closed(deducer: _Closed, new: Puzzle, cells, State, Geometry) -> _Closed:
+    """:func:`_carry` for a :class:`_Closed` deducer and a puzzle made by ``with_numbers`` (the same
+    links and crossings): the intervals and certain degrees copied, the links of the changed
+    islands started afresh."""
+    st = State(new, geo=Geometry(new, like=deducer.st.geo))
+    geo = st.geo
+    inc, ends, cap = geo.inc, geo.ends, geo.cap
+    lo, hi = st.lo, st.hi = list(deducer.st.lo), list(deducer.st.hi)
+    if deducer.dlo is None:
+        from ..logic.closure import degrees
+
+        deducer.dlo = degrees(deducer.st)
+    dlo = list(deducer.dlo)
+    index = new.index
+    fresh = {k for cell in cells for k in inc[index[cell]]}
+    woken = set()
+    open_links = deducer.open
+    for k in fresh:  # (a link's capacity changes only where an end's number did: it starts afresh)
+        a, b = ends[k]
+        c = lo[k]
+        open_links -= c != hi[k]
+        if c:
+            dlo[a] -= c
+            dlo[b] -= c
+            lo[k] = 0
+        hi[k] = cap[k]
+        open_links += cap[k] > 0
+        woken.add(a)
+        woken.add(b)
+    return _Closed(st, deducer.level, deducer.settle, sorted(woken), dlo, open_links)
+
+
 #: the default layout per level: (extra links per island, share of links doubled) for
 #: :func:`random_solution`.  Half the links doubled and few loops leave Tatham's stages stuck in
 #: far fewer places (40x40 hard: 3x faster than the earlier 0.25 and 0.35; 60x60 hard: 3.4x faster
@@ -305,15 +204,6 @@ _CARRY_RINGS = 0
 #: too easy for them (15x15 expert: 38 layouts per puzzle against 10, 2.5x slower; 6x6 medium:
 #: 21 seeds of 30 found within 200 layouts against 25; 15x15 medium as fast either way)
 _SHAPE = {"easy": (0.1, 0.5), "medium": (0.25, 0.35), "hard": (0.1, 0.5), "expert": (0.25, 0.35)}
-#: with this many links open, repairs mostly change counts (one insertion for two count changes):
-#: on large stuck areas a count change helps about three times as often as an insertion
-_MANY_OPEN = 60
-#: a batch of repairs has one site per this many open links (a large board gets stuck in many
-#: places at once: repairing them in one rebuild instead of one rebuild each)
-_OPEN_PER_SITE = 12
-#: the repairs of one batch lie in blocks of this many cells a side that are not next to each
-#: other (so at least this far apart), and each is judged by the open links within half of it
-_SITE_GAP = 4
 #: a layout its repairs made too easy, with no insertion left to try, goes back to before its
 #: last batch at most this many times (6x6 medium: 29 seeds of 30 within 200 layouts, 25 without)
 _RETREATS = 3
@@ -321,6 +211,10 @@ _RETREATS = 3
 _ONE_AT_A_TIME = ("expert",)
 #: batches in a row that help nowhere before one is kept anyway (the stuck area then changes)
 _TRIES = 4
+#: levels whose count changes only add bridges: with one bridge fewer the easy and medium rules
+#: found less, never more (15x15, both layouts: it helped in 0-2% of its tries, against 37-46% for
+#: one more; at hard 10-17%)
+_ADD_ONLY = ("easy", "medium")
 
 
 def generate_unique(rows: int, cols: int, difficulty: str = "medium", seed=None, *,
@@ -395,19 +289,13 @@ def generate_from(spec: GenerateSpec, seed=None, *, fill_frame: bool = True, max
     if max_repairs is None:
         max_repairs = 160 + rows * cols
 
-    def layout() -> tuple[Puzzle, Solution]:
+    def layout() -> tuple[Puzzle, list[int]]:
         if tatham:
-            puzzle, solution = tatham_layout(rows, cols, rng, islands_percent, expansion, maxbridges,
-                                             no_loops, deadline)
+            board = _tatham_board(rows, cols, rng, islands_percent, expansion, maxbridges, no_loops, deadline)
         else:
-            puzzle, solution = random_solution(rows, cols, rng, density=density, maxbridges=maxbridges,
-                                               cycles=0 if no_loops else _SHAPE[difficulty][0],
-                                               doubles=_SHAPE[difficulty][1],
-                                               allow_adjacent=allow_adjacent,
-                                               deadline=deadline, fill_frame=False)
-        if no_loops:
-            puzzle = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=True)
-        return puzzle, solution
+            board = _random_board(rows, cols, rng, density, 0 if no_loops else _SHAPE[difficulty][0],
+                                  _SHAPE[difficulty][1], maxbridges, None, allow_adjacent, deadline)
+        return board.construction(maxbridges, no_loops)
 
     try:
         for _attempt in range(max_attempts):
@@ -417,15 +305,18 @@ def generate_from(spec: GenerateSpec, seed=None, *, fill_frame: bool = True, max
                                          deadline, stats, Deducer, State)
             if found is None:
                 continue
-            puzzle, solution, levels = found
+            puzzle, counts, levels = found
             per = {level: 0 for level in LEVELS}
             for level in levels:
                 per[level] += 1
             graded = Grade(difficulty, sum(WEIGHTS[level] for level in levels), per, 0)
+            solution = Solution.from_counts(puzzle, counts)
             if fill_frame:
-                puzzle, solution = stretch_to_frame(puzzle, solution)
+                framed, solution = stretch_to_frame(puzzle, solution)
+                if framed is not puzzle:
+                    puzzle, counts = framed, None
             if verify:
-                _verify(puzzle, solution, deadline)
+                _verify(puzzle, solution, deadline, counts)
             stats.time = time.perf_counter() - start
             return puzzle, solution, graded
     except TimeoutError:
@@ -436,9 +327,10 @@ def generate_from(spec: GenerateSpec, seed=None, *, fill_frame: bool = True, max
     raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found in {stats.attempts} layouts")
 
 
-def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None) -> None:
+def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None, counts: list[int] | None = None) -> None:
     """The checker accepts the construction; the SAT engine (the default engine where python-sat is
-    missing) finds no second solution."""
+    missing) finds no second solution (``counts``: the construction's count per link, when the
+    caller has them)."""
     from ..checker import check
     from ..solvers import DEFAULT_ENGINE, Status, solve
 
@@ -451,7 +343,8 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None) -> No
         # the deadline checked between the SAT solver's calls, each of them short here
         from ..solvers.sat import other_solution
 
-        status, _counts = other_solution(puzzle, solution.counts(puzzle), time_limit=proof, solver=_PROOF_SOLVER)
+        status, _counts = other_solution(puzzle, solution.counts(puzzle) if counts is None else counts,
+                                        time_limit=proof, solver=_PROOF_SOLVER)
         second = status is Status.SOLVED
     else:
         second = solve(puzzle, max_solutions=2, time_limit=proof).unique is False
@@ -468,137 +361,6 @@ _VERIFY_IN_PROCESS = 2_000
 #: the SAT solver of that proof: MiniSat starts and answers a small formula sooner than the
 #: default CaDiCaL 1.9.5 (15x15, 60 proofs: 336 us against 552 us; 40x40 and 60x60 as fast or faster)
 _PROOF_SOLVER = "minisat22"
-
-
-def _block(p: Pos) -> tuple[int, int]:
-    return (p[0] // _SITE_GAP, p[1] // _SITE_GAP)
-
-
-def _batch(puzzle: Puzzle, solution: Solution, deducer, rng: random.Random, allow_adjacent: bool, size: int,
-           keep_away: list[_Repair], more: float = 1.0) -> tuple[list[_Repair], list[_Repair]]:
-    """Up to ``size`` repairs where the deducer is stuck, far apart, and the insertions left over.
-
-    Candidates alternate as in a one-at-a-time repair: a count change on an open link
-    (one more bridge where one may go, else one fewer: measured on 40x40 and 60x60 hard, one
-    more helps in 26-49% of the tries, one fewer in 14-19%, an inserted island in 10%),
-    an island where an open link crosses a built bridge or next to the islands of open
-    links (on a large stuck area, an island after every two count changes).  A candidate
-    is taken when its cells lie in blocks (:data:`_SITE_GAP`) not next to those of the
-    repairs already taken or of ``keep_away`` (repairs the construction holds and the
-    batch takes back), and when the construction stays connected without the links the
-    batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
-    ``more``: the chance that a count change adds a bridge where it could also take one away.
-    """
-    cells_of = puzzle.link_cells
-    built = solution.bridges
-    counts = list(map(built.get, cells_of, repeat(0)))  # the construction per link
-    open_links = deducer.st.undecided()
-    cells = _repair_cells(puzzle, solution, open_links, rng, counts, allow_adjacent)
-    rng.shuffle(open_links)
-    link_index, index = puzzle.link_index, puzzle.index
-    taken_blocks: set[tuple[int, int]] = set()
-    added: set[int] = set()  # links without a bridge in the construction that get one (batch or undo)
-    emptied: set[int] = set()  # links the batch (or its undo) leaves without a bridge
-    for r in keep_away:
-        if r.cell is None:
-            now = solution.bridges.get(r.bridge, 0)
-            k = link_index[(index[r.bridge[0]], index[r.bridge[1]])]
-            if r.delta == 1 and now == 1:
-                emptied.add(k)  # taking back a first bridge
-            elif r.delta == -1 and now == 0:
-                added.add(k)  # taking back a removal: no new link may cross it
-
-    def free(r: _Repair) -> bool:
-        return all(_block(p) not in taken_blocks for p in r.where)
-
-    def take(r: _Repair) -> None:
-        for p in r.where:
-            br, bc = _block(p)
-            taken_blocks.update((br + i, bc + j) for i in (-1, 0, 1) for j in (-1, 0, 1))
-
-    for r in keep_away:
-        take(r)
-    chosen: list[_Repair] = []
-
-    def count_change(k: int) -> _Repair | None:
-        r = _Repair(cells_of[k])
-        if not free(r):
-            return None
-        moves = _count_moves(puzzle, k, counts, added)
-        if not moves:
-            return None
-        # one more bridge where it may go (it helps 2-3x as often as one fewer), or at random
-        delta = moves[0] if len(moves) == 1 or more >= 1 or rng.random() < more else moves[1]
-        if delta == -1 and counts[k] == 1:
-            if not _connected_without(puzzle, counts, emptied | {k}):
-                return None
-            emptied.add(k)
-        elif delta == 1 and counts[k] == 0:
-            added.add(k)
-        return _Repair(r.bridge, delta)
-
-    inserts = [_Repair(bridge, cell=cell) for cell, bridge in cells]
-    left = list(inserts)
-    for j in range(max(len(open_links), len(inserts))):
-        if len(chosen) >= size:
-            break
-        if j < len(open_links):
-            r = count_change(open_links[j])
-            if r is not None:
-                chosen.append(r)
-                take(r)
-        if len(chosen) < size and left and (len(open_links) < _MANY_OPEN or j % 3 == 2):
-            while left:
-                r = left.pop(0)
-                if free(r):
-                    chosen.append(r)
-                    take(r)
-                    break
-    return chosen, [r for r in inserts[:9] if r not in chosen]
-
-
-def _sites(repairs: list[_Repair]) -> tuple[list[tuple[int, int, int, int]], dict[tuple[int, int], set[int]]]:
-    """Where :func:`_open_near` looks for each repair: its box (its cells and half a
-    :data:`_SITE_GAP` around them: first row, last row, first column, last column), and per block
-    the repairs whose cells lie in it or in a block next to it."""
-    half = _SITE_GAP // 2
-    boxes = []
-    by_block: dict[tuple[int, int], set[int]] = {}
-    for s, r in enumerate(repairs):
-        rows = [p[0] for p in r.where]
-        cols = [p[1] for p in r.where]
-        boxes.append((min(rows) - half, max(rows) + half, min(cols) - half, max(cols) + half))
-        for p in r.where:
-            br, bc = _block(p)
-            for i in (-1, 0, 1):
-                for j in (-1, 0, 1):
-                    by_block.setdefault((br + i, bc + j), set()).add(s)
-    return boxes, by_block
-
-
-def _open_near(deducer, puzzle: Puzzle, repairs: list[_Repair], sites=None) -> list[int]:
-    """Per repair, the open links of ``deducer`` with an island within half a :data:`_SITE_GAP`
-    of one of the repair's cells (``sites``: :func:`_sites` of the repairs, when the caller has it)."""
-    gap = _SITE_GAP
-    boxes, by_block = sites if sites is not None else _sites(repairs)
-    out = [0] * len(repairs)
-    isl = puzzle.islands
-    get = by_block.get
-    for a, b in compress(deducer.st.geo.ends, map(lt, deducer.st.lo, deducer.st.hi)):  # the open links
-        ra, ca, _n = isl[a]
-        rb, cb, _n = isl[b]
-        sa, sb = get((ra // gap, ca // gap)), get((rb // gap, cb // gap))
-        if sa is None:
-            if sb is None:
-                continue
-            sites = sb
-        else:
-            sites = sa if sb is None else sa | sb
-        for s in sites:
-            r0, r1, c0, c1 = boxes[s]
-            if r0 <= ra <= r1 and c0 <= ca <= c1 or r0 <= rb <= r1 and c0 <= cb <= c1:
-                out[s] += 1
-    return out
 
 
 def _same_cells(built: Puzzle, checked: Puzzle) -> Puzzle:
@@ -629,17 +391,18 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
         steps: list = []
         stuck = deducer.run(difficulty, steps=steps, deadline=deadline)
         return deducer, [step.level for step in steps], stuck, deducer.hardest
-    from ..logic.closure import CLOSED_LEVELS, close, step_levels
+    from ..logic.closure import CLOSED_LEVELS, close, degrees, settle, step_levels
 
     top = min(target, len(CLOSED_LEVELS) - 1)  # the last level closed
     if target > top or quick:
+        dlo = degrees(st)
         for rank, level in enumerate(CLOSED_LEVELS[:top + 1]):
-            if close(st, level):
+            if close(st, level, None, dlo):
                 if rank < target:
                     return None, None, False, rank
                 return None, step_levels(State(puzzle, geo=geo), difficulty), False, rank
         if target == top:
-            return _Closed(st, difficulty, close, ()), None, True, -1
+            return _Closed(st, difficulty, settle, (), dlo), None, True, -1
         deducer = Deducer(st, suppose=False, words=False, settled=CLOSED_LEVELS[top], groups=False)
         rest: list = []
         stuck = deducer.run(difficulty, steps=rest, deadline=deadline)
@@ -649,14 +412,15 @@ def _from_scratch(puzzle: Puzzle, difficulty: str, target: int, deadline: Deadli
         return None, levels, False, deducer.hardest
     levels = step_levels(st, difficulty)
     if st.lo != st.hi:
-        return _Closed(st, difficulty, close, ()), None, True, -1
+        return _Closed(st, difficulty, settle, ()), None, True, -1
     return None, levels, False, max((LEVELS.index(level) for level in set(levels)), default=-1)
 
 
 def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, rng: random.Random,
                          allow_adjacent: bool, deadline: Deadline | None, stats: GenerateStats, Deducer, State):
-    """Repair one layout until the deducer grades it ``difficulty``: (puzzle, solution, the level of
-    each step of the deducer's run from scratch) or None.
+    """Repair one layout (``drawn``: a puzzle and its construction) until the deducer grades it
+    ``difficulty``: (puzzle, the construction's count per link, the level of each step of the
+    deducer's run from scratch) or None.
 
     Where the deducer is stuck, a batch of repairs far apart (one per :data:`_OPEN_PER_SITE`
     open links, see :func:`_batch`) is made in one rebuild, and the deducer continues from the
@@ -664,7 +428,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     where none helped is dropped (the :data:`_TRIES`-th in a row is kept); the repairs of a
     kept batch that did not help are taken back with the next batch.
     """
-    puzzle, solution = drawn
+    puzzle, counts = drawn  # the construction: its count per link
 
     def from_scratch(puzzle, quick: bool = True, deducer=None):
         # (``deducer``: a deducer of ``puzzle`` whose geometry the run shares)
@@ -676,7 +440,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     # the levels of its steps when the puzzle has the grade asked for
     deducer, fresh, stuck, hardest = from_scratch(puzzle)
     scratch = True
-    last_stuck = None  # (puzzle, solution, insertions not tried yet, deducer, undo) before the last batch
+    last_stuck = None  # (puzzle, counts, insertions not tried yet, deducer, undo) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failures = retreats = 0
     for _trial in range(max_repairs + 1):
@@ -690,13 +454,15 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if not stuck and hardest == target:
                 # built by the checking constructors (the repairs' own builds skip the checks)
                 checked = Puzzle(puzzle.rows, puzzle.cols, puzzle.islands, puzzle.maxbridges, no_loops=puzzle.no_loops)
-                return _same_cells(puzzle, checked), Solution(solution.bridges), fresh
+                return _same_cells(puzzle, checked), counts, fresh
         if not stuck:
             # too easy: the last repairs gave away too much; try another insertion there
             if last_stuck is None:
                 return None
+            if callable(last_stuck[2]):
+                last_stuck = (last_stuck[0], last_stuck[1], last_stuck[2](), *last_stuck[3:])
             if last_stuck[2]:
-                puzzle, solution, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
+                puzzle, counts, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
                 stats.insertions += 1
                 deducer, fresh, stuck, hardest = from_scratch(puzzle)
                 scratch = True
@@ -704,36 +470,36 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if retreats >= _RETREATS:
                 return None
             retreats += 1  # no insertion left: another batch from the last stuck version
-            puzzle, solution, _cells, deducer, undo = last_stuck
+            puzzle, counts, _cells, deducer, undo = last_stuck
             stuck, failures, scratch = True, 0, False
         size = 1 if difficulty in _ONE_AT_A_TIME else max(1, deducer.open // _OPEN_PER_SITE)
-        batch, inserts = _batch(puzzle, solution, deducer, rng, allow_adjacent, size, undo,
-                                0.5 if difficulty in _ONE_AT_A_TIME else 1.0)
-        last_stuck = (puzzle, solution, inserts, deducer, undo)
+        batch, inserts = _batch(puzzle, counts, deducer, rng, allow_adjacent, size, undo,
+                                0.5 if difficulty in _ONE_AT_A_TIME else 1.0, difficulty not in _ADD_ONLY)
+        last_stuck = (puzzle, counts, inserts, deducer, undo)
         if not batch and undo:
             # the repairs to take back cover where it is stuck: take them back alone first
-            new_puzzle, new_solution, where = _apply(puzzle, solution, [], undo)
+            new_puzzle, new_counts, where = _apply(puzzle, counts, [], undo)
             deducer = _carry(deducer, puzzle, new_puzzle, where)
-            puzzle, solution, undo, scratch = new_puzzle, new_solution, [], False
+            puzzle, counts, undo, scratch = new_puzzle, new_counts, [], False
             stuck = deducer.run(difficulty, deadline=deadline)
             continue
         if not batch:
             return None
-        new_puzzle, new_solution, where = _apply(puzzle, solution, batch, undo)
+        new_puzzle, new_counts, where = _apply(puzzle, counts, batch, undo)
         stats.insertions += len(batch)
         stats.rebuilds += 1
         trial = _carry(deducer, puzzle, new_puzzle, where)
         trial_stuck = trial.run(difficulty, deadline=deadline)
         if trial.bad:
             helped = [False] * len(batch)
+        elif len(batch) == 1:  # one repair: judged by every open link (it may help further away)
+            helped = [trial.open < deducer.open]
         else:
             sites = _sites(batch)
             before, after = _open_near(deducer, puzzle, batch, sites), _open_near(trial, new_puzzle, batch, sites)
             helped = [a < b for a, b in zip(after, before)]
-            if len(batch) == 1:  # one repair: judged by every open link (it may help further away)
-                helped = [trial.open < deducer.open]
         if any(helped) or failures + 1 >= _TRIES:
-            puzzle, solution, deducer, stuck, scratch = new_puzzle, new_solution, trial, trial_stuck, False
+            puzzle, counts, deducer, stuck, scratch = new_puzzle, new_counts, trial, trial_stuck, False
             undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
             failures = 0
         else:

@@ -10,7 +10,8 @@ expert adds hashikit's own techniques (see :mod:`hashikit.logic.rules`).
 May import: the model, errors, limits, ``run``, the checker and the solvers (for a verdict).
 """
 
-from .deducer import Deducer, hint, hint_bridges, hint_marks, next_step, solve_logically
+from .deducer import Deducer, solve_logically
+from .hints import hint, hint_bridges, hint_marks, next_step
 from .grade import WEIGHTS, Grade, grade
 from .rules import RULES, Rule
 from .state import LEVELS, State, Step, apply, components, contradiction, contradictions

@@ -16,10 +16,6 @@ where an island it could starve is in reach (:meth:`Deducer.risk`).  Board rules
 run whenever every rule before them is stuck.  None of this changes which step is
 taken: tests/test_logic.py compares every run with a plain deducer that looks at
 every element of every rule afresh.
-
-About 670 lines: the element rules, the waking table that says which change wakes which element,
-and the step order are one contract (the same steps as the plain deducer); split, a change to a
-rule and to what wakes it would land in two files.
 """
 
 from __future__ import annotations
@@ -30,6 +26,7 @@ from operator import gt, ne
 from typing import TYPE_CHECKING, Iterator
 
 from ..model import Puzzle
+from .closure import degrees
 from .groups import LookaheadGroups
 from .rules import BOARD, CROSSING, ISLAND, LINK, RULES, Rule
 from .state import LEVEL_RANK, LEVELS, State, Step, contradiction as state_contradiction, number_groups
@@ -90,6 +87,8 @@ class Deducer:
     ``settled``: a level whose element rules, and those of the levels below it, find nothing on
     ``state`` (the caller closed it, :func:`hashikit.logic.closure.close`): they start asleep, as
     after a run stuck at that level.
+    ``dlo``: the certain degree of each island on ``state``, when the caller has them (the deducer
+    keeps them from then on).
     ``groups``: False works the certain groups out only once a rule that reads them may run
     (a run at easy or medium, no-loops puzzles aside, never needs them; they are worked out from
     the built links then, as a carried deducer's are).
@@ -98,7 +97,7 @@ class Deducer:
     def __init__(self, state: State, parent: "Deducer | None" = None,
                  island_map: list[int] | None = None, link_map: list[int] | None = None,
                  changed: list[int] | None = None, suppose: bool = True, words: bool = True,
-                 settled: str | None = None, groups: bool = True):
+                 settled: str | None = None, groups: bool = True, dlo: list[int] | None = None):
         self.st = st = state
         #: False: the steps' sentences are left empty (a caller that reads only their levels and
         #: changes, as the generator's repair runs; the steps are otherwise the same)
@@ -130,13 +129,7 @@ class Deducer:
         self._risk: list[int] | None = None
         # the certain degrees; the certain groups (union-find, members and unfinished members per
         # root) are worked out when a rule that reads them may first run (:meth:`_build_groups`)
-        self.dlo = dlo = [0] * n
-        ends = geo.ends
-        for k in compress(range(nl), lo):
-            c = lo[k]
-            a, b = ends[k]
-            dlo[a] += c
-            dlo[b] += c
+        self.dlo = dlo if dlo is not None else degrees(st)
         self.uf: list[int] | None = None
         self.members: list | None = None
         self.incomplete: list[int] | None = None
@@ -688,36 +681,6 @@ def _changed_islands(deducer: Deducer, parent: Deducer, island_map: list[int], l
                 out.append(x)
                 break
     return out
-
-
-def next_step(state: State, max_level: str = "expert") -> Step | None:
-    """The first deduction of the lowest level that has one, or None when stuck (``state`` unchanged)."""
-    return Deducer(state.copy()).next_step(level_rank(max_level))
-
-
-def hint(state: State, max_level: str = "expert") -> Step | None:
-    """A step a player can act on: of the steps at the lowest level that has one, the first that
-    places a bridge, else the first (its ruled-out counts are marks the board can hold:
-    see :func:`hint_marks`).  None when stuck.  ``state`` is unchanged."""
-    deducer = Deducer(state.copy())
-    first = deducer.next_step(level_rank(max_level))
-    if first is None or any(new_lo > state.lo[k] for k, new_lo, _hi in first.changes):
-        return first
-    for step in deducer.all_steps(first.level):
-        if any(new_lo > state.lo[k] for k, new_lo, _hi in step.changes):
-            return step
-    return first
-
-
-def hint_bridges(state: State, step: Step) -> list[tuple[int, int]]:
-    """The bridges ``step`` places on ``state``'s board: ``(link, count)`` for each raised count."""
-    return [(k, new_lo) for k, new_lo, _hi in step.changes if new_lo > state.lo[k]]
-
-
-def hint_marks(state: State, step: Step) -> list[tuple[int, int]]:
-    """The marks ``step`` puts on ``state``'s board: ``(link, most)`` for each lowered maximum
-    (0: a "no bridge here" mark); :meth:`State.from_board` reads them back."""
-    return [(k, new_hi) for k, _lo, new_hi in step.changes if new_hi < state.hi[k]]
 
 
 def solve_logically(puzzle: Puzzle | State, max_level: str = "expert",
