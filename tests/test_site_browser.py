@@ -22,7 +22,7 @@ from hashikit.model import LEVELS, Puzzle
 from hashikit.limits import SITE_LEVEL_COUNT
 from hashikit.solvers import solve
 from site_build import built_site, static_server
-from test_web_e2e import ARGS, CHROMIUM, browser  # noqa: F401
+from test_web_e2e import ARGS, CHROMIUM, browser, serve  # noqa: F401
 
 HERE_LEVELS = LEVELS[:SITE_LEVEL_COUNT]
 #: the first visit starts Python in the page: generous on a shared, loaded machine
@@ -255,11 +255,6 @@ def test_the_puzzle_of_the_day_is_the_same_in_two_browsers_and_yesterdays_is_a_c
 def site_with_server(tmp_path_factory):
     """The site's folder served with a hashikit server behind it (api/ sent to the app), as the
     README's nginx lines do, on a free port."""
-    import socket
-    import threading
-    import time
-
-    import uvicorn
     from starlette.staticfiles import StaticFiles
 
     from hashikit.web.app import create_app
@@ -271,20 +266,7 @@ def site_with_server(tmp_path_factory):
         target = api if scope["type"] == "http" and scope["path"].startswith("/api/") else files
         await target(scope, receive, send)
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(both, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
-    sock.close()
+    yield from serve(both)
 
 
 @pytest.mark.slow

@@ -10,15 +10,12 @@ address of its own (its one redirect, to the page's folder, is relative).
 from __future__ import annotations
 
 import argparse
-import socket
-import threading
-import time
 import warnings
 from pathlib import Path
 
 import pytest
 
-from test_web_e2e import ARGS, CHROMIUM, PUZZLE
+from test_web_e2e import ARGS, CHROMIUM, PUZZLE, serve
 
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 
@@ -66,21 +63,8 @@ def prefixed_server():
     from hashikit.web.app import create_app
 
     proxy = Starlette(routes=[Mount("/hashi", app=create_app(pool_size=0))])
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(proxy, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield port
-    srv.should_exit = True
-    thread.join(10)
-    sock.close()
+    for address in serve(proxy):
+        yield int(address.rsplit(":", 1)[1])
 
 
 def test_serve_takes_the_root_path_and_says_its_address_with_it(monkeypatch, capsys):
