@@ -91,14 +91,14 @@ def _type_name(kind: type) -> str:
 
 def validate_arguments(puzzle, engine: str, time_limit=None, max_solutions=1, options: dict | None = None) -> None:
     """Refuse, before any work, what ``engine`` does not declare or no engine can take."""
-    caps = capabilities(engine)
+    able = capabilities(engine)
     if not isinstance(puzzle, Puzzle):
         raise BadArgument(f"solve needs a Puzzle, got {type(puzzle).__name__}")
     if time_limit is not None and not isinstance(time_limit, Deadline):
         validate_seconds(time_limit)
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
         raise BadArgument(f"max_solutions must be a whole number >= 1, got {max_solutions!r}")
-    accepted = dict(caps.options)
+    accepted = dict(able.options)
     offered = ", ".join(accepted) or "none"
     for key, value in (options or {}).items():
         if key not in accepted:
@@ -106,12 +106,12 @@ def validate_arguments(puzzle, engine: str, time_limit=None, max_solutions=1, op
         kind = accepted[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise BadArgument(f"engine {engine!r}: option {key!r} must be {_type_name(kind)}, got {value!r}")
-    if max_solutions > 1 and not caps.enumerate:
+    if max_solutions > 1 and not able.enumerate:
         raise UnsupportedOption(f"engine {engine!r} finds one solution only: max_solutions must be 1, "
                                 f"got {max_solutions}")
-    if time_limit is not None and not caps.time_limit:
+    if time_limit is not None and not able.time_limit:
         raise UnsupportedOption(f"engine {engine!r} does not keep time limits: time_limit must be None")
-    if puzzle.no_loops and not caps.no_loops:
+    if puzzle.no_loops and not able.no_loops:
         raise UnsupportedOption(f"engine {engine!r} does not solve the no-loops variant; engines that do: "
                                 f"{', '.join(n for n in ENGINES if capabilities(n).no_loops)}")
 

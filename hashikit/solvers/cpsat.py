@@ -43,11 +43,11 @@ DEFAULT_WORKERS = 1
 DEFAULT_PARAMS = {"linearization_level": 0, "cp_model_presolve": False}
 
 
-def _build(puzzle: Puzzle, caps: list[int], live: list[int]):
+def _build(puzzle: Puzzle, capacities: list[int], live: list[int]):
     model = cp_model.CpModel()
     x, y = {}, {}
     for k in live:
-        x[k] = model.new_int_var(0, caps[k], f"x{k}")
+        x[k] = model.new_int_var(0, capacities[k], f"x{k}")
         y[k] = model.new_bool_var(f"y{k}")
         model.add(x[k] >= 1).only_enforce_if(y[k])
         model.add(x[k] == 0).only_enforce_if(~y[k])
@@ -62,10 +62,10 @@ def _build(puzzle: Puzzle, caps: list[int], live: list[int]):
 class CpBackend:
     """The shared loop's view of one CP-SAT model, solved afresh each round."""
 
-    def __init__(self, puzzle: Puzzle, caps: list[int], live: list[int], num_workers: int, params: dict):
-        self.model, self.x, self.y = _build(puzzle, caps, live)
-        self.caps = caps
-        self.nlinks = len(caps)
+    def __init__(self, puzzle: Puzzle, capacities: list[int], live: list[int], num_workers: int, params: dict):
+        self.model, self.x, self.y = _build(puzzle, capacities, live)
+        self.capacities = capacities
+        self.nlinks = len(capacities)
         self.live = live
         # CP-SAT's own SIGINT handler would end the process: Ctrl-C is Python's (see lazy.interruptible)
         self.settings = {"num_workers": max(1, int(num_workers)), **DEFAULT_PARAMS, **params,
@@ -122,10 +122,10 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, num_worker
     reason = simple_infeasibility(puzzle)
     if reason:
         return lazy.simple_result("cpsat", reason, stats, start)
-    caps = list(puzzle.link_capacities)
-    live = [k for k, c in enumerate(caps) if c]
-    backend = CpBackend(puzzle, caps, live, num_workers, params or {})
+    capacities = list(puzzle.link_capacities)
+    live = [k for k, c in enumerate(capacities) if c]
+    backend = CpBackend(puzzle, capacities, live, num_workers, params or {})
     status, found, complete, stopped = lazy.run(
         puzzle, backend, max_solutions=max_solutions, deadline=deadline, stats=stats, report=report,
-        caps=caps)
+        capacities=capacities)
     return lazy.result(puzzle, "cpsat", status, found, complete, stopped, stats, start, "CP-SAT")

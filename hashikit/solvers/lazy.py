@@ -48,9 +48,9 @@ def used_links(counts: Sequence[int]) -> list[int]:
     return [k for k, c in enumerate(counts) if c]
 
 
-def split_cuts(puzzle: Puzzle, used: Sequence[int], caps: Sequence[int] | None = None) -> list[list[int]]:
+def split_cuts(puzzle: Puzzle, used: Sequence[int], capacities: Sequence[int] | None = None) -> list[list[int]]:
     """For every group of islands that ``used`` links join, the links leaving it that can carry a
-    bridge (``caps[k] > 0``; every link when ``caps`` is None); ``[]`` when ``used`` joins every island.
+    bridge (``capacities[k] > 0``; every link when ``capacities`` is None); ``[]`` when ``used`` joins every island.
     (Hot: called once per round on every engine, hence the plain loops.)"""
     links = puzzle.links
     groups = components(len(puzzle.islands), ((links[k].a, links[k].b) for k in used))
@@ -67,7 +67,7 @@ def split_cuts(puzzle: Puzzle, used: Sequence[int], caps: Sequence[int] | None =
         for i in group:
             for k in incident[i]:
                 a, b, _ = links[k]
-                if group_of[b if a == i else a] != g and (caps is None or caps[k]):
+                if group_of[b if a == i else a] != g and (capacities is None or capacities[k]):
                     cut.append(k)
         cuts.append(cut)
     return cuts
@@ -123,7 +123,7 @@ def left(deadline: Deadline | None, cap: float = 1e9) -> float | None:
 
 def run(puzzle: Puzzle, backend: Backend, *, max_solutions: int = 1, deadline: Deadline | None = None,
         stats: dict, report: Callable[[list[int]], None] | None = None,
-        caps: Sequence[int] | None = None, enforces_splits: bool = False
+        capacities: Sequence[int] | None = None, enforces_splits: bool = False
         ) -> tuple[Status, list[list[int]], bool, str | None]:
     """Solve until ``max_solutions`` solutions, a proof that there are no more, or the deadline.
 
@@ -147,7 +147,7 @@ def run(puzzle: Puzzle, backend: Backend, *, max_solutions: int = 1, deadline: D
                 stopped = TIME_LIMIT if deadline is not None else "the engine stopped without an answer"
             break
         used = used_links(counts)
-        cuts = [] if enforces_splits else split_cuts(puzzle, used, caps)
+        cuts = [] if enforces_splits else split_cuts(puzzle, used, capacities)
         for links in cuts:
             backend.require_one(links)
         stats["cuts"] += len(cuts)

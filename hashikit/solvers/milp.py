@@ -57,7 +57,7 @@ class Connectivity(Conshdlr):
         self.puzzle = puzzle
         self.live = live      # links that can carry a bridge
         self.y = y            # link index -> binary variable
-        self.caps = [1 if k in y else 0 for k in range(len(puzzle.links))]  # 0: cannot carry a bridge
+        self.capacities = [1 if k in y else 0 for k in range(len(puzzle.links))]  # 0: cannot carry a bridge
         self.stats = stats
         self.added: set[frozenset[int]] = set()
         self.n = len(puzzle.islands)
@@ -74,7 +74,7 @@ class Connectivity(Conshdlr):
         return self._cuts(self._used(None, 1e-6), SCIP_RESULT.CONSADDED, SCIP_RESULT.DIDNOTFIND)
 
     def _cuts(self, used, added_result, none_result) -> dict:
-        cuts = lazy.split_cuts(self.puzzle, used, self.caps)
+        cuts = lazy.split_cuts(self.puzzle, used, self.capacities)
         if not cuts:
             return {"result": SCIP_RESULT.FEASIBLE if none_result == SCIP_RESULT.INFEASIBLE else none_result}
         new = 0
@@ -124,10 +124,10 @@ class MilpBackend:
     in the Python constraint handler's transform callback, so each solve builds a fresh model.)
     """
 
-    def __init__(self, puzzle: Puzzle, caps: list[int], live: list[int], stats: dict, weak: bool,
+    def __init__(self, puzzle: Puzzle, capacities: list[int], live: list[int], stats: dict, weak: bool,
                  fractional: bool, params: dict):
         self.puzzle = puzzle
-        self.caps = caps
+        self.capacities = capacities
         self.live = live
         self.stats = stats
         self.weak = weak
@@ -139,17 +139,17 @@ class MilpBackend:
         self.nogoods: list[list[int]] = []
 
     def _build(self, deadline) -> tuple[Model, dict, dict, Connectivity | None]:
-        puzzle, caps, live = self.puzzle, self.caps, self.live
+        puzzle, capacities, live = self.puzzle, self.capacities, self.live
         model = Model("hashi")
         model.hideOutput()
         model.setParam("misc/catchctrlc", False)
         n = len(puzzle.islands)
         x, y = {}, {}
         for k in live:
-            x[k] = model.addVar(f"x{k}", vtype="I", lb=0, ub=caps[k])
+            x[k] = model.addVar(f"x{k}", vtype="I", lb=0, ub=capacities[k])
             y[k] = model.addVar(f"y{k}", vtype="B")
             model.addCons(y[k] <= x[k])
-            model.addCons(x[k] <= caps[k] * y[k])
+            model.addCons(x[k] <= capacities[k] * y[k])
         for i, isl in enumerate(puzzle.islands):
             model.addCons(quicksum(x[k] for k in puzzle.incident[i] if k in x) == isl.number)
         for h, v in puzzle.crossings:
@@ -182,7 +182,7 @@ class MilpBackend:
         """Some link's count differs from ``counts``: one switch per way of differing, one switch on."""
         switches = []
         for k in self.live:
-            c, cap = counts[k], self.caps[k]
+            c, cap = counts[k], self.capacities[k]
             if c < cap:  # up: x_k >= c + 1
                 up = model.addVar(vtype="B")
                 model.addCons(x[k] >= (c + 1) * up)
@@ -224,7 +224,7 @@ class MilpBackend:
             self.stats["scip_status"] = status = model.getStatus()
             if model.getNSols() > 0:
                 sol = model.getBestSol()
-                counts = [0] * len(self.caps)
+                counts = [0] * len(self.capacities)
                 for k in self.live:
                     counts[k] = int(round(model.getSolVal(sol, x[k])))
                 return Status.SOLVED, counts
@@ -253,10 +253,10 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, weak: bool
     reason = simple_infeasibility(puzzle)
     if reason:
         return lazy.simple_result("milp", reason, stats, start)
-    caps = list(puzzle.link_capacities)
-    live = [k for k, c in enumerate(caps) if c]
-    backend = MilpBackend(puzzle, caps, live, stats, weak, fractional, params or {})
+    capacities = list(puzzle.link_capacities)
+    live = [k for k, c in enumerate(capacities) if c]
+    backend = MilpBackend(puzzle, capacities, live, stats, weak, fractional, params or {})
     status, found, complete, stopped = lazy.run(
         puzzle, backend, max_solutions=max_solutions, deadline=deadline, stats=stats, report=report,
-        caps=caps, enforces_splits=len(puzzle.islands) > 1)
+        capacities=capacities, enforces_splits=len(puzzle.islands) > 1)
     return lazy.result(puzzle, "milp", status, found, complete, stopped, stats, start, "SCIP")

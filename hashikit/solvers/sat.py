@@ -51,26 +51,26 @@ UNARY_MAX_CAP = 8
 
 
 @lru_cache(maxsize=None)
-def _degree_patterns(caps: tuple[int, ...], need: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Clauses for "the counts on links with these caps sum to ``need``", as ``(position, level)``
+def _degree_patterns(capacities: tuple[int, ...], need: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Clauses for "the counts on links with these capacities sum to ``need``", as ``(position, level)``
     literals: ``level > 0`` is "at least ``level`` bridges on that link", ``-level`` its negation.
 
     Forbids each maximal tuple one over (``sum == need + 1``: not all of them reached)
     and each maximal tuple one under (``sum == need - 1``: not all of them capped).
     """
     out = []
-    for counts in product(*(range(c + 1) for c in caps)):
+    for counts in product(*(range(c + 1) for c in capacities)):
         s = sum(counts)
         if s == need + 1:
             out.append(tuple((p, -t) for p, t in enumerate(counts) if t))
         elif s == need - 1:
-            out.append(tuple((p, t + 1) for p, (t, c) in enumerate(zip(counts, caps)) if t < c))
+            out.append(tuple((p, t + 1) for p, (t, c) in enumerate(zip(counts, capacities)) if t < c))
     return tuple(out)
 
 
-def _degree_clauses(caps: tuple[int, ...], need: int, bases: list[int]) -> list[list[int]]:
+def _degree_clauses(capacities: tuple[int, ...], need: int, bases: list[int]) -> list[list[int]]:
     """:func:`_degree_patterns`'s clauses as literals, for links whose variables start after ``bases``."""
-    return [[bases[p] + j if j > 0 else j - bases[p] for p, j in pattern] for pattern in _degree_patterns(caps, need)]
+    return [[bases[p] + j if j > 0 else j - bases[p] for p, j in pattern] for pattern in _degree_patterns(capacities, need)]
 
 
 class Encoding:
@@ -78,10 +78,10 @@ class Encoding:
 
     name = "unary"
 
-    def __init__(self, puzzle: Puzzle, implied: bool = True, caps: list[int] | None = None):
+    def __init__(self, puzzle: Puzzle, implied: bool = True, capacities: list[int] | None = None):
         self.puzzle = puzzle
-        self.caps = list(puzzle.link_capacities) if caps is None else caps
-        starts = [0, *accumulate(self.caps)]
+        self.capacities = list(puzzle.link_capacities) if capacities is None else capacities
+        starts = [0, *accumulate(self.capacities)]
         self.base: list[int] = starts[:-1]  # x[k][j] is variable base[k] + j
         self.nvars = starts[-1]
         self.clauses: list[list[int]] = []
@@ -96,14 +96,14 @@ class Encoding:
 
     def used(self, k: int) -> int:
         """The literal "link k carries at least one bridge" (0 if it cannot)."""
-        return self.base[k] + 1 if self.caps[k] else 0
+        return self.base[k] + 1 if self.capacities[k] else 0
 
     def _order(self) -> None:
-        self.clauses.extend([[-(b + j + 1), b + j] for b, cap in zip(self.base, self.caps) for j in range(1, cap)])
+        self.clauses.extend([[-(b + j + 1), b + j] for b, cap in zip(self.base, self.capacities) for j in range(1, cap)])
 
     def _crossings(self) -> None:
-        caps, base = self.caps, self.base
-        self.clauses.extend([[-(base[h] + 1), -(base[v] + 1)] for h, v in self.puzzle.crossings if caps[h] and caps[v]])
+        capacities, base = self.capacities, self.base
+        self.clauses.extend([[-(base[h] + 1), -(base[v] + 1)] for h, v in self.puzzle.crossings if capacities[h] and capacities[v]])
 
     def _isolated_pairs(self) -> None:
         """Two islands with the same number c may not join by c bridges: they would be cut off
@@ -113,52 +113,52 @@ class Encoding:
             return
         numbers = [(isl[a].number, isl[b].number) for a, b, _horizontal in self.puzzle.links]
         base = self.base
-        self.clauses.extend([[-(base[k] + c)] for k, ((c, d), cap) in enumerate(zip(numbers, self.caps))
+        self.clauses.extend([[-(base[k] + c)] for k, ((c, d), cap) in enumerate(zip(numbers, self.capacities))
                              if c == d and c <= cap])
 
     def _degrees(self) -> None:
         pool = None
         for i, isl in enumerate(self.puzzle.islands):
-            links = [k for k in self.puzzle.incident[i] if self.caps[k]]
-            caps = [self.caps[k] for k in links]
+            links = [k for k in self.puzzle.incident[i] if self.capacities[k]]
+            capacities = [self.capacities[k] for k in links]
             need = isl.number
-            if sum(caps) < need:
+            if sum(capacities) < need:
                 self.clauses.append([])  # cannot be met: UNSAT
                 continue
             size = 1
-            for c in caps:
+            for c in capacities:
                 size *= c + 1
             if size <= _TUPLE_LIMIT:
-                self._degree_tuples(links, caps, need)
+                self._degree_tuples(links, capacities, need)
             else:
                 if pool is None:
                     from pysat.card import CardEnc, EncType
                     from pysat.formula import IDPool
 
                     pool = IDPool(start_from=self.nvars + 1)
-                lits = [self.var(k, j) for k in links for j in range(1, self.caps[k] + 1)]
+                lits = [self.var(k, j) for k in links for j in range(1, self.capacities[k] + 1)]
                 enc = CardEnc.equals(lits=lits, bound=need, vpool=pool, encoding=EncType.totalizer)
                 self.clauses.extend(enc.clauses)
         if pool is not None:
             self.nvars = max(self.nvars, pool.top)
 
-    def _degree_tuples(self, links: list[int], caps: list[int], need: int) -> None:
+    def _degree_tuples(self, links: list[int], capacities: list[int], need: int) -> None:
         base = self.base
-        self.clauses.extend(_degree_clauses(tuple(caps), need, [base[k] for k in links]))
+        self.clauses.extend(_degree_clauses(tuple(capacities), need, [base[k] for k in links]))
 
     def differs(self, k: int, c: int) -> list[int]:
         """Literals of "link ``k`` does not carry exactly ``c`` bridges"."""
         out = []
         if c > 0:
             out.append(-self.var(k, c))
-        if c < self.caps[k]:
+        if c < self.capacities[k]:
             out.append(self.var(k, c + 1))
         return out
 
     def counts(self, model: list[int]) -> list[int]:
         """Bridge counts per link from a SAT model."""
         out = []
-        for k, cap in enumerate(self.caps):
+        for k, cap in enumerate(self.capacities):
             b = self.base[k]
             c = 0
             while c < cap and model[b + c] > 0:  # variable v is model[v - 1]
@@ -168,7 +168,7 @@ class Encoding:
 
     def count(self, model: list[int], k: int) -> int:
         """Link ``k``'s bridge count in a SAT model."""
-        b, cap = self.base[k], self.caps[k]
+        b, cap = self.base[k], self.capacities[k]
         c = 0
         while c < cap and model[b + c] > 0:
             c += 1
@@ -178,7 +178,7 @@ class Encoding:
         """Per link, the literals that hold it at its count in ``counts`` (none for a link that
         cannot carry a bridge)."""
         out = []
-        for b, cap, c in zip(self.base, self.caps, counts):
+        for b, cap, c in zip(self.base, self.capacities, counts):
             if not cap:
                 out.append(())
             elif not c:
@@ -192,11 +192,11 @@ class Encoding:
     def hold(self, k: int, c: int) -> tuple[int, ...]:
         """The literals that hold link ``k`` (one that can carry a bridge) at count ``c``."""
         b = self.base[k]
-        return (-(b + 1),) if not c else (b + c,) if c == self.caps[k] else (b + c, -(b + c + 1))
+        return (-(b + 1),) if not c else (b + c,) if c == self.capacities[k] else (b + c, -(b + c + 1))
 
     def link_vars(self, k: int) -> range:
         """The variables of link ``k``'s count."""
-        return range(self.base[k] + 1, self.base[k] + self.caps[k] + 1)
+        return range(self.base[k] + 1, self.base[k] + self.capacities[k] + 1)
 
 
 class BinaryEncoding:
@@ -206,14 +206,14 @@ class BinaryEncoding:
 
     def __init__(self, puzzle: Puzzle, implied: bool = True):
         self.puzzle = puzzle
-        self.caps = list(puzzle.link_capacities)
+        self.capacities = list(puzzle.link_capacities)
         self.clauses: list[list[int]] = []
         self.nvars = 0
         self.false = self._new()
         self.clauses.append([-self.false])
         self.bits: list[list[int]] = []
         self._used: list[int] = []
-        for cap in self.caps:
+        for cap in self.capacities:
             bits = [self._new() for _ in range(cap.bit_length())]
             self.bits.append(bits)
             self._used.append(self._new() if cap else 0)
@@ -224,15 +224,15 @@ class BinaryEncoding:
                 self.clauses.append([-u] + bits)
                 self.clauses.extend([-b, u] for b in bits)
         for h, v in puzzle.crossings:
-            if self.caps[h] and self.caps[v]:
+            if self.capacities[h] and self.capacities[v]:
                 self.clauses.append([-self._used[h], -self._used[v]])
         for i, isl in enumerate(puzzle.islands):
-            self._equals(self._sum([self.bits[k] for k in puzzle.incident[i] if self.caps[k]]), isl.number)
+            self._equals(self._sum([self.bits[k] for k in puzzle.incident[i] if self.capacities[k]]), isl.number)
         if implied and len(puzzle.islands) > 2:
             isl = puzzle.islands
             for k, ln in enumerate(puzzle.links):
                 c = isl[ln.a].number
-                if c == isl[ln.b].number and c <= self.caps[k]:
+                if c == isl[ln.b].number and c <= self.capacities[k]:
                     self.clauses.append(self.differs(k, c))
 
     def _new(self) -> int:
@@ -289,7 +289,7 @@ class BinaryEncoding:
         return sum(1 << j for j, b in enumerate(self.bits[k]) if model[b - 1] > 0)
 
     def holding(self, counts: list[int]) -> list[tuple[int, ...]]:
-        return [self.hold(k, c) if cap else () for k, (c, cap) in enumerate(zip(counts, self.caps))]
+        return [self.hold(k, c) if cap else () for k, (c, cap) in enumerate(zip(counts, self.capacities))]
 
     def hold(self, k: int, c: int) -> tuple[int, ...]:
         return tuple(-lit for lit in self.differs(k, c))
@@ -300,10 +300,10 @@ class BinaryEncoding:
 
 def encode(puzzle: Puzzle, implied: bool = True):
     """The unary encoding for small capacities, the binary one above ``UNARY_MAX_CAP``."""
-    caps = list(puzzle.link_capacities)
-    if max(caps, default=0) > UNARY_MAX_CAP:
+    capacities = list(puzzle.link_capacities)
+    if max(capacities, default=0) > UNARY_MAX_CAP:
         return BinaryEncoding(puzzle, implied)
-    return Encoding(puzzle, implied, caps)
+    return Encoding(puzzle, implied, capacities)
 
 
 #: a local round may change the links within this many links of the ends of the links just cut
@@ -376,7 +376,7 @@ class SatBackend:
                 model = self.sat.get_model()
                 enc, counts, fixed = self.enc, self.counts, self.fixed
                 for k in open_links:
-                    if enc.caps[k]:
+                    if enc.capacities[k]:
                         counts[k] = c = enc.count(model, k)
                         fixed[k] = enc.hold(k, c)
                 return list(counts)
@@ -393,7 +393,7 @@ class SatBackend:
     def _links_of_vars(self) -> list[int]:
         if self._link_of is None:
             link_of = [-1] * (self.enc.nvars + 1)
-            for k in range(len(self.enc.caps)):
+            for k in range(len(self.enc.capacities)):
                 for v in self.enc.link_vars(k):
                     link_of[v] = k
             self._link_of = link_of
@@ -439,7 +439,7 @@ def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
 
 def blocking_clause(enc, counts: list[int]) -> list[int]:
     """"Some link's count differs from ``counts``": excludes exactly this solution."""
-    return [lit for k, c in enumerate(counts) if enc.caps[k] for lit in enc.differs(k, c)]
+    return [lit for k, c in enumerate(counts) if enc.capacities[k] for lit in enc.differs(k, c)]
 
 
 def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline | None = None,
@@ -458,7 +458,7 @@ def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadli
         backend = SatBackend(enc, sat, stats)
         backend.exclude(counts)
         status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
-                                                     stats=stats, caps=enc.caps)
+                                                     stats=stats, capacities=enc.capacities)
     return (Status.SOLVED, found[0]) if found else (status, None)
 
 
@@ -490,9 +490,9 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     stats.update(encoding=enc.name, vars=enc.nvars, clauses=len(enc.clauses))
     if announce is not None:
         announce(dict(stats))  # and the formula's size
-    caps = enc.caps
+    capacities = enc.capacities
     with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
         status, found, complete, stopped = lazy.run(
             puzzle, SatBackend(enc, sat, stats, local), max_solutions=max_solutions, deadline=deadline, stats=stats,
-            report=report, caps=caps)
+            report=report, capacities=capacities)
     return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
