@@ -116,21 +116,24 @@ def test_islands_no_link_can_join_are_infeasible_with_a_reason():
     assert r.status is Status.INFEASIBLE and "cannot all be joined" in r.reason
 
 
+@pytest.mark.parametrize("name", ["cadical195", "minisat22"])
 @pytest.mark.parametrize("seed", range(12))
-def test_cadical_called_directly_answers_as_python_sats_solver(seed):
-    """The engine calls CaDiCaL straight on python-sat's extension (no ``pysat.solvers`` at
-    start-up): the same formula, clause by clause, must give the same answers and the same
-    models as python-sat's own ``Solver``, also after clauses added between calls."""
+def test_cadical_called_directly_answers_as_python_sats_solver(seed, name):
+    """The engine calls CaDiCaL (and MiniSat, the generator's proof) straight on python-sat's
+    extension (no ``pysat.solvers`` at start-up): the same formula, clause by clause, must give
+    the same answers and the same models as python-sat's own ``Solver``, also after clauses added
+    between calls."""
     from pysat.solvers import Solver
 
-    from hashikit.solvers.cadical import Cadical, extension, open_solver
+    from hashikit.solvers.cadical import Cadical, Minisat, extension, minisat_extension, open_solver
     from hashikit.solvers.sat import blocking_clause, encode
 
-    assert extension() is not None  # this python-sat offers the calls: the direct path is the one tested
+    # this python-sat offers the calls: the direct path is the one tested
+    assert extension() is not None and minisat_extension() is not None
     puzzle, _ = random_puzzle(6 + seed % 4, 7, seed)
     enc = encode(puzzle)
-    with open_solver("cadical195", enc.clauses) as direct, Solver(name="cadical195", bootstrap_with=enc.clauses) as ref:
-        assert isinstance(direct, Cadical)
+    with open_solver(name, enc.clauses) as direct, Solver(name=name, bootstrap_with=enc.clauses) as ref:
+        assert type(direct) is (Cadical if name == "cadical195" else Minisat)
         for _ in range(6):  # enumerate a few models, excluding each
             answer = direct.solve()
             assert answer == ref.solve()
@@ -149,7 +152,7 @@ def test_other_solver_names_go_through_python_sat_and_unknown_ones_are_refused()
 
     from hashikit.solvers.cadical import open_solver, solver_names
 
-    with open_solver("minisat22", [[1, 2], [-1]]) as other:
+    with open_solver("glucose4", [[1, 2], [-1]]) as other:
         assert isinstance(other, Solver) and other.solve() and other.get_model() == [-1, 2]
     assert "cadical195" in solver_names() and "minisat22" in solver_names()
     puzzle = Puzzle.from_grid([[1, 0, 1]])
