@@ -18,7 +18,9 @@ every cell with the package of git revision REV (extracted to a temporary folder
 subprocess, cell by cell alternating with this one, so that both see the same load) and reports
 the ratio of medians; ``--instructions`` also counts the instructions a puzzle takes (valgrind's
 callgrind: N puzzles less none, so start-up cancels out; the same for REV's package and for
-Tatham's generator), which the machine's load does not move.  The load average is recorded at
+Tatham's generator), which the machine's load does not move; ``--proof-split`` also times each
+puzzle's proof (the rule checker's check, the SAT engine's search for a second solution) and gives the
+times and ratios without the SAT proof and without both.  The load average is recorded at
 the start and the end of the run.
 """
 
@@ -177,11 +179,68 @@ def clock() -> float:
     return time.process_time() if os.environ.get("HASHIKIT_BENCH_CPU") == "1" else time.perf_counter()
 
 
-def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float, options=None) -> dict:
+class ProofClock:
+    """Times the two halves of the generator's proof of each puzzle while it runs (``--proof-split``):
+    the rule checker's check of the solution and the SAT engine's search for a second solution
+    (``_verify`` less the check), wrapped where ``hashikit.generate.unique`` calls them."""
+
+    def __init__(self) -> None:
+        import hashikit.checker as checker
+        import hashikit.generate.unique as unique
+
+        self.checker, self.unique = checker, unique
+        self.check_s = self.verify_s = 0.0
+
+    def __enter__(self) -> "ProofClock":
+        check, verify = self._check, self._verify = self.checker.check, self.unique._verify
+
+        def timed_check(*a, **k):
+            t = clock()
+            try:
+                return check(*a, **k)
+            finally:
+                self.check_s += clock() - t
+
+        def timed_verify(*a, **k):
+            t = clock()
+            try:
+                return verify(*a, **k)
+            finally:
+                self.verify_s += clock() - t
+
+        self.checker.check, self.unique._verify = timed_check, timed_verify
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.checker.check, self.unique._verify = self._check, self._verify
+
+    def take(self) -> tuple[float, float]:
+        """(checker seconds, SAT proof seconds) since the last call."""
+        out = (self.check_s, self.verify_s - self.check_s)
+        self.check_s = self.verify_s = 0.0
+        return out
+
+
+def _split(times: list[float], checks: list[float], sats: list[float]) -> dict:
+    """The made puzzles' times without the SAT proof, and without both halves of the proof."""
+    no_sat = [t - v for t, v in zip(times, sats)]
+    neither = [t - v - c for t, c, v in zip(times, checks, sats)]
+    return {"check_mean": statistics.mean(checks), "sat_mean": statistics.mean(sats),
+            "no_sat_median": statistics.median(no_sat), "no_sat_mean": statistics.mean(no_sat),
+            "neither_median": statistics.median(neither), "neither_mean": statistics.mean(neither),
+            "made_median": statistics.median(times), "made_mean": statistics.mean(times)}
+
+
+def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float, options=None,
+             split: bool = False) -> dict:
     options = options or {}
     times, grades, scores, dens, lens, fails, attempts, islands = [], {}, [], [], [], 0, [], []
     doubles, loops, empty = [], [], 0
+    checks, sats, made_times = [], [], []
     generate_unique(size, size, level, seed=10**6, **options)  # (what a first puzzle loads, untimed)
+    proof = ProofClock() if split else None
+    if proof is not None:
+        proof.__enter__()
     start = time.perf_counter()
     for seed in range(seeds):
         if time.perf_counter() - start > budget:
@@ -194,8 +253,15 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
         except RuntimeError:
             fails += 1
             times.append(clock() - t)
+            if proof is not None:
+                proof.take()
             continue
         times.append(clock() - t)
+        if proof is not None:
+            c, v = proof.take()
+            made_times.append(times[-1])
+            checks.append(c)
+            sats.append(v)
         attempts.append(stats.attempts)
         grades[g.level] = grades.get(g.level, 0) + 1
         scores.append(g.score)
@@ -206,7 +272,10 @@ def run_cell(size: int, level: str, seeds: int, time_limit: float, budget: float
         dbl, lp = shape(len(puzzle.islands), list(solution.bridges.values()))
         doubles.append(dbl)
         loops.append(lp)
-    return {"size": size, "level": level, "runs": len(times), "fails": fails,
+    if proof is not None:
+        proof.__exit__()
+    split_out = _split(made_times, checks, sats) if checks else {}
+    return {**split_out, "size": size, "level": level, "runs": len(times), "fails": fails,
             "median": statistics.median(times) if times else float("nan"),
             "mean": statistics.mean(times) if times else float("nan"),
             "p90": pct(times, 0.9) if times else float("nan"),
@@ -269,6 +338,9 @@ def main(argv=None) -> int:
                     help="seconds per size and level: later seeds are skipped once it is spent")
     ap.add_argument("--skip", nargs="*", default=["expert:40", "expert:60"],
                     help="LEVEL:SIZE cells left out (too slow); default expert at 40 and 60")
+    ap.add_argument("--proof-split", action="store_true",
+                    help="also time the proof of each puzzle (the rule checker, the SAT engine) and give the "
+                         "times and ratios to Tatham's without the SAT proof and without both")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "generate.md")
     ap.add_argument("--cpu", action="store_true", help="times in CPU seconds of the process, not wall seconds")
     ap.add_argument("--section", metavar="TITLE",
@@ -290,7 +362,7 @@ def main(argv=None) -> int:
             for options in ([None, PRESET] if args.tatham else [None]):
                 if options and level == "expert":
                     continue
-                r = run_cell(size, level, args.seeds, args.time_limit, args.budget, options)
+                r = run_cell(size, level, args.seeds, args.time_limit, args.budget, options, args.proof_split)
                 r["tatham_c"] = tatham_c(size, level, cpu=args.cpu) if args.tatham else None
                 rows.append(r)
                 print(f"{size}x{size} {level} {r['layout']}: median {r['median']:.3f}s p90 {r['p90']:.3f}s "
@@ -353,6 +425,24 @@ def main(argv=None) -> int:
             lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {_mega(r['instructions'])} | "
                          + (f"{_mega(b)} | {_over(r['instructions'], b)} | " if args.before else "")
                          + f"{_mega(his)} | {_over(r['instructions'], his)} |")
+    if args.proof_split:
+        lines += ["", "The proof's share (`--proof-split`): of each puzzle made, the seconds in the rule checker's "
+                      "check and in the SAT engine's search for a second solution (timed inside the runs above), "
+                      "and the puzzle's time less the SAT proof, and less both (the deductions' proof of "
+                      "uniqueness alone, as his generator's); ratios over his mean:", "",
+                  "| size | level | layout | median s | mean s | checker s (mean) | SAT proof s (mean) | "
+                  "median s without SAT | ours / his | mean s without SAT | mean / his | "
+                  "median s without both | ours / his | mean s without both | mean / his |",
+                  "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for r in rows:
+            if "sat_mean" not in r:
+                continue
+            lines.append(f"| {r['size']}x{r['size']} | {r['level']} | {r['layout']} | {r['made_median']:.4f} | "
+                         f"{r['made_mean']:.4f} | {r['check_mean']:.4f} | {r['sat_mean']:.4f} | "
+                         f"{r['no_sat_median']:.4f} | {_ratio(r, 'no_sat_median')} | "
+                         f"{r['no_sat_mean']:.4f} | {_ratio(r, 'no_sat_mean')} | "
+                         f"{r['neither_median']:.4f} | {_ratio(r, 'neither_median')} | "
+                         f"{r['neither_mean']:.4f} | {_ratio(r, 'neither_mean')} |")
     if before:
         lines += ["", f"Before (git revision {args.before}), same cells, run alternately with the ones above "
                       "(doubles and loops: of its puzzles):", "",
