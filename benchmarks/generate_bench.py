@@ -192,24 +192,20 @@ class ProofClock:
         self.check_s = self.verify_s = 0.0
 
     def __enter__(self) -> "ProofClock":
-        check, verify = self._check, self._verify = self.checker.check, self.unique._verify
-
-        def timed_check(*a, **k):
-            t = clock()
-            try:
-                return check(*a, **k)
-            finally:
-                self.check_s += clock() - t
-
-        def timed_verify(*a, **k):
-            t = clock()
-            try:
-                return verify(*a, **k)
-            finally:
-                self.verify_s += clock() - t
-
-        self.checker.check, self.unique._verify = timed_check, timed_verify
+        self._check, self._verify = self.checker.check, self.unique._verify
+        self.checker.check = self._timed(self._check, "check_s")
+        self.unique._verify = self._timed(self._verify, "verify_s")
         return self
+
+    def _timed(self, fn, total: str):
+        def timed(*a, **k):
+            t = clock()
+            try:
+                return fn(*a, **k)
+            finally:
+                setattr(self, total, getattr(self, total) + clock() - t)
+
+        return timed
 
     def __exit__(self, *exc) -> None:
         self.checker.check, self.unique._verify = self._check, self._verify
