@@ -294,6 +294,31 @@ def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
     assert again[0] == puzzle and again[1] == solution
 
 
+def test_a_carried_deducer_starts_with_the_risks_worked_out_from_scratch(monkeypatch):
+    """A deducer carried over a repair that changed only counts takes its parent's supplies and
+    islands at risk, brought up to date where the states differ: they must be those worked out
+    afresh on its own state (15x15 hard at Tatham's preset and expert, a few seeds)."""
+    from hashikit.logic.deducer import Deducer
+
+    inherit = Deducer._inherit_risk
+    seen = []
+
+    def checked(self, parent):
+        inherit(self, parent)
+        got, supply = (list(self._risky), list(self._risk)), list(self._supply)
+        self._start_risk()
+        assert got == (list(self._risky), list(self._risk))
+        num, dlo = self.st.geo.num, self.dlo
+        assert all(supply[y] == self._supply[y] for y in range(self.st.geo.n) if num[y] > dlo[y])
+        seen.append(1)
+
+    monkeypatch.setattr(Deducer, "_inherit_risk", checked)
+    for seed in range(4):
+        generate_unique(15, 15, "hard", seed=seed, islands_percent=30, expansion=10)
+    generate_unique(12, 12, "expert", seed=1)
+    assert len(seen) > 20
+
+
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 def test_small_boards_give_a_puzzle_or_a_plain_no_never_a_broken_board(level):
     """A first island with no room for a bridge once made a 0 island (PuzzleError from the model);

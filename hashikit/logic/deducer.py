@@ -165,6 +165,8 @@ class Deducer:
                 find = self.find
                 for root in {find(x) for x in changed}:
                     self._wake_group(root)
+            if parent._risk is not None and parent.st.geo.ends is geo.ends:
+                self._inherit_risk(parent)
 
     def _asleep_at_start(self, parent: "Deducer | None", settled: str | None) -> list[bool]:
         """Per rule: an element rule that starts with nothing to look at, being of a level up to
@@ -322,6 +324,25 @@ class Deducer:
             if at_risk(y):
                 risky[y] = 1
                 mark(y, 1)
+
+    def _inherit_risk(self, parent: "Deducer") -> None:
+        """Start :meth:`risk` from ``parent``'s (a deducer on the same links, whose supplies and
+        risks are kept): its supplies and risks copied, then brought up to date at the islands
+        whose number or links differ here and at their neighbours, as :meth:`apply` does."""
+        geo, pst = self.st.geo, parent.st
+        self._supply = list(parent._supply)
+        self._risky = bytearray(parent._risky)
+        self._risk = list(parent._risk)
+        ends, near, nl = geo.ends, geo.near, geo.nlinks
+        touched = set(compress(range(geo.n), map(ne, geo.num, pst.geo.num)))
+        for k in compress(range(nl), map(ne, self.st.lo, pst.lo)):
+            touched.update(ends[k])
+        for k in compress(range(nl), map(ne, self.st.hi, pst.hi)):
+            touched.update(ends[k])
+        around = set(touched)
+        for i in touched:
+            around.update(near(i))
+        self._update_supply(around)
 
     def _update_supply(self, islands) -> None:
         """The links at ``islands`` or their neighbours changed: their supplies and risks
