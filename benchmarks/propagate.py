@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Connectivity inside CaDiCaL (a user propagator, ``hashikit/solvers/propagate.py``) against the
+SAT engine's cut loop (``sat.solve``), side by side in one run.
+
+    python benchmarks/propagate.py [--sizes 1000,5000,10000,30000] [--no-coelho]
+
+(a) The 1440 Coelho instances (``../shared/benchmarks/coelho2019``; skipped with a note where
+    absent), in one process, each instance solved by both in turn: CPU seconds summed.
+(b) Boards of the paper's generator (``hashikit generate --islands N --size SxS --alpha 50 --beta 5
+    --seed 1``), each (board, method) in a fresh process: wall and CPU seconds of the solve, split
+    into the formula, the first complete assignment (the loop's first solver call; the
+    propagator's first model check) and the rest (the loop's rounds; the propagator's search
+    after its first check), with CaDiCaL's conflicts and decisions summed over its calls.
+(c) Uniqueness (``max_solutions=2``) on the 10,000-island board, both ways, fresh processes.
+
+Every answer is checked by the independent rule checker.  Writes benchmarks/results/propagate.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(HERE)]
+
+COELHO = ROOT.parent / "shared" / "benchmarks" / "coelho2019"
+OUT = HERE / "results" / "propagate.md"
+#: islands -> board side (the brief's sizes: about 0.16 islands per cell)
+SIDES = {1000: 80, 5000: 178, 10000: 252, 30000: 437}
+METHODS = ("loop", "propagator")
+
+
+def child(method: str, path: str, max_solutions: int) -> None:
+    """One solve in this process; prints a JSON line of its times and counts."""
+    from hashikit.checker import check
+    from hashikit.formats import read_file
+    from hashikit.solvers import cadical, propagate, sat
+
+    puzzle = read_file(path).puzzle
+    puzzle.links, puzzle.incident, puzzle.crossings, puzzle.link_capacities  # noqa: B018 (built before timing)
+    cadical.extension()  # its probe solves a two-clause formula: before the clock is wrapped
+    marks: dict = {}
+    search: dict = {}
+    plain_solve = cadical.Cadical.solve
+
+    def timed_solve(self, assumptions=()):
+        out = plain_solve(self, assumptions)
+        marks.setdefault("first_call", (time.monotonic(), time.process_time()))
+        search[id(self)] = self._api.cadical195_acc_stats(self._solver)
+        return out
+
+    cadical.Cadical.solve = timed_solve
+    plain_check = propagate.Connectivity.check_model
+
+    def timed_check(self, model):
+        marks.setdefault("first_model", (time.monotonic(), time.process_time()))
+        return plain_check(self, model)
+
+    propagate.Connectivity.check_model = timed_check
+    plain_encode = sat.encode
+
+    def timed_encode(*a, **k):
+        out = plain_encode(*a, **k)
+        marks["encoded"] = (time.monotonic(), time.process_time())
+        return out
+
+    sat.encode = propagate.encode = timed_encode
+    wall0, cpu0 = time.monotonic(), time.process_time()
+    if method == "loop":
+        result = sat.solve(puzzle, max_solutions=max_solutions)
+    else:
+        result = propagate.solve(puzzle, max_solutions=max_solutions)
+    wall1, cpu1 = time.monotonic(), time.process_time()
+    first = marks["first_call" if method == "loop" else "first_model"]
+    enc = marks["encoded"]
+    ok = bool(result.solutions) and all(check(puzzle, s).ok for s in result.solutions)
+    totals = {key: sum(s.get(key, 0) for s in search.values()) for key in ("conflicts", "decisions")}
+    print(json.dumps({
+        "wall": wall1 - wall0, "cpu": cpu1 - cpu0,
+        "encode_wall": enc[0] - wall0, "first_wall": first[0] - enc[0], "rest_wall": wall1 - first[0],
+        "encode_cpu": enc[1] - cpu0, "first_cpu": first[1] - enc[1], "rest_cpu": cpu1 - first[1],
+        "ok": ok, "solutions": len(result.solutions), "complete": result.complete,
+        "rounds": result.stats.get("rounds"), "cuts": result.stats.get("cuts"),
+        "models_checked": result.stats.get("models_checked"),
+        "local": result.stats.get("local_solves", 0), "global": result.stats.get("global_solves", 0),
+        **totals}))
+
+
+def run_child(method: str, path: Path, max_solutions: int = 1) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", method, str(path), str(max_solutions)],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def coelho() -> tuple[list[str], int]:
+    files = sorted(COELHO.glob("*/*.has"))
+    if not files:
+        return [f"(a) skipped: no instances under `{COELHO}`."], 0
+    from hashikit.checker import check
+    from hashikit.formats import read_file
+    from hashikit.solvers import propagate, sat
+
+    puzzles = [read_file(str(f)).puzzle for f in files]
+    total = dict.fromkeys(METHODS, 0.0)
+    checks = dict.fromkeys(METHODS, 0)
+    bad = 0
+    load0 = os.getloadavg()[0]
+    for puzzle in puzzles:
+        puzzle.links, puzzle.incident, puzzle.crossings, puzzle.link_capacities  # noqa: B018
+        for method in METHODS:
+            start = time.process_time()
+            result = sat.solve(puzzle) if method == "loop" else propagate.solve(puzzle)
+            total[method] += time.process_time() - start
+            checks[method] += result.stats.get("rounds" if method == "loop" else "models_checked", 0)
+            bad += not (result.solved and check(puzzle, result.solution).ok)
+    load1 = os.getloadavg()[0]
+    n = len(puzzles)
+    lines = [f"## (a) The {n} Coelho instances", "",
+             "One process, each instance solved by both in turn; CPU seconds of the solve (formula included). "
+             f"Answers failing the rule checker: {bad}. Load average (1 min) {load0:.1f} at the start, {load1:.1f} at the end.", "",
+             "| method | CPU total (s) | per instance (ms) | vs loop | loop rounds / models checked, in all |",
+             "|---|---:|---:|---:|---:|"]
+    for method in METHODS:
+        lines.append(f"| {method} | {total[method]:.2f} | {1000 * total[method] / n:.2f} | "
+                     f"{total[method] / total['loop']:.2f}x | {checks[method]} |")
+    return lines, bad
+
+
+def boards(sizes: list[int], tmp: Path) -> tuple[list[str], dict, int]:
+    lines = ["## (b) Boards of the paper's generator (alpha 50, beta 5, seed 1)", "",
+             "Each (board, method) in a fresh process. Seconds of the solve: the formula, then the first complete "
+             "assignment (loop: its first CaDiCaL call; propagator: until its first model check), then the rest "
+             "(loop: the rounds of cuts; propagator: the search after its first check). Conflicts and decisions: "
+             "CaDiCaL's own counts, summed over its calls. `ratio` is propagator / loop.", "",
+             "| islands | method | wall (s) | CPU (s) | formula | first assignment | rest | conflicts | decisions | "
+             "rounds (local+global solves) / models checked | cuts | load |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    paths = {}
+    bad = 0
+    for n in sizes:
+        side = SIDES.get(n) or round(2.52 * n ** 0.5)
+        path = tmp / f"b{n}.has"
+        subprocess.run([sys.executable, "-m", "hashikit", "generate", "--islands", str(n), "--size", f"{side}x{side}",
+                        "--alpha", "50", "--beta", "5", "--seed", "1", "-o", str(path)],
+                       check=True, capture_output=True)
+        paths[n] = path
+        rows = {}
+        for method in METHODS:
+            load = os.getloadavg()[0]
+            r = rows[method] = run_child(method, path)
+            bad += not r["ok"]
+            rounds = (f"{r['rounds']} ({r['local']}+{r['global']})" if method == "loop" else f"{r['models_checked']}")
+            lines.append(f"| {n:,} | {method} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['encode_cpu']:.2f} | "
+                         f"{r['first_cpu']:.2f} | {r['rest_cpu']:.2f} | {r['conflicts']:,} | {r['decisions']:,} | "
+                         f"{rounds} | {r['cuts']} | {load:.1f} |")
+            print(n, method, r, file=sys.stderr)
+        p, q = rows["propagator"], rows["loop"]
+        lines.append(f"| {n:,} | **ratio** | **{p['wall'] / q['wall']:.2f}x** | **{p['cpu'] / q['cpu']:.2f}x** | | "
+                     f"{p['first_cpu'] / q['first_cpu']:.2f}x | {p['rest_cpu'] / max(q['rest_cpu'], 1e-9):.2f}x | "
+                     f"{p['conflicts'] / max(q['conflicts'], 1):.1f}x | {p['decisions'] / max(q['decisions'], 1):.1f}x | | | |")
+    return lines, paths, bad
+
+
+def uniqueness(path: Path, n: int) -> tuple[list[str], int]:
+    lines = [f"## (c) Uniqueness (`max_solutions=2`) at {n:,} islands", "",
+             "Fresh processes; `vs a solve` divides by the same method's one-solution solve, run again here.", "",
+             "| method | wall (s) | CPU (s) | a solve, CPU (s) | vs a solve | solutions | proved complete | load |",
+             "|---|---:|---:|---:|---:|---:|---|---:|"]
+    bad = 0
+    rows = {}
+    for method in METHODS:
+        load = os.getloadavg()[0]
+        one = run_child(method, path)
+        r = rows[method] = run_child(method, path, 2)
+        bad += not r["ok"] or not one["ok"]
+        lines.append(f"| {method} | {r['wall']:.2f} | {r['cpu']:.2f} | {one['cpu']:.2f} | {r['cpu'] / one['cpu']:.2f}x | "
+                     f"{r['solutions']} | {r['complete']} | {load:.1f} |")
+        print("unique", method, r, file=sys.stderr)
+    lines.append(f"| **ratio** | **{rows['propagator']['wall'] / rows['loop']['wall']:.2f}x** | "
+                 f"**{rows['propagator']['cpu'] / rows['loop']['cpu']:.2f}x** | | | | | |")
+    return lines, bad
+
+
+def main() -> int:
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,5000,10000,30000")
+    parser.add_argument("--no-coelho", action="store_true")
+    parser.add_argument("--unique-at", type=int, default=10000)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    start_load = os.getloadavg()
+    wall0 = time.monotonic()
+    head = ["# Connectivity inside CaDiCaL (user propagator) against the cut loop", "",
+            "`python benchmarks/propagate.py`: the SAT engine's formula solved two ways. **loop**: `sat.solve`, "
+            "the default (a model without connectivity, then rounds of split cuts, local near the cuts). "
+            "**propagator**: `propagate.solve` (`--connectivity propagator`), one CaDiCaL call with a Python "
+            "IPASIR-UP propagator that checks each complete assignment and adds the split cuts of every group.", ""]
+    body: list[str] = []
+    bad = 0
+    if not args.no_coelho:
+        lines, b = coelho()
+        body += lines + [""]
+        bad += b
+    with tempfile.TemporaryDirectory() as tmp:
+        lines, paths, b = boards(sizes, Path(tmp))
+        body += lines + [""]
+        bad += b
+        if args.unique_at in paths:
+            lines, b = uniqueness(paths[args.unique_at], args.unique_at)
+            body += lines + [""]
+            bad += b
+    end_load = os.getloadavg()
+    from _runinfo import git_state
+
+    foot = [f"Answers failing the rule checker, in all: {bad}.", "",
+            f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with other work, Python "
+            f"{platform.python_version()}; load average (1, 5 min) {start_load[0]:.1f}, {start_load[1]:.1f} at the "
+            f"start, {end_load[0]:.1f}, {end_load[1]:.1f} at the end; {time.monotonic() - wall0:.0f} s in all. "
+            f"Code: {git_state()}."]
+    text = "\n".join(head + body + foot) + "\n"
+    OUT.parent.mkdir(exist_ok=True)
+    OUT.write_text(text)
+    print(text)
+    return 0 if not bad else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
