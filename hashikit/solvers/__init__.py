@@ -39,7 +39,8 @@ IN_PROCESS_LINKS = 5_000
 #: what each engine does and the keyword options it takes (an engine not listed gets the defaults)
 CAPABILITIES: dict[str, Capabilities] = {
     "sat": Capabilities(enumerate=True, time_limit=True, no_loops=True,
-                        options=(("solver", str), ("implied", bool), ("local", bool))),
+                        options=(("solver", str), ("implied", bool), ("local", bool),
+                                 ("connectivity", str))),
     "milp": Capabilities(enumerate=True, time_limit=True, no_loops=True, deadline_in_process=IN_PROCESS_LINKS,
                          options=(("weak", bool), ("fractional", bool), ("params", dict))),
     "cpsat": Capabilities(enumerate=True, time_limit=True, no_loops=True, deadline_in_process=IN_PROCESS_LINKS,

@@ -24,7 +24,7 @@ import time
 
 from pysat.engines import Propagator
 
-from ..errors import SolverUnavailable
+from ..errors import BadArgument, SolverUnavailable
 from ..limits import Deadline
 from ..model import Puzzle
 from . import lazy
@@ -126,8 +126,21 @@ def available() -> bool:
 
 
 def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, max_solutions: int = 1,
-          implied: bool = True, report=None, announce=None) -> SolveResult:
-    """As :func:`hashikit.solvers.sat.solve`, connectivity kept by :class:`Connectivity`."""
+          implied: bool = True, report=None, announce=None, *, connectivity: str = "propagator",
+          solver: str = CADICAL, local: bool = True) -> SolveResult:
+    """As :func:`hashikit.solvers.sat.solve`, connectivity kept by :class:`Connectivity`.
+
+    Refuses what has no meaning here: another ``connectivity``, a SAT solver other than CaDiCaL
+    1.9.5 (the only one with user propagators), ``local=False`` (there are no rounds)."""
+    if connectivity not in CONNECTIVITY:
+        raise BadArgument(f"engine 'sat': unknown connectivity {connectivity!r}; choose from "
+                          f"{', '.join(CONNECTIVITY)}")
+    if solver != CADICAL:
+        raise BadArgument(f"engine 'sat': connectivity 'propagator' needs solver {CADICAL!r}, "
+                          f"the only one with user propagators; got {solver!r}")
+    if not local:
+        raise BadArgument("engine 'sat': local=False chooses how the cut loop's rounds run; "
+                          "connectivity 'propagator' has no rounds")
     if not available():
         raise SolverUnavailable("connectivity 'propagator' needs python-sat's CaDiCaL 1.9.5 with its "
                                 "user propagator calls (python-sat >= 1.8)")
