@@ -127,3 +127,31 @@ def test_the_option_is_declared_and_what_it_cannot_do_is_refused():
         solve(p, engine="sat", connectivity="propagator", local=False)
     with pytest.raises(UnsupportedOption, match="no option 'connectivity'"):
         solve(p, engine="search", connectivity="propagator")
+
+
+def test_the_readme_states_the_option_and_its_refusals():
+    from pathlib import Path
+
+    text = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    assert '`connectivity` (`"cuts"`, the default loop, or `"propagator"`' in text
+    assert set(propagate.CONNECTIVITY) == {"cuts", "propagator"}
+    assert 'It needs `solver="cadical195"` and refuses `local=False`' in text
+
+
+def test_the_readme_bench_line_runs_the_propagator(tmp_path):
+    """``hashikit bench DIR --engine sat --engine-option connectivity=propagator``, as the README writes it."""
+    import csv
+
+    from hashikit.cli import main
+    from hashikit.formats import write_text
+
+    d = tmp_path / "boards"
+    d.mkdir()
+    for seed in (3, 4):
+        (d / f"p{seed}.has").write_text(write_text(random_puzzle(12, 12, seed=seed)[0], "has"), encoding="utf-8")
+    out = tmp_path / "runs.csv"
+    code = main(["bench", str(d), "--engine", "sat", "--engine-option", "connectivity=propagator",
+                 "--jobs", "1", "--csv", str(out), "--quiet"])
+    assert code == 0
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 2 and all(r["status"] == "solved" and r["valid"] == "True" for r in rows), rows
