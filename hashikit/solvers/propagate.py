@@ -1,6 +1,7 @@
 """Connectivity inside CaDiCaL: the SAT engine's formula with a user propagator (IPASIR-UP)
-instead of the cut loop's rounds.  Experimental: measured slower than the loop
-(``benchmarks/results/propagate.md``), offered as ``sat`` engine option ``connectivity="propagator"``.
+instead of the cut loop's rounds.  Experimental, offered as the ``sat`` engine's option
+``connectivity="propagator"``: correct, but slower than the loop (1.2x its CPU time on the Coelho
+instances, about 3x from 10,000 islands: ``benchmarks/results/propagate.md``).
 
 The propagator observes each link's "used" literal.  When CaDiCaL has a complete assignment it
 hands the propagator the observed literals (``check_model``); if the used links leave the islands
