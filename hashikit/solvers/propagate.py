@@ -127,15 +127,13 @@ def available() -> bool:
 
 
 def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, max_solutions: int = 1,
-          implied: bool = True, report=None, announce=None, *, connectivity: str = "propagator",
-          solver: str = CADICAL, local: bool = True) -> SolveResult:
-    """As :func:`hashikit.solvers.sat.solve`, connectivity kept by :class:`Connectivity`.
+          implied: bool = True, report=None, announce=None, *, solver: str = CADICAL,
+          local: bool = True) -> SolveResult:
+    """As :func:`hashikit.solvers.sat.solve`, connectivity kept by :class:`Connectivity`
+    (``solvers.solve`` runs it for the ``sat`` engine's ``connectivity="propagator"``).
 
-    Refuses what has no meaning here: another ``connectivity``, a SAT solver other than CaDiCaL
-    1.9.5 (the only one with user propagators), ``local=False`` (there are no rounds)."""
-    if connectivity not in CONNECTIVITY:
-        raise BadArgument(f"engine 'sat': unknown connectivity {connectivity!r}; choose from "
-                          f"{', '.join(CONNECTIVITY)}")
+    Refuses what has no meaning here: a SAT solver other than CaDiCaL 1.9.5 (the only one with
+    user propagators), ``local=False`` (there are no rounds)."""
     if solver != CADICAL:
         raise BadArgument(f"engine 'sat': connectivity 'propagator' needs solver {CADICAL!r}, "
                           f"the only one with user propagators; got {solver!r}")

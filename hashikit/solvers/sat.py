@@ -464,23 +464,17 @@ def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadli
 
 def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: str = DEFAULT_SAT_SOLVER,
           max_solutions: int = 1, implied: bool = True, local: bool = True,
-          report=None, announce=None, connectivity: str = "cuts") -> SolveResult:
+          report=None, announce=None) -> SolveResult:
     """Solve; with ``max_solutions`` > 1, enumerate up to that many distinct solutions.
 
     ``result.complete`` is True when the search proved there are no further
     solutions (so ``max_solutions=2`` with one solution found proves uniqueness).
     ``implied=False`` leaves out the implied clauses (connectivity then rests on cuts alone).
     ``local=False`` makes every round global (see :class:`SatBackend`).
-    ``connectivity="propagator"`` keeps connectivity inside CaDiCaL instead (``propagate.py``, experimental).
     ``time_limit`` (seconds or a :class:`~hashikit.limits.Deadline`) is checked between solver
     calls only: CaDiCaL cannot be interrupted, so ``solvers.solve`` keeps a time limit by running
     this in a worker process killed at the deadline.
     """
-    if connectivity != "cuts":  # connectivity inside the solver instead of the cut loop
-        from . import propagate
-
-        return propagate.solve(puzzle, time_limit, max_solutions, implied, report, announce,
-                               connectivity=connectivity, solver=solver, local=local)
     start = time.monotonic()
     if solver != DEFAULT_SAT_SOLVER and solver not in solver_names():
         raise BadArgument(f"engine 'sat': unknown SAT solver {solver!r}; choose from "
