@@ -155,3 +155,39 @@ def test_the_readme_bench_line_runs_the_propagator(tmp_path):
     assert code == 0
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == 2 and all(r["status"] == "solved" and r["valid"] == "True" for r in rows), rows
+
+
+def test_ctrl_c_during_a_solve_ends_as_it_does_for_the_loop():
+    """Ctrl-C inside the propagator's solve: an exception in the caller (python-sat's "Caught
+    keyboard interrupt", as for the loop), never CaDiCaL aborting the process on the detach."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import os, signal, sys
+        sys.path.insert(0, "tests")
+        from conftest import random_puzzle
+        from hashikit.solvers import propagate, solve
+
+        plain = propagate.Connectivity.check_model
+
+        def interrupted(self, model):
+            os.kill(os.getpid(), signal.SIGINT)
+            return plain(self, model)
+
+        propagate.Connectivity.check_model = interrupted
+        puzzle, _ = random_puzzle(30, 30, seed=5, density=0.3)
+        try:
+            solve(puzzle, engine="sat", connectivity="propagator", implied=False)
+        except BaseException as exc:
+            print("caught", type(exc).__name__, exc)
+            sys.exit(3)
+        print("finished")
+    """)
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 3, (out.returncode, out.stdout, out.stderr[-2000:])
+    assert "interrupt" in out.stdout.lower(), out.stdout

@@ -94,18 +94,24 @@ class PropagatorBackend:
         self.sat = sat
         self.stats = stats
         self.api = extension()
+        self.interrupted = False
         self.propagator = Connectivity(enc, stats)
         self.api.cadical195_pconn(sat._solver, self.propagator)
         for lit in self.propagator.link_of:
             self.api.cadical195_vobserve(sat._solver, lit)
 
     def close(self) -> None:
-        if self.sat._solver is not None:
+        """Detach the propagator, unless a solve was cut short (Ctrl-C): CaDiCaL then refuses the
+        detach and aborts the process, while deleting the solver with it attached is safe."""
+        if self.sat._solver is not None and not self.interrupted:
             self.api.cadical195_pdisconn(self.sat._solver)
 
     def solve(self, deadline):
         self.stats["solver_calls"] = self.stats.get("solver_calls", 0) + 1
-        if self.sat.solve():
+        self.interrupted = True
+        answer = self.sat.solve()
+        self.interrupted = False
+        if answer:
             return Status.SOLVED, self.enc.counts(self.sat.get_model())
         return Status.INFEASIBLE, None
 
