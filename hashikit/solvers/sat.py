@@ -42,7 +42,6 @@ from . import lazy
 from .base import SolveResult, Status
 from .cadical import CADICAL, open_solver, solver_names
 from .graph import simple_infeasibility
-from .sweep import sweep
 
 DEFAULT_SAT_SOLVER = CADICAL
 #: degree constraints with more count tuples than this use a totalizer instead
@@ -86,10 +85,11 @@ class Encoding:
         self.base: list[int] = starts[:-1]  # x[k][j] is variable base[k] + j
         self.nvars = starts[-1]
         self.clauses: list[list[int]] = []
-        #: island ``i``'s clauses are ``clauses[starts[i]:starts[i + 1]]``: those of the links whose first
-        #: end is ``i`` (order, implied), of the crossings whose later link starts at ``i``, and its degree
-        self.starts: list[int] = []
-        self._build(implied)
+        self._order()
+        self._crossings()
+        self._degrees()
+        if implied:
+            self._isolated_pairs()
 
     def var(self, k: int, j: int) -> int:
         return self.base[k] + j
@@ -98,58 +98,53 @@ class Encoding:
         """The literal "link k carries at least one bridge" (0 if it cannot)."""
         return self.base[k] + 1 if self.capacities[k] else 0
 
-    def _build(self, implied: bool) -> None:
-        """Every clause, grouped by island (in island order), so that a prefix of the islands has a
-        prefix of the clauses.  Isolated pairs: two islands with the same number c may not join by
-        c bridges (they would be cut off, a 1-1 or a 2=2) unless they are the whole puzzle;
-        implied by connectivity, it saves rounds."""
-        puzzle, capacities, base, clauses = self.puzzle, self.capacities, self.base, self.clauses
-        isl, links, incident = puzzle.islands, puzzle.links, puzzle.incident
-        n = len(isl)
-        own: list[list[int]] = [[] for _ in range(n)]
-        for k, (a, _b, _h) in enumerate(links):
-            if capacities[k]:
-                own[a].append(k)
-        crossing_at: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        for h, v in puzzle.crossings:
-            if capacities[h] and capacities[v]:
-                crossing_at[max(links[h].a, links[v].a)].append((h, v))
-        implied = implied and n > 2
+    def _order(self) -> None:
+        self.clauses.extend([[-(b + j + 1), b + j] for b, cap in zip(self.base, self.capacities) for j in range(1, cap)])
+
+    def _crossings(self) -> None:
+        capacities, base = self.capacities, self.base
+        self.clauses.extend([[-(base[h] + 1), -(base[v] + 1)] for h, v in self.puzzle.crossings if capacities[h] and capacities[v]])
+
+    def _isolated_pairs(self) -> None:
+        """Two islands with the same number c may not join by c bridges: they would be cut off
+        (a 1-1 or a 2=2), unless they are the whole puzzle.  Implied by connectivity; saves rounds."""
+        isl = self.puzzle.islands
+        if len(isl) <= 2:
+            return
+        numbers = [(isl[a].number, isl[b].number) for a, b, _horizontal in self.puzzle.links]
+        base = self.base
+        self.clauses.extend([[-(base[k] + c)] for k, ((c, d), cap) in enumerate(zip(numbers, self.capacities))
+                             if c == d and c <= cap])
+
+    def _degrees(self) -> None:
         pool = None
-        starts = self.starts
-        for i in range(n):
-            starts.append(len(clauses))
-            for k in own[i]:
-                b, cap = base[k], capacities[k]
-                clauses.extend([-(b + j + 1), b + j] for j in range(1, cap))
-                if implied:
-                    c = isl[i].number
-                    if c == isl[links[k].b].number and c <= cap:
-                        clauses.append([-(b + c)])
-            clauses.extend([-(base[h] + 1), -(base[v] + 1)] for h, v in crossing_at[i])
-            degree = [k for k in incident[i] if capacities[k]]
-            caps = [capacities[k] for k in degree]
-            need = isl[i].number
-            if sum(caps) < need:
-                clauses.append([])  # cannot be met: UNSAT
+        for i, isl in enumerate(self.puzzle.islands):
+            links = [k for k in self.puzzle.incident[i] if self.capacities[k]]
+            capacities = [self.capacities[k] for k in links]
+            need = isl.number
+            if sum(capacities) < need:
+                self.clauses.append([])  # cannot be met: UNSAT
                 continue
             size = 1
-            for c in caps:
+            for c in capacities:
                 size *= c + 1
             if size <= _TUPLE_LIMIT:
-                clauses.extend(_degree_clauses(tuple(caps), need, [base[k] for k in degree]))
+                self._degree_tuples(links, capacities, need)
             else:
                 if pool is None:
+                    from pysat.card import CardEnc, EncType
                     from pysat.formula import IDPool
 
                     pool = IDPool(start_from=self.nvars + 1)
-                from pysat.card import CardEnc, EncType
-
-                lits = [b + j for b, cap in zip((base[k] for k in degree), caps) for j in range(1, cap + 1)]
-                clauses.extend(CardEnc.equals(lits=lits, bound=need, vpool=pool, encoding=EncType.totalizer).clauses)
-        starts.append(len(clauses))
+                lits = [self.var(k, j) for k in links for j in range(1, self.capacities[k] + 1)]
+                enc = CardEnc.equals(lits=lits, bound=need, vpool=pool, encoding=EncType.totalizer)
+                self.clauses.extend(enc.clauses)
         if pool is not None:
             self.nvars = max(self.nvars, pool.top)
+
+    def _degree_tuples(self, links: list[int], capacities: list[int], need: int) -> None:
+        base = self.base
+        self.clauses.extend(_degree_clauses(tuple(capacities), need, [base[k] for k in links]))
 
     def differs(self, k: int, c: int) -> list[int]:
         """Literals of "link ``k`` does not carry exactly ``c`` bridges"."""
@@ -320,8 +315,6 @@ LOCAL_TRIES = 30
 LOCAL_MIN_ISLANDS = 1000
 #: a local round whose region holds more than this share of the islands is global instead
 LOCAL_SHARE = 0.9
-#: boards with at least this many islands (unary encoding) find their first model by a sweep (``sweep.py``)
-SWEEP_MIN_ISLANDS = 3000
 #: CaDiCaL's options: stable mode only (as in its "sat" configuration) about halves the first solve of
 #: a 10,000-island board (5,200 conflicts instead of 16,000); small boards: ``benchmarks/results/scale_small.md``
 CADICAL_OPTIONS = {"stabilizeonly": 1}
@@ -340,37 +333,24 @@ class SatBackend:
     global solve answers "infeasible".  A no-good (:meth:`exclude`) makes the next round global.
     """
 
-    def __init__(self, enc, sat, stats: dict | None = None, local: bool = True, swept: bool = False):
+    def __init__(self, enc, sat, stats: dict | None = None, local: bool = True):
         self.enc = enc
         self.sat = sat
         self.stats = stats if stats is not None else {}
         self.local = local and len(enc.puzzle.islands) >= LOCAL_MIN_ISLANDS
-        self.swept = swept  # ``sat`` is empty: the first solve adds the clauses by a sweep
         self.counts: list[int] | None = None  # the last assignment
         self.fixed: list[tuple[int, ...]] = []  # per link: the literals that keep its last count
         self.touched: set[int] | None = None  # ends of the links cut since then; None: go global
         self._link_of: list[int] | None = None
 
     def solve(self, deadline):
-        if self.swept:
-            self.swept = False
-            began = time.monotonic()
-            status, counts = sweep(self.enc, self.sat, self._links_of_vars(), self.stats)
-            self.stats["sweep_time"] = round(time.monotonic() - began, 3)
-            if status is not Status.SOLVED:
-                return status, None
-            self.counts = counts
-            if self.local:
-                self.fixed = self.enc.holding(counts)
-            self.touched = set()
-            return status, list(counts)
         if self.local and self.counts is not None and self.touched:
             counts = self._solve_near(deadline)
             if counts is not None:
                 self.touched = set()
                 return Status.SOLVED, counts
         self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
-        if self._timed("global_time", self.sat.solve, ()):
+        if self.sat.solve():
             enc = self.enc
             self.counts = enc.counts(self.sat.get_model())
             if self.local:
@@ -392,7 +372,7 @@ class SatBackend:
             open_links = {k for i in free for k in incident[i]}
             assume = [lit for k, lits in enumerate(self.fixed) if k not in open_links for lit in lits]
             self.stats["local_solves"] = self.stats.get("local_solves", 0) + 1
-            if self._timed("local_time", self.sat.solve, assume):
+            if self.sat.solve(assume):
                 model = self.sat.get_model()
                 enc, counts, fixed = self.enc, self.counts, self.fixed
                 for k in open_links:
@@ -409,13 +389,6 @@ class SatBackend:
                 seeds.add(links[k].a)
                 seeds.add(links[k].b)
         return None
-
-    def _timed(self, key: str, call, *args):
-        began = time.monotonic()
-        try:
-            return call(*args)
-        finally:
-            self.stats[key] = round(self.stats.get(key, 0.0) + time.monotonic() - began, 3)
 
     def _links_of_vars(self) -> list[int]:
         if self._link_of is None:
@@ -518,9 +491,8 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     if announce is not None:
         announce(dict(stats))  # and the formula's size
     capacities = enc.capacities
-    swept = local and isinstance(enc, Encoding) and len(puzzle.islands) >= SWEEP_MIN_ISLANDS
-    with open_solver(solver, [] if swept else enc.clauses, CADICAL_OPTIONS) as sat:
+    with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
         status, found, complete, stopped = lazy.run(
-            puzzle, SatBackend(enc, sat, stats, local, swept), max_solutions=max_solutions, deadline=deadline,
-            stats=stats, report=report, capacities=capacities)
+            puzzle, SatBackend(enc, sat, stats, local), max_solutions=max_solutions, deadline=deadline, stats=stats,
+            report=report, capacities=capacities)
     return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
