@@ -319,11 +319,11 @@ LOCAL_SHARE = 0.9
 #: a 10,000-island board (5,200 conflicts instead of 16,000); small boards: ``benchmarks/results/scale_small.md``
 CADICAL_OPTIONS = {"stabilizeonly": 1}
 #: boards with at least this many islands (and CaDiCaL) take their first model from a solver of its
-#: own with ``FIRST_OPTIONS``, whose model the rounds' solver then takes as its phases
-FIRST_MIN_ISLANDS = 3000
+#: own with ``FIRST_OPTIONS``, whose model the rounds' solver then takes, assumed whole.  That first
+#: solve is 2-3x faster, but the local rounds after it are slower (they lack the learned clauses of a
+#: real search): a loss at 10,000 and 30,000 islands, a gain at 100,000 (``benchmarks/results/scale_first.md``)
+FIRST_MIN_ISLANDS = 50_000
 #: CaDiCaL's options for that first model: without inprocessing and with chronological backtracking
-#: a 30,000-island board's first solve takes a third to a half of the time, but the rounds after it
-#: take 3x as long, hence a solver of its own
 FIRST_OPTIONS = {"inprocessing": 0, "chrono": 2}
 
 
