@@ -39,7 +39,8 @@ IN_PROCESS_LINKS = 5_000
 #: what each engine does and the keyword options it takes (an engine not listed gets the defaults)
 CAPABILITIES: dict[str, Capabilities] = {
     "sat": Capabilities(enumerate=True, time_limit=True, no_loops=True,
-                        options=(("solver", str), ("implied", bool), ("local", bool))),
+                        options=(("solver", str), ("implied", bool), ("local", bool),
+                                 ("connectivity", str))),
     "milp": Capabilities(enumerate=True, time_limit=True, no_loops=True, deadline_in_process=IN_PROCESS_LINKS,
                          options=(("weak", bool), ("fractional", bool), ("params", dict))),
     "cpsat": Capabilities(enumerate=True, time_limit=True, no_loops=True, deadline_in_process=IN_PROCESS_LINKS,
@@ -116,6 +117,18 @@ def validate_arguments(puzzle, engine: str, time_limit=None, max_solutions=1, op
                                 f"{', '.join(n for n in ENGINES if capabilities(n).no_loops)}")
 
 
+def _sat_connectivity(loop, value: str):
+    """The sat engine's ``connectivity``: ``"cuts"``, the cut loop (``loop``, ``sat.solve``), or
+    ``"propagator"``, connectivity inside CaDiCaL (``propagate.solve``, experimental)."""
+    if value == "cuts":
+        return loop
+    from .propagate import CONNECTIVITY, solve as inside
+
+    if value not in CONNECTIVITY:
+        raise BadArgument(f"engine 'sat': unknown connectivity {value!r}; choose from {', '.join(CONNECTIVITY)}")
+    return inside
+
+
 def solve(puzzle: Puzzle, engine: str = DEFAULT_ENGINE, time_limit: float | Deadline | None = None,
           max_solutions: int = 1, **options) -> SolveResult:
     """Solve ``puzzle`` with ``engine``; the result's status says solved / infeasible / unknown.
@@ -128,6 +141,9 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT_ENGINE, time_limit: float | Dead
     """
     validate_arguments(puzzle, engine, time_limit, max_solutions, options)
     run = get_engine(engine)  # imported once per process, before a clock given in seconds starts
+    if engine == "sat" and "connectivity" in options:
+        options = dict(options)
+        run = _sat_connectivity(run, options.pop("connectivity"))
     deadline = Deadline.of(time_limit)
     if deadline is None:
         result = run(puzzle, max_solutions=max_solutions, **options)
