@@ -318,6 +318,13 @@ LOCAL_SHARE = 0.9
 #: CaDiCaL's options: stable mode only (as in its "sat" configuration) about halves the first solve of
 #: a 10,000-island board (5,200 conflicts instead of 16,000); small boards: ``benchmarks/results/scale_small.md``
 CADICAL_OPTIONS = {"stabilizeonly": 1}
+#: boards with at least this many islands (and CaDiCaL) take their first model from a solver of its
+#: own with ``FIRST_OPTIONS``, whose model the rounds' solver then takes, assumed whole.  That first
+#: solve is 2-3x faster, but the local rounds after it are slower (they lack the learned clauses of a
+#: real search): a loss at 10,000 and 30,000 islands, a gain at 100,000 (``benchmarks/results/scale_first.md``)
+FIRST_MIN_ISLANDS = 50_000
+#: CaDiCaL's options for that first model: without inprocessing and with chronological backtracking
+FIRST_OPTIONS = {"inprocessing": 0, "chrono": 2}
 
 
 class SatBackend:
@@ -333,11 +340,12 @@ class SatBackend:
     global solve answers "infeasible".  A no-good (:meth:`exclude`) makes the next round global.
     """
 
-    def __init__(self, enc, sat, stats: dict | None = None, local: bool = True):
+    def __init__(self, enc, sat, stats: dict | None = None, local: bool = True, first=None):
         self.enc = enc
         self.sat = sat
         self.stats = stats if stats is not None else {}
         self.local = local and len(enc.puzzle.islands) >= LOCAL_MIN_ISLANDS
+        self.first = first  # a model of the formula without cuts, the first global solve's phases
         self.counts: list[int] | None = None  # the last assignment
         self.fixed: list[tuple[int, ...]] = []  # per link: the literals that keep its last count
         self.touched: set[int] | None = None  # ends of the links cut since then; None: go global
@@ -350,7 +358,11 @@ class SatBackend:
                 self.touched = set()
                 return Status.SOLVED, counts
         self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
-        if self.sat.solve():
+        first, self.first = self.first, None
+        # the first model, assumed whole: found again in one pass of propagation, it leaves the
+        # solver's saved phases on it (assumptions do not outlast the call, as forced phases would)
+        if (first is not None and self._timed("global_time", self.sat.solve, first)) or \
+                self._timed("global_time", self.sat.solve, ()):
             enc = self.enc
             self.counts = enc.counts(self.sat.get_model())
             if self.local:
@@ -372,7 +384,7 @@ class SatBackend:
             open_links = {k for i in free for k in incident[i]}
             assume = [lit for k, lits in enumerate(self.fixed) if k not in open_links for lit in lits]
             self.stats["local_solves"] = self.stats.get("local_solves", 0) + 1
-            if self.sat.solve(assume):
+            if self._timed("local_time", self.sat.solve, assume):
                 model = self.sat.get_model()
                 enc, counts, fixed = self.enc, self.counts, self.fixed
                 for k in open_links:
@@ -389,6 +401,13 @@ class SatBackend:
                 seeds.add(links[k].a)
                 seeds.add(links[k].b)
         return None
+
+    def _timed(self, key: str, call, *args):
+        began = time.process_time()
+        try:
+            return call(*args)
+        finally:
+            self.stats[key] = round(self.stats.get(key, 0.0) + time.process_time() - began, 3)
 
     def _links_of_vars(self) -> list[int]:
         if self._link_of is None:
@@ -491,8 +510,17 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     if announce is not None:
         announce(dict(stats))  # and the formula's size
     capacities = enc.capacities
+    first = None
+    if local and solver == CADICAL and len(puzzle.islands) >= FIRST_MIN_ISLANDS:
+        began = time.process_time()
+        with open_solver(solver, enc.clauses, FIRST_OPTIONS) as sat:
+            if not sat.solve():  # the formula without connectivity has no model: neither has the puzzle
+                stats.update(global_solves=1, first_time=round(time.process_time() - began, 3))
+                return lazy.result(puzzle, "sat", Status.INFEASIBLE, [], False, None, stats, start, "the SAT solver")
+            first = sat.get_model()
+        stats["first_time"] = round(time.process_time() - began, 3)
     with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
         status, found, complete, stopped = lazy.run(
-            puzzle, SatBackend(enc, sat, stats, local), max_solutions=max_solutions, deadline=deadline, stats=stats,
-            report=report, capacities=capacities)
+            puzzle, SatBackend(enc, sat, stats, local, first), max_solutions=max_solutions, deadline=deadline,
+            stats=stats, report=report, capacities=capacities)
     return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
