@@ -31,8 +31,7 @@ from ..model import Puzzle
 from . import lazy
 from .base import SolveResult, Status
 from .cadical import CADICAL, extension, open_solver
-from .graph import simple_infeasibility
-from .sat import CADICAL_OPTIONS, blocking_clause, encode
+from .sat import CADICAL_OPTIONS, blocking_clause, formula
 
 #: the values of the ``sat`` engine's ``connectivity`` option
 CONNECTIVITY = ("cuts", "propagator")
@@ -152,15 +151,9 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, max_soluti
     start = time.monotonic()
     deadline = Deadline.of(time_limit)
     stats: dict = {"sat_solver": CADICAL, "connectivity": "propagator", "rounds": 0, "cuts": 0}
-    if announce is not None:
-        announce(dict(stats))
-    reason = simple_infeasibility(puzzle)
-    if reason:
-        return lazy.simple_result("sat", reason, stats, start)
-    enc = encode(puzzle, implied)
-    stats.update(encoding=enc.name, vars=enc.nvars, clauses=len(enc.clauses))
-    if announce is not None:
-        announce(dict(stats))
+    enc, refuted = formula(puzzle, implied, stats, announce, start)
+    if refuted is not None:
+        return refuted
     with open_solver(CADICAL, enc.clauses, CADICAL_OPTIONS) as sat:
         backend = PropagatorBackend(enc, sat, stats)
         try:

@@ -481,6 +481,22 @@ def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadli
     return (Status.SOLVED, found[0]) if found else (status, None)
 
 
+def formula(puzzle: Puzzle, implied: bool, stats: dict, announce, start: float):
+    """``(encoding, None)`` for a solve, or ``(None, result)`` when :func:`simple_infeasibility`
+    already refutes the puzzle.  ``announce`` (when given) hears ``stats`` first (which solver runs,
+    even if the process is ended before it answers) and again with the formula's size."""
+    if announce is not None:
+        announce(dict(stats))
+    reason = simple_infeasibility(puzzle)
+    if reason:
+        return None, lazy.simple_result("sat", reason, stats, start)
+    enc = encode(puzzle, implied)
+    stats.update(encoding=enc.name, vars=enc.nvars, clauses=len(enc.clauses))
+    if announce is not None:
+        announce(dict(stats))
+    return enc, None
+
+
 def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: str = DEFAULT_SAT_SOLVER,
           max_solutions: int = 1, implied: bool = True, local: bool = True,
           report=None, announce=None) -> SolveResult:
@@ -500,15 +516,9 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
                           f"{', '.join(sorted(solver_names()))}")
     deadline = Deadline.of(time_limit)
     stats: dict = {"sat_solver": solver, "rounds": 0, "cuts": 0}
-    if announce is not None:  # which solver runs, even if the process is ended before it answers
-        announce(dict(stats))
-    reason = simple_infeasibility(puzzle)
-    if reason:
-        return lazy.simple_result("sat", reason, stats, start)
-    enc = encode(puzzle, implied)
-    stats.update(encoding=enc.name, vars=enc.nvars, clauses=len(enc.clauses))
-    if announce is not None:
-        announce(dict(stats))  # and the formula's size
+    enc, refuted = formula(puzzle, implied, stats, announce, start)
+    if refuted is not None:
+        return refuted
     capacities = enc.capacities
     first = None
     if local and solver == CADICAL and len(puzzle.islands) >= FIRST_MIN_ISLANDS:
