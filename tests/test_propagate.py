@@ -4,7 +4,6 @@ every clause the propagator adds checked against every solution the oracle finds
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -13,7 +12,7 @@ from hashikit.model import Puzzle
 from hashikit.solvers import capabilities, propagate, solve
 
 from conftest import random_puzzle
-from oracle import count_solutions, random_board
+import engine_oracle
 from test_oracle import valid
 
 pytestmark = pytest.mark.skipif(not propagate.available(),
@@ -54,33 +53,15 @@ def link_counts(puzzle: Puzzle, oracle_solution: dict) -> list[int]:
 
 
 def disagreements(n: int, seed: int, no_loops: bool, added: dict) -> list[str]:
-    rng = random.Random(seed)
-    bad = []
-    for _ in range(n):
-        grid, mb = random_board(rng, trees=0.5 if no_loops else 0.0)
-        puzzle = Puzzle.from_grid(grid, mb, no_loops=no_loops)
-        want, solutions = count_solutions(grid, mb, no_loops=no_loops, cap=1000)
-        added["clauses"].clear()
-        res = solve(puzzle, engine="sat", connectivity="propagator", max_solutions=CAP, implied=False)
-        why = None
-        if (want > 0) != res.solved or len(res.solutions) != min(want, CAP):
-            why = f"{len(res.solutions)} solutions ({res.status.value}), oracle {want}"
-        elif len(set(res.solutions)) != len(res.solutions) or not all(valid(puzzle, s) for s in res.solutions):
-            why = "a repeated or invalid solution"
-        elif want < CAP and want and not res.complete:
-            why = f"all {want} found but not called complete"
-        elif want and solve(puzzle, engine="sat", connectivity="propagator", max_solutions=2,
-                            implied=False).unique is not (want == 1):
-            why = f"uniqueness wrong, oracle {want}"
-        elif want < 1000:  # every clause added holds in every solution (the oracle listed them all)
-            for prop, clause in added["clauses"]:
-                links = [prop.link_of[lit] for lit in clause]
-                if any(not any(link_counts(puzzle, s)[k] for k in links) for s in solutions):
-                    why = f"clause {clause} (links {links}) excludes a solution"
-                    break
-        if why:
-            bad.append(f"{why}: maxbridges {mb}, no_loops {no_loops}, grid {grid}")
-    return bad
+    def clauses_hold(puzzle, solutions):  # every clause added holds in every solution (the oracle listed them all)
+        for prop, clause in added["clauses"]:
+            links = [prop.link_of[lit] for lit in clause]
+            if any(not any(link_counts(puzzle, s)[k] for k in links) for s in solutions):
+                return f"clause {clause} (links {links}) excludes a solution"
+        return None
+
+    return engine_oracle.disagreements(n, seed, no_loops, {"connectivity": "propagator"}, CAP,
+                                       before=added["clauses"].clear, also=clauses_hold)
 
 
 @pytest.mark.parametrize("no_loops, seed", [(False, 61), (True, 62)])

@@ -5,17 +5,13 @@ core-guided widening and its global fallback all run."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from hashikit.checker import check
-from hashikit.model import Puzzle
 from hashikit.solvers import sat, solve
 
 from conftest import random_puzzle
-from oracle import count_solutions, random_board
-from test_oracle import valid
+import engine_oracle
 
 CAP = 12
 
@@ -39,25 +35,7 @@ def counted(monkeypatch):
 
 
 def disagreements(n: int, seed: int, no_loops: bool) -> list[str]:
-    rng = random.Random(seed)
-    bad = []
-    for _ in range(n):
-        grid, mb = random_board(rng, trees=0.5 if no_loops else 0.0)
-        puzzle = Puzzle.from_grid(grid, mb, no_loops=no_loops)
-        want, _ = count_solutions(grid, mb, no_loops=no_loops, cap=CAP + 1)
-        res = solve(puzzle, engine="sat", max_solutions=CAP, implied=False)
-        why = None
-        if (want > 0) != res.solved or len(res.solutions) != min(want, CAP):
-            why = f"{len(res.solutions)} solutions ({res.status.value}), oracle {want}"
-        elif len(set(res.solutions)) != len(res.solutions) or not all(valid(puzzle, s) for s in res.solutions):
-            why = "a repeated or invalid solution"
-        elif want < CAP and want and not res.complete:
-            why = f"all {want} found but not called complete"
-        elif want and solve(puzzle, engine="sat", max_solutions=2, implied=False).unique is not (want == 1):
-            why = f"uniqueness wrong, oracle {want}"
-        if why:
-            bad.append(f"{why}: maxbridges {mb}, no_loops {no_loops}, grid {grid}")
-    return bad
+    return engine_oracle.disagreements(n, seed, no_loops, cap=CAP)
 
 
 def check_local(monkeypatch, counted, radius, tries, no_loops, seed, n):
