@@ -5,7 +5,9 @@ writes to ``$HASHIKIT_DASK_PROBE`` (JSON, replaced atomically) the workers attac
 a worker; that is, the client's jobs in flight) and the most of each since the start or the last
 reset (``max_busy``, ``max_tasks``, ``max_held``; a file ``probe.reset`` beside it resets them,
 and the probe removes it), and ``busy_samples``: how many samples saw each ``busy`` count while
-the client had any task unfinished (a run going on)."""
+the client had any task unfinished (a run going on).  ``max_held`` is counted at every change of
+a task's state (a scheduler plugin), not only in the samples: a full window can last less than
+20 ms when jobs are short and the machine is busy."""
 
 from __future__ import annotations
 
@@ -20,6 +22,15 @@ def dask_setup(scheduler) -> None:
     reset = os.path.join(os.path.dirname(path), "probe.reset")
     state = {"max_busy": 0, "max_tasks": 0, "max_held": 0, "busy_samples": {}}
     unfinished = ("processing", "queued", "no-worker", "waiting")
+
+    from distributed.diagnostics.plugin import SchedulerPlugin
+
+    class Held(SchedulerPlugin):
+        def transition(self, key, start, finish, *args, **kwargs) -> None:
+            held = sum(1 for ts in scheduler.tasks.values() if ts.state in unfinished)
+            state["max_held"] = max(state["max_held"], held)
+
+    scheduler.add_plugin(Held(), name="hashikit-probe-held")
 
     def sample() -> None:
         if os.path.exists(reset):
