@@ -674,11 +674,22 @@ def test_constructor_finds_several_solutions_and_a_fix(browser, server, artifact
         page.mouse.click(board["x"] + (c + 0.5) * cell, board["y"] + (r + 0.5) * cell)
         page.keyboard.press("3")
     assert page.locator("#board .island").count() == 4
+    page.evaluate("""() => {  // every text the status line shows from now on
+        const el = document.getElementById("status");
+        window.statusTexts = [];
+        new MutationObserver(() => window.statusTexts.push(el.textContent))
+            .observe(el, { childList: true, characterData: true, subtree: true });
+    }""")
     page.keyboard.press("9")  # above 4 x MAXBRIDGES: refused with the reason
     assert "from 1 to 8" in status(page)
     page.wait_for_selector("#verdict[data-status=several]", timeout=15000)
     assert page.locator("#board .difflink").count() == 4
     page.wait_for_selector("#suggest-apply:not([hidden])", timeout=20000)
+    # the server's answer, arriving after the refusal, went to the card: the status line kept the
+    # refusal till an answer brought a button to press
+    texts = page.evaluate("window.statusTexts")
+    after = texts[next(i for i, t in enumerate(texts) if "from 1 to 8" in t):]
+    assert not [t for t in after if "Looking for a change" in t], texts
     assert "makes it unique" in page.locator("#verdict").inner_text()
     page.mouse.move(0, 0)
     page.screenshot(path=str(artifacts / "screenshot-constructor.png"))

@@ -7,7 +7,7 @@
 
 import { $, board } from "./dom.js";
 import { S, drawIsland, drawSea, el } from "./draw.js";
-import { say } from "./messages.js";
+import { say, saidCount } from "./messages.js";
 import * as server from "./server.js";
 import { puzzleLink } from "./share.js";
 import { capacityProblems, graphOf, linksOf } from "./referee.js";
@@ -23,7 +23,7 @@ const MAX_EDITS_KEPT = 200;
 // the constructor's machinery: the island whose number picker is open ([r, c]), the pending
 // analysis (its timer and ticket: an answer to an older ticket is dropped), the last digit typed,
 // the cell a press began on
-const ui = { picking: null, timer: null, ticket: 0, lastDigit: null, down: null, active: false, edited: false };
+const ui = { picking: null, timer: null, ticket: 0, saidAt: 0, lastDigit: null, down: null, active: false, edited: false };
 
 const b = state.build;
 const key = (r, c) => `${r},${c}`;
@@ -257,6 +257,7 @@ function analyzeSoon() {
     return;
   }
   verdict("Checking…", "pending");
+  ui.saidAt = saidCount();
   ui.timer = setTimeout(() => runAnalysis(ticket), DEBOUNCE_MS);
 }
 
@@ -268,31 +269,37 @@ async function runAnalysis(ticket) {
     setBuild({ analysis: null });
     draw();
     fillFormats();
-    verdict(e.status === 400 ? `No solution: ${e.message}.` : `No answer: ${e.message}`, "infeasible");
+    verdict(e.status === 400 ? `No solution: ${e.message}.` : `No answer: ${e.message}`, "infeasible", [], true);
     return;
   }
   if (ticket !== ui.ticket) return;
   setBuild({ analysis: out });
   draw();
   fillFormats();
-  if (out.status === "infeasible") verdict("No solution: no way of laying the bridges keeps every rule.", "infeasible");
+  if (out.status === "infeasible") verdict("No solution: no way of laying the bridges keeps every rule.", "infeasible", [], true);
   else if (out.status === "unique") {
     const grade = out.grade ? `, graded ${out.grade}${out.score !== undefined && out.score !== null ? ` (score ${out.score})` : ""}` : "";
-    verdict(`Exactly one solution${grade}.`, "unique");
+    verdict(`Exactly one solution${grade}.`, "unique", [], true);
   } else if (out.status === "several") {
     const n = (out.differ || []).length;
-    verdict(`Several solutions: the ${n} dashed link${n === 1 ? "" : "s"} differ between two of them. Looking for a change that makes it unique…`, "several");
+    verdict(`Several solutions: the ${n} dashed link${n === 1 ? "" : "s"} differ between two of them. Looking for a change that makes it unique…`, "several", [], true);
     suggest(ticket, out);
-  } else verdict(`No answer within ${state.limits.time_limit} s: the puzzle may be too big to judge here.`, "unknown");
+  } else verdict(`No answer within ${state.limits.time_limit} s: the puzzle may be too big to judge here.`, "unknown", [], true);
 }
 
 // the verdict in the card, and in the status line once the player has edited (till then the status
-// line keeps the constructor's welcome, with its button)
-function verdict(text, status, actions = []) {
+// line keeps the constructor's welcome, with its button).  An `answer` (the server's, arriving
+// later) leaves the status line to anything the player was told after the question was asked (a
+// refused number, say), unless it brings a button to press.
+function verdict(text, status, actions = [], answer = false) {
   const v = $("verdict");
   v.textContent = text;
   v.dataset.status = status;
-  if (ui.active && ui.edited) say(text, status === "infeasible" ? "error" : status === "unique" ? "ok" : status === "several" ? "warn" : "", actions);
+  if (answer && !actions.length && saidCount() !== ui.saidAt) return;
+  if (ui.active && ui.edited) {
+    say(text, status === "infeasible" ? "error" : status === "unique" ? "ok" : status === "several" ? "warn" : "", actions);
+    ui.saidAt = saidCount();
+  }
 }
 
 // candidate changes: an island in the middle of a differing link, numbered so that one of the two
@@ -333,13 +340,13 @@ async function suggest(ticket, out) {
       draw();
       verdict(`Several solutions (the dashed links differ). Adding a ${cand.n} at ${cellName(cand.r, cand.c)} ` +
               `makes it unique${res.grade ? ` (${res.grade})` : ""}: checked, press "Apply the suggested change".`, "several",
-              [{ label: "Apply the suggested change", id: "suggest-apply", run: applySuggestion }]);
+              [{ label: "Apply the suggested change", id: "suggest-apply", run: applySuggestion }], true);
       return;
     }
   }
   if (ticket === ui.ticket) {
     verdict(`Several solutions: the dashed links differ between two of them. Change a number at the end of one, ` +
-            `or add an island on it.`, "several");
+            `or add an island on it.`, "several", [], true);
   }
 }
 

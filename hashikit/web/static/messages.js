@@ -7,9 +7,18 @@ import { $ } from "./dom.js";
 import { state, subscribe } from "./store.js";
 import { NUMBER_WORDS, fmtTime, rulesText } from "./words.js";
 
+let said = 0;
+
+// how many messages the status line has shown: a caller that waits for an answer notes it when it
+// asks, and knows on the answer whether the player was told something newer meanwhile
+export function saidCount() {
+  return said;
+}
+
 // a message in the status line, above the board; `actions` ([{label, run, id?}]) are the buttons
 // it asks the player to press, shown in it, so they are in view whatever the screen folds away
 export function say(text, kind = "", actions = []) {
+  said += 1;
   const el = $("status");
   el.textContent = "";
   el.className = "status" + (kind ? " " + kind : "");
