@@ -64,6 +64,10 @@ class Cadical:
     def _solve(self, main: int) -> bool:
         return self._api.cadical195_solve(self._solver, self._assumed, main)
 
+    def set_phases(self, literals: list[int]) -> None:
+        """The value each variable is first tried at in the next solves (``literals``' signs)."""
+        self._api.cadical195_setphases(self._solver, literals)
+
     def get_core(self) -> list[int] | None:
         """After an unsatisfiable solve under assumptions: the assumptions it failed on."""
         if self._sat is not False:
@@ -105,6 +109,9 @@ class Minisat(Cadical):
     def _new(self):
         self._add = self._api.minisat22_add_cl
         return self._api.minisat22_new()
+
+    def set_phases(self, literals: list[int]) -> None:
+        self._api.minisat22_setphases(self._solver, literals)
 
     def _solve(self, main: int) -> bool:
         return self._api.minisat22_solve(self._solver, self._assumed, main)
