@@ -282,16 +282,27 @@ def encode(puzzle: Puzzle, implied: bool = True):
 
 
 #: a local round first opens the links within this many links of a cut's links' ends
-LOCAL_RADIUS = 2
+LOCAL_RADIUS = 1
 #: a place is widened (its radius doubled, plus one) at most this many times before the round goes global
 LOCAL_TRIES = 1
+#: the cuts left unmet by the small solvers are tried on the incremental solver with the links within this
+#: many links of their links' ends open
+HELD_RADIUS = 2
+#: a round whose cuts' region (at ``HELD_RADIUS``) holds at most this share of the islands goes to the
+#: incremental solver at once, all its cuts together; larger ones go to the small solvers first
+HELD_SHARE = 0.9
+#: nor more than this many islands (each try there costs the whole board, and a large region needs many)
+HELD_MAX_ISLANDS = 40_000
+#: a round's tries on the incremental solver stop once they cost more than this share of the first
+#: global solve (CPU)
+HELD_BUDGET = 2.0
 #: tries of a round's unmet cuts on the incremental solver, the rest held, before the round goes global
 HELD_TRIES = 30
 #: boards with fewer islands take global rounds only (their rounds are cheap already:
 #: ``benchmarks/results/scale_small.md``)
 LOCAL_MIN_ISLANDS = 1000
 #: a place whose region holds more than this share of the islands goes global instead
-LOCAL_SHARE = 0.5
+LOCAL_SHARE = 0.9
 #: CaDiCaL's options for the small solver of one part of a local round
 LOCAL_OPTIONS: dict[str, int] = {}
 #: CaDiCaL's options: stable mode only (as in its "sat" configuration) about halves the first solve of
@@ -311,20 +322,27 @@ class SatBackend:
 
     Every cut goes to the incremental solver and to a :class:`region.Cuts` store.  With ``local`` on
     (and at least ``LOCAL_MIN_ISLANDS`` islands), a round that follows cuts is first solved *near*
-    them, a cut at a time (smallest first; a cut the current assignment already meets is skipped):
-    the links within ``LOCAL_RADIUS`` links of the cut's links' ends are opened, every other link is
-    held at its count (:func:`region.build`, every stored cut folded in), and the formula is split
-    into the parts that share no variable (:func:`region.split`).  Only the parts that hold a link of
-    a cut the assignment does not meet are solved, each on a fresh small solver whose first phases
-    are the current counts; the others keep them.  A part with no model is widened (its links' ends,
-    the radius doubled plus one) and tried again, alone; after ``LOCAL_TRIES`` widenings, or once a
-    region holds more than ``LOCAL_SHARE`` of the islands, the round is global, on the incremental
-    solver (its first phases the assignment reached so far).
+    them, keeping the last assignment elsewhere:
 
-    Each solved part satisfies every clause of the whole formula and every cut that concerns its
-    links, with the rest held; the clauses on other links keep their values.  So every assignment
-    returned satisfies the whole formula and every cut, and only the incremental solver, which holds
-    them all, answers "infeasible".  A no-good (:meth:`exclude`) makes the next round global.
+    - *held*: when the islands within ``HELD_RADIUS`` links of the cuts' links are few (at most
+      ``HELD_SHARE`` of the board and ``HELD_MAX_ISLANDS``), the incremental solver is asked with
+      every other link held at its count by assumptions; where that leaves no assignment, the links
+      in the failed assumptions (the core) are freed too, up to ``HELD_TRIES`` times, within
+      ``HELD_BUDGET`` times the CPU of the first global solve;
+    - *small*: otherwise, or when that fails, a cut at a time (smallest first; one the assignment
+      already meets is skipped): the links within ``LOCAL_RADIUS`` links of the cut's links' ends are
+      opened, every other link held (:func:`region.build`, with every stored cut and no-good folded
+      in, the other unmet cuts left to their own places), the formula split into the parts that share
+      no variable (:func:`region.split`), and the parts holding the cut solved, each on a fresh small
+      CaDiCaL whose first phases are the current counts.  A part with no model is widened (the radius
+      grows by half, plus one) up to ``LOCAL_TRIES`` times; the cuts still unmet go to the held way;
+    - *global*: when both fail, on the incremental solver.
+
+    Each solved part or held solve satisfies every clause of the whole formula and every cut and
+    no-good that concerns its links, with the rest held; the clauses on other links keep their values.
+    So every assignment returned satisfies the whole formula and every cut, and only the incremental
+    solver, which holds them all, answers "infeasible".  After a no-good (:meth:`exclude`) the next
+    round is global.
     """
 
     def __init__(self, enc, sat, stats: dict | None = None, local: bool = True, first=None):
@@ -346,8 +364,6 @@ class SatBackend:
                 return Status.SOLVED, counts
         self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
         first, self.first = self.first, None
-        if first is None and self.counts is not None:
-            self._set_phases(self.counts)
         # the first model, assumed whole: found again in one pass of propagation, it leaves the
         # solver's saved phases on it (assumptions do not outlast the call, as forced phases would)
         if (first is not None and self._timed("global_time", self.sat.solve, first)) or \
@@ -357,24 +373,6 @@ class SatBackend:
             return Status.SOLVED, list(self.counts)
         return Status.INFEASIBLE, None
 
-    def _set_phases(self, counts: list[int]) -> None:
-        """Have the incremental solver try ``counts`` first."""
-        set_phases = getattr(self.sat, "set_phases", None)
-        if set_phases is None:
-            return
-        enc = self.enc
-        literals = []
-        for k, c in enumerate(counts):
-            if enc.name == "unary":
-                b = enc.base[k]
-                literals.extend(v if v - b <= c else -v for v in enc.link_vars(k))
-            else:
-                literals.extend(v if c >> j & 1 else -v for j, v in enumerate(enc.link_vars(k)))
-        try:
-            set_phases(literals)
-        except NotImplementedError:
-            pass
-
     def _solve_near(self, deadline) -> list[int] | None:
         """A round near the cuts added since the last one: the new counts, or None to go global."""
         puzzle = self.enc.puzzle
@@ -383,6 +381,13 @@ class SatBackend:
         counts = list(self.counts)
         cuts = self.cuts.cuts
         unmet = {c for c in self.pending if not _meets(counts, *cuts[c])}
+        seeds = {e for c in unmet for k in cuts[c][1] for e in ends[k][:2]}
+        if len(_ring(puzzle, seeds, HELD_RADIUS)) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
+            unmet_first = set(unmet)
+            if self._solve_held(counts, unmet_first, deadline):
+                self.counts = counts
+                return list(counts)
+            counts[:] = self.counts
         # a place: a cut to meet, the islands around which links open, how far, how often widened
         todo = [(c, {e for k in cuts[c][1] for e in ends[k][:2]}, LOCAL_RADIUS, 0)
                 for c in sorted(unmet, key=lambda c: len(cuts[c][1]), reverse=True)]  # smallest first
@@ -419,7 +424,7 @@ class SatBackend:
         return list(counts)
 
     def _solve_held(self, counts: list[int], unmet: set[int], deadline) -> bool:
-        """The cuts still unmet, on the incremental solver: every link farther than ``LOCAL_RADIUS``
+        """The cuts still unmet, on the incremental solver: every link farther than ``HELD_RADIUS``
         links from their links' ends held at ``counts`` by assumptions; where that leaves no
         assignment, the links in the failed assumptions (the core) are freed too, up to
         ``HELD_TRIES`` times.  True when ``counts`` now hold the answer."""
@@ -429,14 +434,16 @@ class SatBackend:
         seeds = {e for c in unmet for k in self.cuts.cuts[c][1] for e in links[k][:2]}
         fixed = enc.holding(counts)
         link_of = None
+        budget = HELD_BUDGET * max(self.stats.get("global_time", 0.0), self.stats.get("first_time", 0.0))
+        spent = self.stats.get("local_time", 0.0)
         for _ in range(HELD_TRIES):
-            free = _ring(puzzle, seeds, LOCAL_RADIUS)
-            if len(free) > most or lazy.past(deadline):
+            free = _ring(puzzle, seeds, HELD_RADIUS)
+            if len(free) > most or lazy.past(deadline) or self.stats.get("local_time", 0.0) - spent > budget:
                 return False
             open_links = {k for i in free for k in incident[i]}
             assume = [lit for k, lits in enumerate(fixed) if k not in open_links for lit in lits]
-            self.stats["held_solves"] = self.stats.get("held_solves", 0) + 1
-            if self._timed("held_time", self.sat.solve, assume):
+            self.stats["local_solves"] = self.stats.get("local_solves", 0) + 1
+            if self._timed("local_time", self.sat.solve, assume):
                 model = self.sat.get_model()
                 for k in open_links:
                     if enc.capacities[k]:
@@ -458,7 +465,7 @@ class SatBackend:
 
     def _solve_part(self, part: region.Part, counts: list[int]) -> dict[int, int] | None:
         """A model of ``part`` as counts of its links, or None when it has none."""
-        self.stats["local_solves"] = self.stats.get("local_solves", 0) + 1
+        self.stats["small_solves"] = self.stats.get("small_solves", 0) + 1
         began = time.process_time()
         try:
             with open_solver(CADICAL, part.clauses, LOCAL_OPTIONS) as small:
@@ -469,7 +476,7 @@ class SatBackend:
                     return None
                 return part.counts(small.get_model())
         finally:
-            self.stats["local_time"] = round(self.stats.get("local_time", 0.0) + time.process_time() - began, 3)
+            self.stats["small_time"] = round(self.stats.get("small_time", 0.0) + time.process_time() - began, 3)
 
     def _timed(self, key: str, call, *args):
         began = time.process_time()
