@@ -284,7 +284,7 @@ def encode(puzzle: Puzzle, implied: bool = True):
 #: a local round first opens the links within this many links of a cut's links' ends
 LOCAL_RADIUS = 1
 #: a place is widened (its radius doubled, plus one) at most this many times before the round goes global
-LOCAL_TRIES = 1
+LOCAL_TRIES = 5
 #: the cuts left unmet by the small solvers are tried on the incremental solver with the links within this
 #: many links of their links' ends open
 HELD_RADIUS = 2
@@ -296,6 +296,8 @@ HELD_MAX_ISLANDS = 40_000
 #: a round's tries on the incremental solver stop once they cost more than this share of the first
 #: global solve (CPU)
 HELD_BUDGET = 2.0
+#: conflicts one such try may take (CaDiCaL) before the round moves on
+HELD_CONFLICTS = 20_000
 #: tries of a round's unmet cuts on the incremental solver, the rest held, before the round goes global
 HELD_TRIES = 30
 #: boards with fewer islands take global rounds only (their rounds are cheap already:
@@ -443,7 +445,12 @@ class SatBackend:
             open_links = {k for i in free for k in incident[i]}
             assume = [lit for k, lits in enumerate(fixed) if k not in open_links for lit in lits]
             self.stats["local_solves"] = self.stats.get("local_solves", 0) + 1
-            if self._timed("local_time", self.sat.solve, assume):
+            limited = getattr(self.sat, "solve_conflicts", None)
+            answer = self._timed("local_time", limited, assume, HELD_CONFLICTS) if limited is not None else \
+                self._timed("local_time", self.sat.solve, assume)
+            if answer is None:
+                return False
+            if answer:
                 model = self.sat.get_model()
                 for k in open_links:
                     if enc.capacities[k]:
