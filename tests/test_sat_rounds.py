@@ -107,7 +107,7 @@ def test_rounds_too_wide_for_the_incremental_solver_go_to_small_solvers(monkeypa
 
 def test_a_conflict_budget_gives_up_without_an_answer():
     """``Cadical.solve_conflicts``: None once the conflicts run out, the answer when they suffice
-     (nine pigeons into eight holes: unsatisfiable, and hard for resolution)."""
+    (nine pigeons into eight holes: unsatisfiable, and hard for resolution)."""
     from itertools import combinations
 
     from hashikit.solvers.cadical import CADICAL, open_solver
