@@ -296,7 +296,7 @@ HELD_MAX_ISLANDS = 40_000
 #: a round's tries on the incremental solver stop once they cost more than this share of the first
 #: global solve (CPU)
 HELD_BUDGET = 2.0
-#: conflicts one such try may take (CaDiCaL) before the round moves on
+#: conflicts one try of the cuts the small solvers left may take (CaDiCaL) before the round goes global
 HELD_CONFLICTS = 20_000
 #: tries of a round's unmet cuts on the incremental solver, the rest held, before the round goes global
 HELD_TRIES = 30
@@ -337,7 +337,8 @@ class SatBackend:
       in, the other unmet cuts left to their own places), the formula split into the parts that share
       no variable (:func:`region.split`), and the parts holding the cut solved, each on a fresh small
       CaDiCaL whose first phases are the current counts.  A part with no model is widened (the radius
-      grows by half, plus one) up to ``LOCAL_TRIES`` times; the cuts still unmet go to the held way;
+      grows by half, plus one) up to ``LOCAL_TRIES`` times; the cuts still unmet go to the held way,
+      each try there within ``HELD_CONFLICTS`` conflicts;
     - *global*: when both fail, on the incremental solver.
 
     Each solved part or held solve satisfies every clause of the whole formula and every cut and
@@ -417,19 +418,20 @@ class SatBackend:
                 if found is None:
                     todo.append((c, seeds, radius + 1 + radius // 2, tries + 1))
                     break
-                for k, n in found.items():
-                    counts[k] = n
-                unmet = {u for u in unmet if not _meets(counts, *cuts[u])}
-        if unmet and not self._solve_held(counts, unmet, deadline):
+                changed = [k for k, n in found.items() if counts[k] != n]
+                for k in changed:
+                    counts[k] = found[k]
+                unmet -= {u for u in self.cuts.touching(changed) & unmet if _meets(counts, *cuts[u])}
+        if unmet and not self._solve_held(counts, unmet, deadline, HELD_CONFLICTS):
             return None
         self.counts = counts
         return list(counts)
 
-    def _solve_held(self, counts: list[int], unmet: set[int], deadline) -> bool:
+    def _solve_held(self, counts: list[int], unmet: set[int], deadline, conflicts: int | None = None) -> bool:
         """The cuts still unmet, on the incremental solver: every link farther than ``HELD_RADIUS``
         links from their links' ends held at ``counts`` by assumptions; where that leaves no
         assignment, the links in the failed assumptions (the core) are freed too, up to
-        ``HELD_TRIES`` times.  True when ``counts`` now hold the answer."""
+        ``HELD_TRIES`` times, each within ``conflicts`` (when given).  True when ``counts`` now hold the answer."""
         puzzle, enc = self.enc.puzzle, self.enc
         links, incident = puzzle.links, puzzle.incident
         most = len(puzzle.islands) * LOCAL_SHARE
@@ -445,8 +447,8 @@ class SatBackend:
             open_links = {k for i in free for k in incident[i]}
             assume = [lit for k, lits in enumerate(fixed) if k not in open_links for lit in lits]
             self.stats["local_solves"] = self.stats.get("local_solves", 0) + 1
-            limited = getattr(self.sat, "solve_conflicts", None)
-            answer = self._timed("local_time", limited, assume, HELD_CONFLICTS) if limited is not None else \
+            limited = getattr(self.sat, "solve_conflicts", None) if conflicts else None
+            answer = self._timed("local_time", limited, assume, conflicts) if limited is not None else \
                 self._timed("local_time", self.sat.solve, assume)
             if answer is None:
                 return False
