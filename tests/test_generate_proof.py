@@ -79,3 +79,42 @@ def test_unique_proof_agrees_with_the_brute_force_oracle():
             assert status is Status.SOLVED and other != counts, grid
             assert valid(puzzle, Solution.from_counts(puzzle, other)), grid
     assert checked >= 60 and 10 <= unique < checked
+
+
+def test_unique_proofs_no_good_is_the_engines(monkeypatch):
+    """The proof's no-good of the construction, built from the lean formula's bases, excludes exactly
+    what ``blocking_clause`` excludes (the same literals)."""
+    import hashikit.solvers.sat as sat
+
+    seen = []
+
+    class Spy:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def add_clause(self, clause):
+            seen.append(sorted(clause))
+            self.inner.add_clause(clause)
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.inner.delete()
+
+    real = sat.open_solver
+    monkeypatch.setattr(sat, "open_solver", lambda *a, **k: Spy(real(*a, **k)))
+    compared = 0
+    for grid, mb, puzzle in boards(150, 3):
+        want, solutions = count_solutions(grid, mb, cap=2)
+        if not want or not isinstance(lean_encode(puzzle), LeanEncoding):
+            continue
+        counts = Solution(solutions[0]).counts(puzzle)
+        seen.clear()
+        unique_proof(puzzle, counts)
+        assert seen[0] == sorted(blocking_clause(encode(puzzle), counts)), grid
+        compared += 1
+    assert compared >= 30

@@ -602,9 +602,15 @@ def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline
     deadline = Deadline.of(time_limit)
     enc = lean_encode(puzzle)
     stats: dict = {}
+    if isinstance(enc, LeanEncoding):  # the no-good of ``counts`` (:func:`blocking_clause`'s literals)
+        base, caps = enc.base, enc.capacities
+        block = [-(b + c) for b, c in zip(base, counts) if c]
+        block += [b + c + 1 for b, c, cap in zip(base, counts, caps) if c < cap]
+    else:
+        block = blocking_clause(enc, counts)
     with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
         backend = SatBackend(enc, sat, stats, local=False)
-        backend.exclude(counts)
+        sat.add_clause(block)
         status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
                                                      stats=stats, capacities=enc.capacities)
     return (Status.SOLVED, found[0]) if found else (status, None)
