@@ -541,58 +541,80 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
 
 @lru_cache(maxsize=None)
 def _degree_block(capacities: tuple[int, ...], need: int):
-    """:func:`_degree_patterns` for an island whose links have ``capacities``, as one function of
-    those links' bases (``Encoding.base``) that returns the island's degree clauses as tuples, the
-    same clauses in the same order as :func:`_degree_clauses` (each literal a sum in the function's
-    code: no Python loop per literal when the formula is built)."""
-    names = [f"b{p}" for p in range(len(capacities))]
-    clauses = []
+    """:func:`_degree_patterns` for an island whose links have ``capacities``, as one getter per
+    clause that picks the clause's literals, in order, out of the island's row of literals: "at
+    least j bridges on the p-th link" for each p and j = 1..capacity, then the same negated (see
+    :class:`LeanEncoding`).  A clause comes out as a tuple.  None where :class:`Encoding` takes a
+    totalizer instead (more than ``_TUPLE_LIMIT`` count tuples); one getter of the empty clause
+    where the links cannot carry ``need``."""
+    from operator import itemgetter
+
+    size = 1
+    for c in capacities:
+        size *= c + 1
+    if size > _TUPLE_LIMIT:
+        return None
+    if sum(capacities) < need:
+        return (itemgetter(slice(0, 0)),)
+    width = sum(capacities)
+    start = [0, *accumulate(capacities)]
+    getters = []
     for pattern in _degree_patterns(capacities, need):
-        lits = [f"b{p} + {j}" if j > 0 else f"{j} - b{p}" for p, j in pattern]
-        clauses.append("(" + ", ".join(lits) + ",)")
-    return eval(f"lambda {', '.join(names)}: [{', '.join(clauses)}]")  # noqa: S307 (code made here)
+        picks = [start[p] + j - 1 if j > 0 else width + start[p] - j - 1 for p, j in pattern]
+        getters.append(itemgetter(*picks) if len(picks) > 1 else itemgetter(slice(picks[0], picks[0] + 1)))
+    return tuple(getters)
+
+
+def _call_py(get, row):
+    return get(row)
+
+
+try:  # (Python 3.11 on: a call made in C)
+    from operator import call as _call
+except ImportError:  # pragma: no cover
+    _call = _call_py
 
 
 class LeanEncoding(Encoding):
     """:class:`Encoding`'s clauses (the same clauses in the same order, as tuples) for a puzzle
     every link of which can carry a bridge and every island's degree of which takes the tuple
-    clauses (no totalizer), built faster: each island's degree clauses come from a function cached
-    by its links' capacities and its number (:func:`_degree_block`).  :func:`lean_encode` makes one
-    where it applies."""
+    clauses (no totalizer), built faster: each island's degree clauses are picked by getters cached
+    by its links' capacities and its number (:func:`_degree_block`) out of one row of literals made
+    from per-link tuples, with no Python loop per literal.  Made by :func:`lean_encode`."""
 
-    def __init__(self, puzzle: Puzzle, capacities: list[int], keys: list):
+    def __init__(self, puzzle: Puzzle, capacities: list[int], starts: list[int], clauses: list):
         self.puzzle = puzzle
         self.capacities = capacities
-        starts = [0, *accumulate(capacities)]
-        self.base = base = starts[:-1]
+        self.base = starts[:-1]
         self.nvars = starts[-1]
-        clauses: list = [(-(b + j + 1), b + j) for b, cap in zip(base, capacities) for j in range(1, cap)]
-        clauses += [(-(base[h] + 1), -(base[v] + 1)) for h, v in puzzle.crossings]
-        at = base.__getitem__
-        for inc, key in zip(puzzle.incident, keys):
-            if sum(key[0]) < key[1]:  # the links cannot carry the number: no model
-                clauses.append(())
-            else:
-                clauses += _degree_block(*key)(*map(at, inc))
         self.clauses = clauses
         self._isolated_pairs()
 
 
 def lean_encode(puzzle: Puzzle):
-    """The formula :func:`encode` gives ``puzzle``: a :class:`LeanEncoding` where it applies (the
-    generator's puzzles), else :func:`encode`'s own."""
+    """The formula :func:`encode` gives ``puzzle``: a :class:`LeanEncoding` where it applies (every
+    link can carry a bridge, every degree takes the tuple clauses: the generator's puzzles), else
+    :func:`encode`'s own."""
+    from itertools import repeat
+
     capacities = list(puzzle.link_capacities)
     if not capacities or min(capacities) < 1 or max(capacities) > UNARY_MAX_CAP:
         return encode(puzzle)
-    at = capacities.__getitem__
-    keys = [(tuple(map(at, inc)), isl.number) for inc, isl in zip(puzzle.incident, puzzle.islands)]
-    for caps, _need in keys:
-        size = 1
-        for c in caps:
-            size *= c + 1
-        if size > _TUPLE_LIMIT:
+    starts = [0, *accumulate(capacities)]
+    base, nvars = starts[:-1], starts[-1]
+    clauses: list = [(-(b + j + 1), b + j) for b, cap in zip(base, capacities) for j in range(1, cap)]
+    clauses += [(-(base[h] + 1), -(base[v] + 1)) for h, v in puzzle.crossings]
+    # per link, its literals "at least j bridges" (slices of 1..nvars) and their negations
+    spans = list(map(slice, base, starts[1:]))
+    pos = list(map(tuple(range(1, nvars + 1)).__getitem__, spans))
+    neg = list(map(tuple(range(-1, -nvars - 1, -1)).__getitem__, spans))
+    cap, add = capacities.__getitem__, clauses.extend
+    for inc, isl in zip(puzzle.incident, puzzle.islands):
+        block = _degree_block(tuple(map(cap, inc)), isl.number)
+        if block is None:
             return encode(puzzle)
-    return LeanEncoding(puzzle, capacities, keys)
+        add(map(_call, block, repeat(sum(map(pos.__getitem__, inc), ()) + sum(map(neg.__getitem__, inc), ()))))
+    return LeanEncoding(puzzle, capacities, starts, clauses)
 
 
 def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline | None = None,
