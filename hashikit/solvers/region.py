@@ -1,0 +1,193 @@
+"""Part of a board solved on its own: the SAT formula of some *open* links, every other link held.
+
+A large board's rounds change few links at a time.  Instead of asking the whole formula under
+assumptions that hold the rest (a call that costs the whole board), :func:`build` writes the
+formula of the open links alone, in fresh variables, with the rest of the board folded in:
+
+- an island with an open link (an *exact* island) needs its number less the bridges its held links
+  carry, spread over its open links (the unary encoding's degree clauses, ``sat._degree_clauses``);
+- an *at-most* island (a board read in parts: its other links are not decided yet) may not take
+  more than its number less what it carries already;
+- an open link crossing a held link that carries a bridge carries none; two open links that cross
+  exclude each other;
+- the implied clauses (two islands with the same number c not joined by c bridges);
+- each connectivity cut (:class:`Cuts`) with an open link: satisfied and left out when a held
+  link meets it, else a clause over its open links.
+
+A held link's count is ``counts[k] >= 0``; ``-1`` marks a link not decided yet (an at-most island's
+link outside the part), which counts as no bridge for its island's bound and leaves out any cut
+it is in (such a cut can still be met there).  :func:`split` cuts the formula into the parts that
+share no variable, so that far-apart places are solved apart, each on a small solver.
+
+Any assignment of the part, with the held links, satisfies every clause of the whole encoding that
+concerns the exact islands and open links; the caller still checks the whole answer's
+connectivity (and the rule checker checks every answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .graph import DisjointSets
+from .sat import _TUPLE_LIMIT, _degree_clauses
+
+#: a cut of the "some link here carries a bridge" kind; the other kind is "not all of them do"
+REQUIRE, FORBID = 1, -1
+
+
+class Cuts:
+    """The connectivity cuts added so far, findable by link."""
+
+    def __init__(self) -> None:
+        self.cuts: list[tuple[int, tuple[int, ...]]] = []
+        self.of_link: dict[int, list[int]] = {}
+
+    def add(self, kind: int, links: Iterable[int]) -> None:
+        c = len(self.cuts)
+        links = tuple(links)
+        self.cuts.append((kind, links))
+        of_link = self.of_link
+        for k in links:
+            of_link.setdefault(k, []).append(c)
+
+    def touching(self, links: Iterable[int]) -> set[int]:
+        of_link = self.of_link
+        out: set[int] = set()
+        for k in links:
+            out.update(of_link.get(k, ()))
+        return out
+
+
+class Part:
+    """A formula over some open links: ``clauses`` in variables ``base[k] + 1 .. base[k] + cap``
+    ("at least j bridges on link k"), or ``clauses is None`` when the held links leave no way."""
+
+    def __init__(self, links: list[int], base: dict[int, int], capacities: Sequence[int], clauses):
+        self.links = links
+        self.base = base
+        self.capacities = capacities
+        self.clauses = clauses
+        self.nvars = sum(capacities[k] for k in links)
+
+    def counts(self, model: Sequence[int]) -> dict[int, int]:
+        """Bridges per open link from a model of ``clauses`` (a list indexed by variable - 1)."""
+        out = {}
+        caps, base = self.capacities, self.base
+        for k in self.links:
+            b, c = base[k], 0
+            while c < caps[k] and model[b + c] > 0:
+                c += 1
+            out[k] = c
+        return out
+
+
+def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: Iterable[int],
+          cuts: Cuts | None = None, exact: Iterable[int] | None = None, at_most: Iterable[int] = ()) -> Part | None:
+    """The part of the open links (those with ``capacities[k] > 0``), or None when a degree
+    constraint is out of reach of the tuple clauses (the caller goes global then).  The exact
+    islands are the open links' ends unless given; each of theirs links must be open or held."""
+    links = sorted(k for k in set(open_links) if capacities[k])
+    base: dict[int, int] = {}
+    top = 0
+    for k in links:
+        base[k] = top
+        top += capacities[k]
+    clauses: list[list[int]] = []
+    add = clauses.append
+    for k in links:  # order: at least j+1 -> at least j
+        b = base[k]
+        clauses.extend([-(b + j + 1), b + j] for j in range(1, capacities[k]))
+    islands, incident, ends = puzzle.islands, puzzle.incident, puzzle.links
+    exact = {e for k in links for e in ends[k][:2]} if exact is None else set(exact)
+    bounded = set(at_most) - exact
+    for i, only_bound in [(i, False) for i in sorted(exact)] + [(i, True) for i in sorted(bounded)]:
+        mine, caps, need = [], [], islands[i].number
+        for k in incident[i]:
+            if k in base:
+                mine.append(base[k])
+                caps.append(capacities[k])
+            elif counts[k] > 0:
+                need -= counts[k]
+            elif counts[k] < 0 and capacities[k] and not only_bound:
+                raise ValueError(f"island {i} has link {k} neither open nor held")
+        if need < 0 or (not only_bound and need > sum(caps)):
+            return Part(links, base, capacities, None)
+        if not mine:
+            if need and not only_bound:
+                return Part(links, base, capacities, None)
+            continue
+        size = 1
+        for c in caps:
+            size *= c + 1
+        if size > _TUPLE_LIMIT:
+            return None
+        block = _degree_clauses(tuple(caps), need, mine)
+        if only_bound:
+            block = [cl for cl in block if cl and cl[0] < 0]
+        clauses.extend(block)
+    partners = puzzle.crossing_partners
+    for k in links:
+        u = base[k] + 1
+        for h in partners[k]:
+            if h in base:
+                if h > k:
+                    add([-u, -(base[h] + 1)])
+            elif counts[h] > 0:
+                add([-u])
+        a, b, _h = ends[k]
+        c = islands[a].number
+        if c == islands[b].number and c <= capacities[k] and len(islands) > 2:
+            add([-(base[k] + c)])
+    if cuts is not None:
+        for c in sorted(cuts.touching(links)):
+            kind, cut = cuts.cuts[c]
+            lits, met = [], False
+            for k in cut:
+                if k in base:
+                    lits.append(kind * (base[k] + 1))
+                elif counts[k] < 0 or (counts[k] > 0) == (kind == REQUIRE):
+                    met = True
+                    break
+            if not met:
+                add(lits)
+    return Part(links, base, capacities, clauses)
+
+
+def split(part: Part) -> list[Part]:
+    """``part`` cut into the parts that share no variable (an unsatisfiable part stays whole)."""
+    if part.clauses is None or not part.links:
+        return [part]
+    link_of = [0] * (part.nvars + 1)
+    for k in part.links:
+        b = part.base[k]
+        for j in range(1, part.capacities[k] + 1):
+            link_of[b + j] = k
+    index = {k: n for n, k in enumerate(part.links)}
+    sets = DisjointSets(len(part.links))
+    for cl in part.clauses:
+        if len(cl) > 1:
+            first = index[link_of[abs(cl[0])]]
+            for lit in cl[1:]:
+                sets.union(first, index[link_of[abs(lit)]])
+    groups: dict[int, list[int]] = {}
+    for n, k in enumerate(part.links):
+        groups.setdefault(sets.find(n), []).append(k)
+    if len(groups) == 1:
+        return [part]
+    clause_groups: dict[int, list[list[int]]] = {r: [] for r in groups}
+    for cl in part.clauses:
+        if not cl:
+            return [Part(part.links, part.base, part.capacities, None)]
+        clause_groups[sets.find(index[link_of[abs(cl[0])]])].append(cl)
+    out = []
+    for r, ks in groups.items():
+        base: dict[int, int] = {}
+        top = 0
+        for k in ks:
+            base[k] = top
+            top += part.capacities[k]
+        shift = {k: base[k] - part.base[k] for k in ks}
+        clauses = [[lit + shift[link_of[lit]] if lit > 0 else lit - shift[link_of[-lit]] for lit in cl]
+                   for cl in clause_groups[r]]
+        out.append(Part(ks, base, part.capacities, clauses))
+    return out
