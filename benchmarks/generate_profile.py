@@ -80,7 +80,7 @@ def replay(path: str, part: str) -> None:
     from hashikit.generate import unique as U
     from hashikit.logic.deducer import Deducer
     from hashikit.logic.state import State
-    from hashikit.solvers.sat import other_solution
+    from hashikit.solvers.sat import unique_proof
 
     rec = pickle.loads(Path(path).read_bytes())
     level = rec["level"]
@@ -105,7 +105,7 @@ def replay(path: str, part: str) -> None:
     for puzzle, solution, counts in loaded(warm["proof"])[:1]:
         check(puzzle, solution)
         if not puzzle.no_loops:
-            other_solution(puzzle, solution.counts(puzzle), solver=U._PROOF_SOLVER)
+            unique_proof(puzzle, solution.counts(puzzle), solver=U._PROOF_SOLVER)
     if part == "drawing":
         for name, rows, cols, rng, rest in drawings:
             (layouts._tatham_board if name == "tatham" else layouts._random_board)(rows, cols, rng, *rest, None)
@@ -131,7 +131,7 @@ def replay(path: str, part: str) -> None:
         for puzzle, solution, counts in proofs:
             check(puzzle, solution)
             if part == "proof: SAT" and not puzzle.no_loops:
-                other_solution(puzzle, solution.counts(puzzle) if counts is None else counts, solver=U._PROOF_SOLVER)
+                unique_proof(puzzle, solution.counts(puzzle) if counts is None else counts, solver=U._PROOF_SOLVER)
 
 
 def profile(size: int, level: str, seeds: int, options: dict) -> dict[str, float]:

@@ -7,6 +7,7 @@ out to the board's edges.  :mod:`.unique` turns a layout into a puzzle of one so
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import repeat
 
 from ..limits import Deadline
@@ -298,27 +299,14 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
     cell (r, c) at (r + 1) * (cols + 2) + c + 1): its islands and bridges as flat cells.  ``bits``:
     the rng's ``getrandbits``, each draw written out as in :func:`_below`."""
     w = cols + 2
-    steps = (1, w, -1, -w)  # as _DIRS
     k_bridges, k_percent = maxbridges.bit_length(), (100).bit_length()
     grid = bytearray(blank)
     start = (_below(bits, rows) + 1) * w + _below(bits, cols) + 1
     grid[start] = _ISLAND
     islands = [start]
-
-    def way(x: int) -> tuple[int, list[int], int, int]:
-        """An island's cell, its directions that stay on the board (the border never changes),
-        how many, and the bits a draw among them takes."""
-        dirs = [s for s in steps if grid[x + s] != _OUT]
-        return x, dirs, len(dirs), len(dirs).bit_length()
-
-    ways = [way(start)]
+    way = _ways(rows, cols)
+    ways = [way[start]]
     edges: dict[tuple[int, int], int] = {}
-
-    def add_edge(p: int, q: int, count: int, s: int) -> None:
-        key = (p, q) if p < q else (q, p)
-        edges[key] = edges.get(key, 0) + count
-        for x in range(p + s, q, s):
-            grid[x] = _BRIDGE
 
     bad = 0
     n, k_n = 1, 1
@@ -349,7 +337,9 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
                 while j >= 100:
                     j = bits(k_percent)
                 if j < expansion:
-                    add_edge(src, x, count, s)
+                    key = (src, x) if src < x else (x, src)
+                    edges[key] = edges.get(key, 0) + count
+                    grid[first:x:s] = _BRIDGES[:(x - first) // s]
                     bad = 0
                     continue
             far = x - 2 * s
@@ -376,9 +366,28 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
             continue
         grid[new] = _ISLAND
         islands.append(new)
-        ways.append(way(new))
+        ways.append(way[new])
         n += 1
         k_n = n.bit_length()
-        add_edge(src, new, count, s)
+        edges[(src, new) if src < new else (new, src)] = count  # (a new island: its first bridge)
+        grid[first:new:s] = _BRIDGES[:(new - first) // s]
         bad = 0
     return islands, edges
+
+
+#: bridge cells enough for any span of a drawing (sliced to length)
+_BRIDGES = bytes([_BRIDGE]) * 1024
+
+
+@lru_cache(maxsize=16)
+def _ways(rows: int, cols: int) -> list[tuple[int, tuple[int, ...], int, int] | None]:
+    """Per cell of :func:`_tatham_drawing`'s flat board: the cell, its directions that stay on the
+    board (the border never changes), how many, and the bits a draw among them takes."""
+    w = cols + 2
+    out: list = [None] * (w * (rows + 2))
+    for r in range(rows):
+        for c in range(cols):
+            x = (r + 1) * w + c + 1
+            dirs = tuple(s for s, ok in ((1, c + 1 < cols), (w, r + 1 < rows), (-1, c > 0), (-w, r > 0)) if ok)
+            out[x] = (x, dirs, len(dirs), len(dirs).bit_length())
+    return out

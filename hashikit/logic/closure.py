@@ -125,24 +125,33 @@ def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], wai
                             waiting[o] = 1
                             push(o)
             continue  # (overfilled: no solution inside the state, which the caller promises away)
-        total = 0
+        # one pass over the links: the room to fill, the usable links, the sum of their ``hi``, and
+        # the largest ``hi`` of a usable link without a bridge yet (no rule below fires without one)
+        total = usable = room = top = 0
         for k in links:
-            r = hi[k] - lo[k]
-            if r > 0:
-                total += r if r < need else need
+            h = hi[k]
+            if h:
+                usable += 1
+                room += h
+                c = lo[k]
+                if not c and h > top:
+                    top = h
+                r = h - c
+                if r > 0:
+                    total += r if r < need else need
         if total == need:  # fill: exactly as many missing as its links have room for
             raised = [(k, lo[k] + (hi[k] - lo[k] if hi[k] - lo[k] < need else need)) for k in links if hi[k] > lo[k]]
         else:
-            usable = [k for k in links if hi[k] > 0]
-            if num[i] > (len(usable) - 1) * most:  # one-each: a bridge in every usable direction
-                raised = [(k, 1) for k in usable if not lo[k]]
+            if not top:
+                continue
+            if num[i] > (usable - 1) * most:  # one-each: a bridge in every usable direction
+                raised = [(k, 1) for k in links if hi[k] > 0 and not lo[k]]
             else:
                 raised = None
-            if medium:  # at-least-one: a link without which the others cannot carry the number
-                avail = sum(hi[k] for k in links) - num[i]  # (one-each leaves every hi as it was)
+            avail = room - num[i]  # (one-each leaves every hi as it was)
+            if medium and top > avail:  # at-least-one: a link without which the others cannot carry the number
                 more = [(k, 1) for k in links if not lo[k] and hi[k] > avail and hi[k]]
-                if more:
-                    raised = more if raised is None else list({**dict(raised), **dict(more)}.items())
+                raised = more if raised is None else list({**dict(raised), **dict(more)}.items())
             if not raised:
                 continue
         for k, new in raised:
