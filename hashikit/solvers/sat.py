@@ -32,6 +32,7 @@ SAT solver proved it (or a capacity count shows it).
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from itertools import accumulate
 
 from ..errors import BadArgument
