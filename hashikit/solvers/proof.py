@@ -6,7 +6,6 @@ building their formulas is most of the proof's cost (``benchmarks/results/genera
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import accumulate
 
 from ..limits import Deadline
@@ -14,44 +13,8 @@ from ..model import Puzzle
 from . import lazy
 from .base import Status
 from .cadical import open_solver
-from .region import _TUPLE_LIMIT, _degree_patterns
+from .region import _call, _degree_block
 from .sat import CADICAL_OPTIONS, UNARY_MAX_CAP, Encoding, SatBackend, blocking_clause, encode
-
-@lru_cache(maxsize=None)
-def _degree_block(capacities: tuple[int, ...], need: int):
-    """:func:`_degree_patterns` for an island whose links have ``capacities``, as one getter per
-    clause that picks the clause's literals, in order, out of the island's row of literals: "at
-    least j bridges on the p-th link" for each p and j = 1..capacity, then the same negated (see
-    :class:`LeanEncoding`).  A clause comes out as a tuple.  None where :class:`Encoding` takes a
-    totalizer instead (more than ``_TUPLE_LIMIT`` count tuples); one getter of the empty clause
-    where the links cannot carry ``need``."""
-    from operator import itemgetter
-
-    size = 1
-    for c in capacities:
-        size *= c + 1
-    if size > _TUPLE_LIMIT:
-        return None
-    if sum(capacities) < need:
-        return (itemgetter(slice(0, 0)),)
-    width = sum(capacities)
-    start = [0, *accumulate(capacities)]
-    getters = []
-    for pattern in _degree_patterns(capacities, need):
-        picks = [start[p] + j - 1 if j > 0 else width + start[p] - j - 1 for p, j in pattern]
-        getters.append(itemgetter(*picks) if len(picks) > 1 else itemgetter(slice(picks[0], picks[0] + 1)))
-    return tuple(getters)
-
-
-def _call_py(get, row):
-    return get(row)
-
-
-try:  # (Python 3.11 on: a call made in C)
-    from operator import call as _call
-except ImportError:  # pragma: no cover
-    _call = _call_py
-
 
 class LeanEncoding(Encoding):
     """:class:`Encoding`'s clauses (the same clauses in the same order, as tuples) for a puzzle

@@ -4,23 +4,20 @@ A large board's rounds change few links at a time.  Instead of asking the whole 
 assumptions that hold the rest (a call that costs the whole board), :func:`build` writes the
 formula of the open links alone, in fresh variables, with the rest of the board folded in:
 
-- an island with an open link (an *exact* island) needs its number less the bridges its held links
-  carry, spread over its open links (the unary encoding's degree clauses, :func:`_degree_clauses`);
-- an *at-most* island (a board read in parts: its other links are not decided yet) may not take
-  more than its number less what it carries already;
+- an island with an open link needs its number less the bridges its held links carry, spread over
+  its open links (the unary encoding's degree clauses, picked out of a row of the island's literals
+  by getters cached per capacities and number, :func:`_degree_block`);
 - an open link crossing a held link that carries a bridge carries none; two open links that cross
   exclude each other;
 - the implied clauses (two islands with the same number c not joined by c bridges);
 - each connectivity cut (:class:`Cuts`) with an open link: satisfied and left out when a held
   link meets it, else a clause over its open links.
 
-A held link's count is ``counts[k] >= 0``; ``-1`` marks a link not decided yet (an at-most island's
-link outside the part), which counts as no bridge for its island's bound and leaves out any cut
-it is in (such a cut can still be met there).  :func:`split` cuts the formula into the parts that
+:func:`split` cuts the formula into the parts that
 share no variable, so that far-apart places are solved apart, each on a small solver.
 
 Any assignment of the part, with the held links, satisfies every clause of the whole encoding that
-concerns the exact islands and open links; the caller still checks the whole answer's
+concerns the open links; the caller still checks the whole answer's
 connectivity (and the rule checker checks every answer).
 """
 
@@ -28,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from itertools import product
+from itertools import accumulate, product, repeat
 
 from .graph import DisjointSets
 
@@ -58,6 +55,42 @@ def _degree_clauses(capacities: tuple[int, ...], need: int, bases: list[int]) ->
     """:func:`_degree_patterns`'s clauses as literals, for links whose variables start after ``bases``."""
     return [[bases[p] + j if j > 0 else j - bases[p] for p, j in pattern] for pattern in _degree_patterns(capacities, need)]
 
+
+
+@lru_cache(maxsize=None)
+def _degree_block(capacities: tuple[int, ...], need: int):
+    """:func:`_degree_patterns` for an island whose links have ``capacities``, as one getter per
+    clause that picks the clause's literals, in order, out of the island's row of literals: "at
+    least j bridges on the p-th link" for each p and j = 1..capacity, then the same negated (as
+    ``proof.LeanEncoding`` and :func:`build` lay it out).  A clause comes out as a tuple.  None where ``sat.Encoding`` takes a
+    totalizer instead (more than ``_TUPLE_LIMIT`` count tuples); one getter of the empty clause
+    where the links cannot carry ``need``."""
+    from operator import itemgetter
+
+    size = 1
+    for c in capacities:
+        size *= c + 1
+    if size > _TUPLE_LIMIT:
+        return None
+    if sum(capacities) < need:
+        return (itemgetter(slice(0, 0)),)
+    width = sum(capacities)
+    start = [0, *accumulate(capacities)]
+    getters = []
+    for pattern in _degree_patterns(capacities, need):
+        picks = [start[p] + j - 1 if j > 0 else width + start[p] - j - 1 for p, j in pattern]
+        getters.append(itemgetter(*picks) if len(picks) > 1 else itemgetter(slice(picks[0], picks[0] + 1)))
+    return tuple(getters)
+
+
+def _call_py(get, row):
+    return get(row)
+
+
+try:  # (Python 3.11 on: a call made in C)
+    from operator import call as _call
+except ImportError:  # pragma: no cover
+    _call = _call_py
 
 #: a cut of the "some link here carries a bridge" kind; the other kind is "not all of them do"
 REQUIRE, FORBID = 1, -1
@@ -112,11 +145,9 @@ class Part:
 
 
 def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: Iterable[int],
-          cuts: Cuts | None = None, exact: Iterable[int] | None = None, at_most: Iterable[int] = (),
-          nogoods: Sequence[Sequence[int]] = (), ignore: Iterable[int] = ()) -> Part | None:
+          cuts: Cuts | None = None, nogoods: Sequence[Sequence[int]] = (), ignore: Iterable[int] = ()) -> Part | None:
     """The part of the open links (those with ``capacities[k] > 0``), or None when a degree
-    constraint is out of reach of the tuple clauses (the caller goes global then).  The exact
-    islands are the open links' ends unless given; each of theirs links must be open or held."""
+    constraint is out of reach of the tuple clauses (the caller goes global then)."""
     links = sorted(k for k in set(open_links) if capacities[k])
     base: dict[int, int] = {}
     top = 0
@@ -130,24 +161,16 @@ def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: 
         b = base[k]
         clauses.extend([-(b + j + 1), b + j] for j in range(1, capacities[k]))
     islands, incident, ends = puzzle.islands, puzzle.incident, puzzle.links
-    exact = {e for k in links for e in ends[k][:2]} if exact is None else set(exact)
-    bounded = set(at_most) - exact
-    for i, only_bound in [(i, False) for i in sorted(exact)] + [(i, True) for i in sorted(bounded)]:
+    for i in sorted({e for k in links for e in ends[k][:2]}):
         mine, caps, need = [], [], islands[i].number
         for k in incident[i]:
             if k in base:
                 mine.append(base[k])
                 caps.append(capacities[k])
-            elif counts[k] > 0:
+            else:
                 need -= counts[k]
-            elif counts[k] < 0 and capacities[k] and not only_bound:
-                raise ValueError(f"island {i} has link {k} neither open nor held")
-        if need < 0 or (not only_bound and need > sum(caps)):
+        if need < 0 or need > sum(caps):
             return Part(links, base, capacities, None)
-        if not mine:
-            if need and not only_bound:
-                return Part(links, base, capacities, None)
-            continue
         size = 1
         for c in caps:
             size *= c + 1
@@ -155,10 +178,10 @@ def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: 
             return None
         if len(mine) > 1:
             joins.append([k for k in incident[i] if k in base])
-        block = _degree_clauses(tuple(caps), need, mine)
-        if only_bound:
-            block = [cl for cl in block if cl and cl[0] < 0]
-        clauses.extend(block)
+        row: list[int] = []
+        for b, c in zip(mine, caps):
+            row.extend(range(b + 1, b + c + 1))
+        clauses.extend(map(_call, _degree_block(tuple(caps), need), repeat((*row, *[-v for v in row]))))
     partners = puzzle.crossing_partners
     for k in links:
         u = base[k] + 1
@@ -180,7 +203,7 @@ def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: 
             for k in cut:
                 if k in base:
                     lits.append(kind * (base[k] + 1))
-                elif counts[k] < 0 or (counts[k] > 0) == (kind == REQUIRE):
+                elif (counts[k] > 0) == (kind == REQUIRE):
                     met = True
                     break
             if not met:
