@@ -195,62 +195,54 @@ def _check_full(puzzle: Puzzle, solution: Solution, numbers: dict[Pos, int]) -> 
 
 
 def _valid_fast(puzzle: Puzzle, numbers: dict[Pos, int], bridges: dict) -> bool:
-    """True only if every rule holds, decided on integer arrays (island numbers in row-major order,
-    each island's right and lower neighbour); False whenever anything is unusual or wrong, for
-    :func:`check`'s full pass to name.  Its work is bounded like the full pass's: bridge interiors
-    longer in all than a few cells per bridge and island send the solution there too."""
-    cells = sorted(numbers)
-    n = len(cells)
-    index = {pos: i for i, pos in enumerate(cells)}
-    right = [-1] * n
-    for i in range(n - 1):
-        if cells[i][0] == cells[i + 1][0]:
-            right[i] = i + 1
-    below = [-1] * n
-    by_col = sorted(range(n), key=lambda i: (cells[i][1], cells[i][0]))
-    for a, b in zip(by_col, by_col[1:]):
-        if cells[a][1] == cells[b][1]:
-            below[a] = b
-    top, cols = puzzle.maxbridges, puzzle.cols
-    budget = 4 * (len(bridges) + n)
+    """True only if every rule holds, decided on integer arrays (a flat board of the islands and
+    the across bridges' cells, the islands' counts); False whenever anything is unusual or wrong,
+    for :func:`check`'s full pass to name.  A board of more cells than a few per bridge and island
+    goes there too, so the work stays bounded by the bridges and islands."""
+    rows, cols, top = puzzle.rows, puzzle.cols, puzzle.maxbridges
+    n = len(numbers)
+    if rows * cols > 8 * (len(bridges) + n) + 256:
+        return False
+    index = {}
+    grid = bytearray(rows * cols)
+    for i, (r, c) in enumerate(numbers):
+        index[r, c] = i
+        grid[r * cols + c] = 1
     degree = [0] * n
     ends: list[tuple[int, int]] = []
-    across: set[int] = set()
-    down: list[tuple[int, int, int]] = []
+    down: list[tuple[int, int]] = []
     for key, count in bridges.items():
         if type(count) is not int or not 1 <= count <= top or type(key) is not tuple or len(key) != 2:
             return False
         p, q = key
         if type(p) is not tuple or type(q) is not tuple or len(p) != 2 or len(q) != 2:
             return False
-        if type(p[0]) is not int or type(p[1]) is not int or type(q[0]) is not int or type(q[1]) is not int:
+        r1, c1 = p
+        r2, c2 = q
+        if type(r1) is not int or type(c1) is not int or type(r2) is not int or type(c2) is not int:
             return False
         i, j = index.get(p, -1), index.get(q, -1)
-        if i < 0 or j < 0:
+        if i < 0 or j < 0 or i == j:
             return False
-        if i > j:
-            i, j, p, q = j, i, q, p
-        if right[i] == j:
-            budget -= q[1] - p[1] - 1
-            across.update(range(p[0] * cols + p[1] + 1, q[0] * cols + q[1]))
-        elif below[i] == j:
-            budget -= q[0] - p[0] - 1
-            down.append((p[1], p[0] + 1, q[0]))
+        x, y = r1 * cols + c1, r2 * cols + c2
+        if x > y:
+            x, y = y, x
+        if r1 == r2:
+            if y - x > len(_ACROSS) or 1 in grid[x + 1:y]:
+                return False  # an island between
+            grid[x + 1:y] = _ACROSS[:y - x - 1]
+        elif c1 == c2:
+            down.append((x + cols, y))
         else:
-            return False
-        if budget < 0:
             return False
         degree[i] += count
         degree[j] += count
         ends.append((i, j))
-    for i in range(n):
-        if degree[i] != numbers[cells[i]]:
-            return False
-    if across:
-        for c, r1, r2 in down:
-            for r in range(r1, r2):
-                if r * cols + c in across:
-                    return False
+    for (x, y) in down:
+        if any(grid[x:y:cols]):
+            return False  # an island between, or a bridge across
+    if degree != list(numbers.values()):
+        return False
     if puzzle.no_loops and len(ends) != n - 1:
         return False
     parent = list(range(n))
@@ -266,6 +258,10 @@ def _valid_fast(puzzle: Puzzle, numbers: dict[Pos, int], bridges: dict) -> bool:
             parent[i] = j
             groups -= 1
     return groups <= 1
+
+
+#: across-bridge cells of :func:`_valid_fast`'s board, sliced to a bridge's length
+_ACROSS = bytes([2]) * 4096
 
 
 def _count(count) -> str:

@@ -274,3 +274,17 @@ def test_a_crossing_in_a_connected_solution_with_the_right_counts():
     assert rules_broken(p, bridges) == {"crossing"}
     del bridges[((0, 1), (2, 1))]
     assert "crossing" not in rules_broken(p, bridges)
+
+
+def test_a_valid_solution_on_a_long_row_takes_either_pass():
+    """Bridges longer than the fast pass's slices, and a board too sparse for its flat grid."""
+    from hashikit.checker import _valid_fast
+
+    for width, extra in ((20_000, 4_000), (9_000, 0), (200_000, 0)):
+        cells = [0, 6_000, width - 1] + [6_010 + 2 * t for t in range(extra)]
+        cells.sort()
+        bridges = {((0, a), (0, b)): 1 for a, b in zip(cells, cells[1:])}
+        p = Puzzle(1, width, [(0, c, 1 if c in (cells[0], cells[-1]) else 2) for c in cells])
+        report = check(p, Solution(bridges))
+        assert report.ok and report.components == [[(0, c) for c in cells]]
+        assert _valid_fast(p, {isl.pos: isl.number for isl in p.islands}, bridges) is False  # (declined)
