@@ -205,6 +205,7 @@ def _valid_fast(puzzle: Puzzle, numbers: dict[Pos, int], bridges: dict) -> bool:
         return False
     index = {}
     grid = bytearray(rows * cols)
+    across = bytes([2]) * cols  # an across bridge's cells, sliced to its length
     for i, (r, c) in enumerate(numbers):
         index[r, c] = i
         grid[r * cols + c] = 1
@@ -228,9 +229,9 @@ def _valid_fast(puzzle: Puzzle, numbers: dict[Pos, int], bridges: dict) -> bool:
         if x > y:
             x, y = y, x
         if r1 == r2:
-            if y - x > len(_ACROSS) or 1 in grid[x + 1:y]:
+            if 1 in grid[x + 1:y]:
                 return False  # an island between
-            grid[x + 1:y] = _ACROSS[:y - x - 1]
+            grid[x + 1:y] = across[:y - x - 1]
         elif c1 == c2:
             down.append((x + cols, y))
         else:
@@ -258,10 +259,6 @@ def _valid_fast(puzzle: Puzzle, numbers: dict[Pos, int], bridges: dict) -> bool:
             parent[i] = j
             groups -= 1
     return groups <= 1
-
-
-#: across-bridge cells of :func:`_valid_fast`'s board, sliced to a bridge's length
-_ACROSS = bytes([2]) * 4096
 
 
 def _count(count) -> str:
