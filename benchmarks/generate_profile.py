@@ -80,7 +80,7 @@ def replay(path: str, part: str) -> None:
     from hashikit.generate import unique as U
     from hashikit.logic.deducer import Deducer
     from hashikit.logic.state import State
-    from hashikit.solvers.sat import unique_proof
+    from hashikit.solvers.proof import unique_proof
 
     rec = pickle.loads(Path(path).read_bytes())
     level = rec["level"]

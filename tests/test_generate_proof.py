@@ -1,4 +1,4 @@
-"""The generator's SAT proof of uniqueness (``solvers.sat.unique_proof`` on ``lean_encode``'s
+"""The generator's SAT proof of uniqueness (``solvers.proof.unique_proof`` on ``lean_encode``'s
 formula): the same formula as the engine's ``encode``, the same models, and the same answer as the
 brute-force oracle on small random boards."""
 
@@ -11,7 +11,8 @@ import pytest
 from hashikit.model import Puzzle, Solution
 from hashikit.solvers.base import Status
 from hashikit.solvers.cadical import open_solver
-from hashikit.solvers.sat import LeanEncoding, blocking_clause, encode, lean_encode, unique_proof
+from hashikit.solvers.proof import LeanEncoding, lean_encode, unique_proof
+from hashikit.solvers.sat import blocking_clause, encode
 
 from oracle import count_solutions, random_board
 from test_oracle import valid
@@ -84,7 +85,7 @@ def test_unique_proof_agrees_with_the_brute_force_oracle():
 def test_unique_proofs_no_good_is_the_engines(monkeypatch):
     """The proof's no-good of the construction, built from the lean formula's bases, excludes exactly
     what ``blocking_clause`` excludes (the same literals)."""
-    import hashikit.solvers.sat as sat
+    import hashikit.solvers.proof as sat
 
     seen = []
 

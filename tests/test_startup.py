@@ -21,7 +21,7 @@ SOLVE_IMPORTS = {
     "hashikit.service.admit", "hashikit.service.converting", "hashikit.service.generating",
     "hashikit.service.grading", "hashikit.service.play", "hashikit.service.shapes", "hashikit.service.solving",
     "hashikit.solvers", "hashikit.solvers.base", "hashikit.solvers.graph", "hashikit.solvers.lazy",
-    "hashikit.solvers.cadical", "hashikit.solvers.sat",
+    "hashikit.solvers.cadical", "hashikit.solvers.region", "hashikit.solvers.sat",  # region: the degree clauses
 }
 #: packages a plain solve must never load (``dataclasses`` loads ``inspect``, ``ast``, ``dis`` and
 #: ``tokenize``: the records on this path are :mod:`hashikit.records`; ``pysat``, python-sat's Python

@@ -341,7 +341,7 @@ def _verify(puzzle: Puzzle, solution: Solution, deadline: Deadline | None, count
     proof = None if deadline is None else deadline.at_least(PROOF_FLOOR)
     if DEFAULT_ENGINE == "sat" and (proof is None or len(puzzle.links) <= _VERIFY_IN_PROCESS):
         # the deadline checked between the SAT solver's calls, each of them short here
-        from ..solvers.sat import unique_proof
+        from ..solvers.proof import unique_proof
 
         status, _counts = unique_proof(puzzle, solution.counts(puzzle) if counts is None else counts,
                                         time_limit=proof, solver=_PROOF_SOLVER)

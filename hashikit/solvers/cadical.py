@@ -64,6 +64,19 @@ class Cadical:
     def _solve(self, main: int) -> bool:
         return self._api.cadical195_solve(self._solver, self._assumed, main)
 
+    def solve_conflicts(self, assumptions: list[int] | tuple[int, ...], conflicts: int) -> bool | None:
+        """:meth:`solve` given at most ``conflicts`` conflicts: None when they run out first."""
+        main = int(threading.current_thread() is threading.main_thread())
+        self._assumed = list(assumptions)
+        self._api.cadical195_cbudget(self._solver, conflicts)
+        status = self._api.cadical195_solve_lim(self._solver, self._assumed, main)
+        self._sat = None if status == 0 else status > 0
+        return self._sat
+
+    def set_phases(self, literals: list[int]) -> None:
+        """The value each variable is first tried at in the next solves (``literals``' signs)."""
+        self._api.cadical195_setphases(self._solver, literals)
+
     def get_core(self) -> list[int] | None:
         """After an unsatisfiable solve under assumptions: the assumptions it failed on."""
         if self._sat is not False:
@@ -105,6 +118,12 @@ class Minisat(Cadical):
     def _new(self):
         self._add = self._api.minisat22_add_cl
         return self._api.minisat22_new()
+
+    def solve_conflicts(self, assumptions: list[int] | tuple[int, ...], conflicts: int) -> bool | None:
+        return self.solve(assumptions)
+
+    def set_phases(self, literals: list[int]) -> None:
+        self._api.minisat22_setphases(self._solver, literals)
 
     def _solve(self, main: int) -> bool:
         return self._api.minisat22_solve(self._solver, self._assumed, main)

@@ -5,7 +5,7 @@ assumptions that hold the rest (a call that costs the whole board), :func:`build
 formula of the open links alone, in fresh variables, with the rest of the board folded in:
 
 - an island with an open link (an *exact* island) needs its number less the bridges its held links
-  carry, spread over its open links (the unary encoding's degree clauses, ``sat._degree_clauses``);
+  carry, spread over its open links (the unary encoding's degree clauses, :func:`_degree_clauses`);
 - an *at-most* island (a board read in parts: its other links are not decided yet) may not take
   more than its number less what it carries already;
 - an open link crossing a held link that carries a bridge carries none; two open links that cross
@@ -27,9 +27,37 @@ connectivity (and the rule checker checks every answer).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import product
 
 from .graph import DisjointSets
-from .sat import _TUPLE_LIMIT, _degree_clauses
+
+#: degree constraints with more count tuples than this use a totalizer instead
+_TUPLE_LIMIT = 400
+
+
+@lru_cache(maxsize=None)
+def _degree_patterns(capacities: tuple[int, ...], need: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Clauses for "the counts on links with these capacities sum to ``need``", as ``(position, level)``
+    literals: ``level > 0`` is "at least ``level`` bridges on that link", ``-level`` its negation.
+
+    Forbids each maximal tuple one over (``sum == need + 1``: not all of them reached)
+    and each maximal tuple one under (``sum == need - 1``: not all of them capped).
+    """
+    out = []
+    for counts in product(*(range(c + 1) for c in capacities)):
+        s = sum(counts)
+        if s == need + 1:
+            out.append(tuple((p, -t) for p, t in enumerate(counts) if t))
+        elif s == need - 1:
+            out.append(tuple((p, t + 1) for p, (t, c) in enumerate(zip(counts, capacities)) if t < c))
+    return tuple(out)
+
+
+def _degree_clauses(capacities: tuple[int, ...], need: int, bases: list[int]) -> list[list[int]]:
+    """:func:`_degree_patterns`'s clauses as literals, for links whose variables start after ``bases``."""
+    return [[bases[p] + j if j > 0 else j - bases[p] for p, j in pattern] for pattern in _degree_patterns(capacities, need)]
+
 
 #: a cut of the "some link here carries a bridge" kind; the other kind is "not all of them do"
 REQUIRE, FORBID = 1, -1
@@ -62,11 +90,13 @@ class Part:
     """A formula over some open links: ``clauses`` in variables ``base[k] + 1 .. base[k] + cap``
     ("at least j bridges on link k"), or ``clauses is None`` when the held links leave no way."""
 
-    def __init__(self, links: list[int], base: dict[int, int], capacities: Sequence[int], clauses):
+    def __init__(self, links: list[int], base: dict[int, int], capacities: Sequence[int], clauses,
+                 joins: list[Sequence[int]] | None = None):
         self.links = links
         self.base = base
         self.capacities = capacities
         self.clauses = clauses
+        self.joins = joins  # groups of links that some clause ties together (None: read them off the clauses)
         self.nvars = sum(capacities[k] for k in links)
 
     def counts(self, model: Sequence[int]) -> dict[int, int]:
@@ -82,7 +112,8 @@ class Part:
 
 
 def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: Iterable[int],
-          cuts: Cuts | None = None, exact: Iterable[int] | None = None, at_most: Iterable[int] = ()) -> Part | None:
+          cuts: Cuts | None = None, exact: Iterable[int] | None = None, at_most: Iterable[int] = (),
+          nogoods: Sequence[Sequence[int]] = (), ignore: Iterable[int] = ()) -> Part | None:
     """The part of the open links (those with ``capacities[k] > 0``), or None when a degree
     constraint is out of reach of the tuple clauses (the caller goes global then).  The exact
     islands are the open links' ends unless given; each of theirs links must be open or held."""
@@ -94,6 +125,7 @@ def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: 
         top += capacities[k]
     clauses: list[list[int]] = []
     add = clauses.append
+    joins: list[Sequence[int]] = []
     for k in links:  # order: at least j+1 -> at least j
         b = base[k]
         clauses.extend([-(b + j + 1), b + j] for j in range(1, capacities[k]))
@@ -121,6 +153,8 @@ def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: 
             size *= c + 1
         if size > _TUPLE_LIMIT:
             return None
+        if len(mine) > 1:
+            joins.append([k for k in incident[i] if k in base])
         block = _degree_clauses(tuple(caps), need, mine)
         if only_bound:
             block = [cl for cl in block if cl and cl[0] < 0]
@@ -132,6 +166,7 @@ def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: 
             if h in base:
                 if h > k:
                     add([-u, -(base[h] + 1)])
+                    joins.append((k, h))
             elif counts[h] > 0:
                 add([-u])
         a, b, _h = ends[k]
@@ -139,7 +174,7 @@ def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: 
         if c == islands[b].number and c <= capacities[k] and len(islands) > 2:
             add([-(base[k] + c)])
     if cuts is not None:
-        for c in sorted(cuts.touching(links)):
+        for c in sorted(cuts.touching(links) - set(ignore)):
             kind, cut = cuts.cuts[c]
             lits, met = [], False
             for k in cut:
@@ -150,7 +185,20 @@ def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: 
                     break
             if not met:
                 add(lits)
-    return Part(links, base, capacities, clauses)
+                joins.append([k for k in cut if k in base])
+    for nogood in nogoods:
+        if any(counts[k] != c for k, c in enumerate(nogood) if capacities[k] and k not in base):
+            continue
+        lits = []
+        for k in links:
+            c, b = nogood[k], base[k]
+            if c:
+                lits.append(-(b + c))
+            if c < capacities[k]:
+                lits.append(b + c + 1)
+        add(lits)
+        joins.append(links)
+    return Part(links, base, capacities, clauses, joins)
 
 
 def split(part: Part) -> list[Part]:
@@ -164,11 +212,14 @@ def split(part: Part) -> list[Part]:
             link_of[b + j] = k
     index = {k: n for n, k in enumerate(part.links)}
     sets = DisjointSets(len(part.links))
-    for cl in part.clauses:
-        if len(cl) > 1:
-            first = index[link_of[abs(cl[0])]]
-            for lit in cl[1:]:
-                sets.union(first, index[link_of[abs(lit)]])
+    joins = part.joins
+    if joins is None:
+        joins = [[link_of[abs(lit)] for lit in cl] for cl in part.clauses if len(cl) > 1]
+    for tied in joins:
+        if len(tied) > 1:
+            first = index[tied[0]]
+            for k in tied[1:]:
+                sets.union(first, index[k])
     groups: dict[int, list[int]] = {}
     for n, k in enumerate(part.links):
         groups.setdefault(sets.find(n), []).append(k)

@@ -32,45 +32,20 @@ SAT solver proved it (or a capacity count shows it).
 from __future__ import annotations
 
 import time
-from functools import lru_cache
-from itertools import accumulate, product
+from itertools import accumulate
 
 from ..errors import BadArgument
 from ..limits import Deadline
 from ..model import Puzzle
-from . import lazy
+from . import lazy, region
 from .base import SolveResult, Status
 from .cadical import CADICAL, open_solver, solver_names
 from .graph import simple_infeasibility
+from .region import _TUPLE_LIMIT, _degree_clauses
 
 DEFAULT_SAT_SOLVER = CADICAL
-#: degree constraints with more count tuples than this use a totalizer instead
-_TUPLE_LIMIT = 400
 #: links that can carry more bridges than this switch the puzzle to the binary encoding
 UNARY_MAX_CAP = 8
-
-
-@lru_cache(maxsize=None)
-def _degree_patterns(capacities: tuple[int, ...], need: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Clauses for "the counts on links with these capacities sum to ``need``", as ``(position, level)``
-    literals: ``level > 0`` is "at least ``level`` bridges on that link", ``-level`` its negation.
-
-    Forbids each maximal tuple one over (``sum == need + 1``: not all of them reached)
-    and each maximal tuple one under (``sum == need - 1``: not all of them capped).
-    """
-    out = []
-    for counts in product(*(range(c + 1) for c in capacities)):
-        s = sum(counts)
-        if s == need + 1:
-            out.append(tuple((p, -t) for p, t in enumerate(counts) if t))
-        elif s == need - 1:
-            out.append(tuple((p, t + 1) for p, (t, c) in enumerate(zip(counts, capacities)) if t < c))
-    return tuple(out)
-
-
-def _degree_clauses(capacities: tuple[int, ...], need: int, bases: list[int]) -> list[list[int]]:
-    """:func:`_degree_patterns`'s clauses as literals, for links whose variables start after ``bases``."""
-    return [[bases[p] + j if j > 0 else j - bases[p] for p, j in pattern] for pattern in _degree_patterns(capacities, need)]
 
 
 class Encoding:
@@ -306,15 +281,32 @@ def encode(puzzle: Puzzle, implied: bool = True):
     return Encoding(puzzle, implied, capacities)
 
 
-#: a local round may change the links within this many links of the ends of the links just cut
-LOCAL_RADIUS = 2
-#: local rounds tried (each widening the region by the links it failed on) before a global one
-LOCAL_TRIES = 30
-#: boards with fewer islands take global rounds only (their rounds are cheap already, and holding the
-#: rest of the board costs more than it saves: ``benchmarks/results/scale_small.md``)
+#: a local round first opens the links within this many links of a cut's links' ends
+LOCAL_RADIUS = 1
+#: a place is widened (its radius doubled, plus one) at most this many times before the round goes global
+LOCAL_TRIES = 5
+#: the cuts left unmet by the small solvers are tried on the incremental solver with the links within this
+#: many links of their links' ends open
+HELD_RADIUS = 2
+#: a round whose cuts' region (at ``HELD_RADIUS``) holds at most this share of the islands goes to the
+#: incremental solver at once, all its cuts together; larger ones go to the small solvers first
+HELD_SHARE = 0.9
+#: nor more than this many islands (each try there costs the whole board, and a large region needs many)
+HELD_MAX_ISLANDS = 40_000
+#: a round's tries on the incremental solver stop once they cost more than this share of the first
+#: global solve (CPU)
+HELD_BUDGET = 2.0
+#: conflicts one try of the cuts the small solvers left may take (CaDiCaL) before the round goes global
+HELD_CONFLICTS = 20_000
+#: tries of a round's unmet cuts on the incremental solver, the rest held, before the round goes global
+HELD_TRIES = 30
+#: boards with fewer islands take global rounds only (their rounds are cheap already:
+#: ``benchmarks/results/scale_small.md``)
 LOCAL_MIN_ISLANDS = 1000
-#: a local round whose region holds more than this share of the islands is global instead
+#: a place whose region holds more than this share of the islands goes global instead
 LOCAL_SHARE = 0.9
+#: CaDiCaL's options for the small solver of one part of a local round
+LOCAL_OPTIONS: dict[str, int] = {}
 #: CaDiCaL's options: stable mode only (as in its "sat" configuration) about halves the first solve of
 #: a 10,000-island board (5,200 conflicts instead of 16,000); small boards: ``benchmarks/results/scale_small.md``
 CADICAL_OPTIONS = {"stabilizeonly": 1}
@@ -328,16 +320,32 @@ FIRST_OPTIONS = {"inprocessing": 0, "chrono": 2}
 
 
 class SatBackend:
-    """The shared loop's view of one incremental SAT solver.
+    """The shared loop's view of one incremental SAT solver, and of small ones for local rounds.
 
-    With ``local`` on (and at least ``LOCAL_MIN_ISLANDS`` islands), a round that follows cuts first solves *near* them: every link farther
-    than ``LOCAL_RADIUS`` links from the ends of the links cut keeps its count from the last
-    assignment, as assumptions.  The rest of the board cannot then fall apart somewhere new, so
-    the rounds are few and cheap.  Where the assumptions leave no assignment, the links in the
-    solver's failed assumptions (its core) join the region and the round is tried again; after
-    ``LOCAL_TRIES``, or once the region holds more than ``LOCAL_SHARE`` of the islands, the round is global.  Every
-    assignment returned satisfies the whole formula (assumptions only narrow it), and only a
-    global solve answers "infeasible".  A no-good (:meth:`exclude`) makes the next round global.
+    Every cut goes to the incremental solver and to a :class:`region.Cuts` store.  With ``local`` on
+    (and at least ``LOCAL_MIN_ISLANDS`` islands), a round that follows cuts is first solved *near*
+    them, keeping the last assignment elsewhere:
+
+    - *held*: when the islands within ``HELD_RADIUS`` links of the cuts' links are few (at most
+      ``HELD_SHARE`` of the board and ``HELD_MAX_ISLANDS``), the incremental solver is asked with
+      every other link held at its count by assumptions; where that leaves no assignment, the links
+      in the failed assumptions (the core) are freed too, up to ``HELD_TRIES`` times, within
+      ``HELD_BUDGET`` times the CPU of the first global solve;
+    - *small*: otherwise, or when that fails, a cut at a time (smallest first; one the assignment
+      already meets is skipped): the links within ``LOCAL_RADIUS`` links of the cut's links' ends are
+      opened, every other link held (:func:`region.build`, with every stored cut and no-good folded
+      in, the other unmet cuts left to their own places), the formula split into the parts that share
+      no variable (:func:`region.split`), and the parts holding the cut solved, each on a fresh small
+      CaDiCaL whose first phases are the current counts.  A part with no model is widened (the radius
+      grows by half, plus one) up to ``LOCAL_TRIES`` times; the cuts still unmet go to the held way,
+      each try there within ``HELD_CONFLICTS`` conflicts;
+    - *global*: when both fail, on the incremental solver.
+
+    Each solved part or held solve satisfies every clause of the whole formula and every cut and
+    no-good that concerns its links, with the rest held; the clauses on other links keep their values.
+    So every assignment returned satisfies the whole formula and every cut, and only the incremental
+    solver, which holds them all, answers "infeasible".  After a no-good (:meth:`exclude`) the next
+    round is global.
     """
 
     def __init__(self, enc, sat, stats: dict | None = None, local: bool = True, first=None):
@@ -347,15 +355,15 @@ class SatBackend:
         self.local = local and len(enc.puzzle.islands) >= LOCAL_MIN_ISLANDS
         self.first = first  # a model of the formula without cuts, the first global solve's phases
         self.counts: list[int] | None = None  # the last assignment
-        self.fixed: list[tuple[int, ...]] = []  # per link: the literals that keep its last count
-        self.touched: set[int] | None = None  # ends of the links cut since then; None: go global
-        self._link_of: list[int] | None = None
+        self.cuts = region.Cuts()
+        self.pending: list[int] | None = []  # the cuts added since the last assignment; None: go global
+        self.nogoods: list[list[int]] = []  # the solutions excluded so far
 
     def solve(self, deadline):
-        if self.local and self.counts is not None and self.touched:
+        if self.local and self.counts is not None and self.pending:
             counts = self._solve_near(deadline)
             if counts is not None:
-                self.touched = set()
+                self.pending = []
                 return Status.SOLVED, counts
         self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
         first, self.first = self.first, None
@@ -363,44 +371,121 @@ class SatBackend:
         # solver's saved phases on it (assumptions do not outlast the call, as forced phases would)
         if (first is not None and self._timed("global_time", self.sat.solve, first)) or \
                 self._timed("global_time", self.sat.solve, ()):
-            enc = self.enc
-            self.counts = enc.counts(self.sat.get_model())
-            if self.local:
-                self.fixed = enc.holding(self.counts)
-            self.touched = set()
+            self.counts = self.enc.counts(self.sat.get_model())
+            self.pending = []
             return Status.SOLVED, list(self.counts)
         return Status.INFEASIBLE, None
 
     def _solve_near(self, deadline) -> list[int] | None:
-        """A round near the links cut since the last one: the new counts, or None to go global."""
+        """A round near the cuts added since the last one: the new counts, or None to go global."""
         puzzle = self.enc.puzzle
+        capacities, incident, ends = self.enc.capacities, puzzle.incident, puzzle.links
+        most = len(puzzle.islands) * LOCAL_SHARE
+        counts = list(self.counts)
+        cuts = self.cuts.cuts
+        unmet = {c for c in self.pending if not _meets(counts, *cuts[c])}
+        seeds = {e for c in unmet for k in cuts[c][1] for e in ends[k][:2]}
+        if len(_ring(puzzle, seeds, HELD_RADIUS)) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
+            unmet_first = set(unmet)
+            if self._solve_held(counts, unmet_first, deadline):
+                self.counts = counts
+                return list(counts)
+            counts[:] = self.counts
+        # a place: a cut to meet, the islands around which links open, how far, how often widened
+        todo = [(c, {e for k in cuts[c][1] for e in ends[k][:2]}, LOCAL_RADIUS, 0)
+                for c in sorted(unmet, key=lambda c: len(cuts[c][1]), reverse=True)]  # smallest first
+        while todo:
+            c, seeds, radius, tries = todo.pop()
+            if c not in unmet:
+                continue
+            if lazy.past(deadline):
+                return None
+            if tries > LOCAL_TRIES:
+                continue  # left to the incremental solver
+            free = _ring(puzzle, seeds, radius)
+            if len(free) > most:
+                continue
+            open_links = {k for i in free for k in incident[i]}
+            # the other unmet cuts are left to their own places: a part need not meet them
+            part = region.build(puzzle, capacities, counts, open_links, self.cuts, nogoods=self.nogoods,
+                                ignore=unmet - {c})
+            if part is None or part.clauses is None:
+                continue
+            for piece in region.split(part):
+                if c not in self.cuts.touching(piece.links):
+                    continue
+                found = self._solve_part(piece, counts)
+                if found is None:
+                    todo.append((c, seeds, radius + 1 + radius // 2, tries + 1))
+                    break
+                changed = [k for k, n in found.items() if counts[k] != n]
+                for k in changed:
+                    counts[k] = found[k]
+                unmet -= {u for u in self.cuts.touching(changed) & unmet if _meets(counts, *cuts[u])}
+        if unmet and not self._solve_held(counts, unmet, deadline, HELD_CONFLICTS):
+            return None
+        self.counts = counts
+        return list(counts)
+
+    def _solve_held(self, counts: list[int], unmet: set[int], deadline, conflicts: int | None = None) -> bool:
+        """The cuts still unmet, on the incremental solver: every link farther than ``HELD_RADIUS``
+        links from their links' ends held at ``counts`` by assumptions; where that leaves no
+        assignment, the links in the failed assumptions (the core) are freed too, up to
+        ``HELD_TRIES`` times, each within ``conflicts`` (when given).  True when ``counts`` now hold the answer."""
+        puzzle, enc = self.enc.puzzle, self.enc
         links, incident = puzzle.links, puzzle.incident
         most = len(puzzle.islands) * LOCAL_SHARE
-        seeds = set(self.touched)
-        for _ in range(LOCAL_TRIES):
-            free = _ring(puzzle, seeds, LOCAL_RADIUS)
-            if len(free) > most or lazy.past(deadline):
-                return None
+        seeds = {e for c in unmet for k in self.cuts.cuts[c][1] for e in links[k][:2]}
+        fixed = enc.holding(counts)
+        link_of = None
+        budget = HELD_BUDGET * max(self.stats.get("global_time", 0.0), self.stats.get("first_time", 0.0))
+        spent = self.stats.get("local_time", 0.0)
+        for _ in range(HELD_TRIES):
+            free = _ring(puzzle, seeds, HELD_RADIUS)
+            if len(free) > most or lazy.past(deadline) or self.stats.get("local_time", 0.0) - spent > budget:
+                return False
             open_links = {k for i in free for k in incident[i]}
-            assume = [lit for k, lits in enumerate(self.fixed) if k not in open_links for lit in lits]
+            assume = [lit for k, lits in enumerate(fixed) if k not in open_links for lit in lits]
             self.stats["local_solves"] = self.stats.get("local_solves", 0) + 1
-            if self._timed("local_time", self.sat.solve, assume):
+            limited = getattr(self.sat, "solve_conflicts", None) if conflicts else None
+            answer = self._timed("local_time", limited, assume, conflicts) if limited is not None else \
+                self._timed("local_time", self.sat.solve, assume)
+            if answer is None:
+                return False
+            if answer:
                 model = self.sat.get_model()
-                enc, counts, fixed = self.enc, self.counts, self.fixed
                 for k in open_links:
                     if enc.capacities[k]:
-                        counts[k] = c = enc.count(model, k)
-                        fixed[k] = enc.hold(k, c)
-                return list(counts)
+                        counts[k] = enc.count(model, k)
+                return True
             core = self.sat.get_core()
-            if not core:  # unsatisfiable whatever the assumptions: a global solve proves it
-                return None
-            link_of = self._links_of_vars()
+            if not core:
+                return False
+            if link_of is None:
+                link_of = [-1] * (enc.nvars + 1)
+                for k in range(len(enc.capacities)):
+                    for v in enc.link_vars(k):
+                        link_of[v] = k
             for lit in core:
                 k = link_of[abs(lit)]
                 seeds.add(links[k].a)
                 seeds.add(links[k].b)
-        return None
+        return False
+
+    def _solve_part(self, part: region.Part, counts: list[int]) -> dict[int, int] | None:
+        """A model of ``part`` as counts of its links, or None when it has none."""
+        self.stats["small_solves"] = self.stats.get("small_solves", 0) + 1
+        began = time.process_time()
+        try:
+            with open_solver(CADICAL, part.clauses, LOCAL_OPTIONS) as small:
+                base, caps = part.base, part.capacities
+                small.set_phases([b + j if j <= counts[k] else -(b + j)
+                                  for k in part.links for b in (base[k],) for j in range(1, caps[k] + 1)])
+                if not small.solve():
+                    return None
+                return part.counts(small.get_model())
+        finally:
+            self.stats["small_time"] = round(self.stats.get("small_time", 0.0) + time.process_time() - began, 3)
 
     def _timed(self, key: str, call, *args):
         began = time.process_time()
@@ -409,33 +494,30 @@ class SatBackend:
         finally:
             self.stats[key] = round(self.stats.get(key, 0.0) + time.process_time() - began, 3)
 
-    def _links_of_vars(self) -> list[int]:
-        if self._link_of is None:
-            link_of = [-1] * (self.enc.nvars + 1)
-            for k in range(len(self.enc.capacities)):
-                for v in self.enc.link_vars(k):
-                    link_of[v] = k
-            self._link_of = link_of
-        return self._link_of
-
-    def _touch(self, links) -> None:
-        if self.touched is not None:
-            ends = self.enc.puzzle.links
-            for k in links:
-                self.touched.add(ends[k].a)
-                self.touched.add(ends[k].b)
+    def _add(self, kind: int, links) -> None:
+        self.cuts.add(kind, links)
+        if self.pending is not None:
+            self.pending.append(len(self.cuts.cuts) - 1)
 
     def require_one(self, links):
         self.sat.add_clause([self.enc.used(k) for k in links])  # an empty clause: UNSAT
-        self._touch(links)
+        self._add(region.REQUIRE, links)
 
     def forbid_all(self, links):
         self.sat.add_clause([-self.enc.used(k) for k in links])
-        self._touch(links)
+        self._add(region.FORBID, links)
 
     def exclude(self, counts):
         self.sat.add_clause(blocking_clause(self.enc, counts))
-        self.touched = None
+        self.nogoods.append(list(counts))
+        self.pending = None
+
+
+def _meets(counts: list[int], kind: int, links) -> bool:
+    """``counts`` meet the cut: some link carries a bridge (REQUIRE), or some link carries none (FORBID)."""
+    if kind == region.REQUIRE:
+        return any(counts[k] for k in links)
+    return not all(counts[k] for k in links)
 
 
 def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
@@ -535,104 +617,3 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
             stats=stats, report=report, capacities=capacities)
     return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
 
-
-# -- the generator's proof of uniqueness: the unary formula built from cached per-island blocks --
-
-
-@lru_cache(maxsize=None)
-def _degree_block(capacities: tuple[int, ...], need: int):
-    """:func:`_degree_patterns` for an island whose links have ``capacities``, as one getter per
-    clause that picks the clause's literals, in order, out of the island's row of literals: "at
-    least j bridges on the p-th link" for each p and j = 1..capacity, then the same negated (see
-    :class:`LeanEncoding`).  A clause comes out as a tuple.  None where :class:`Encoding` takes a
-    totalizer instead (more than ``_TUPLE_LIMIT`` count tuples); one getter of the empty clause
-    where the links cannot carry ``need``."""
-    from operator import itemgetter
-
-    size = 1
-    for c in capacities:
-        size *= c + 1
-    if size > _TUPLE_LIMIT:
-        return None
-    if sum(capacities) < need:
-        return (itemgetter(slice(0, 0)),)
-    width = sum(capacities)
-    start = [0, *accumulate(capacities)]
-    getters = []
-    for pattern in _degree_patterns(capacities, need):
-        picks = [start[p] + j - 1 if j > 0 else width + start[p] - j - 1 for p, j in pattern]
-        getters.append(itemgetter(*picks) if len(picks) > 1 else itemgetter(slice(picks[0], picks[0] + 1)))
-    return tuple(getters)
-
-
-def _call_py(get, row):
-    return get(row)
-
-
-try:  # (Python 3.11 on: a call made in C)
-    from operator import call as _call
-except ImportError:  # pragma: no cover
-    _call = _call_py
-
-
-class LeanEncoding(Encoding):
-    """:class:`Encoding`'s clauses (the same clauses in the same order, as tuples) for a puzzle
-    every link of which can carry a bridge and every island's degree of which takes the tuple
-    clauses (no totalizer), built faster: each island's degree clauses are picked by getters cached
-    by its links' capacities and its number (:func:`_degree_block`) out of one row of literals made
-    from per-link tuples, with no Python loop per literal.  Made by :func:`lean_encode`."""
-
-    def __init__(self, puzzle: Puzzle, capacities: list[int], starts: list[int], clauses: list):
-        self.puzzle = puzzle
-        self.capacities = capacities
-        self.base = starts[:-1]
-        self.nvars = starts[-1]
-        self.clauses = clauses
-        self._isolated_pairs()
-
-
-def lean_encode(puzzle: Puzzle):
-    """The formula :func:`encode` gives ``puzzle``: a :class:`LeanEncoding` where it applies (every
-    link can carry a bridge, every degree takes the tuple clauses: the generator's puzzles), else
-    :func:`encode`'s own."""
-    from itertools import repeat
-
-    capacities = list(puzzle.link_capacities)
-    if not capacities or min(capacities) < 1 or max(capacities) > UNARY_MAX_CAP:
-        return encode(puzzle)
-    starts = [0, *accumulate(capacities)]
-    base, nvars = starts[:-1], starts[-1]
-    clauses: list = [(-(b + j + 1), b + j) for b, cap in zip(base, capacities) for j in range(1, cap)]
-    clauses += [(-(base[h] + 1), -(base[v] + 1)) for h, v in puzzle.crossings]
-    # per link, its literals "at least j bridges" (slices of 1..nvars) and their negations
-    spans = list(map(slice, base, starts[1:]))
-    pos = list(map(tuple(range(1, nvars + 1)).__getitem__, spans))
-    neg = list(map(tuple(range(-1, -nvars - 1, -1)).__getitem__, spans))
-    cap, add = capacities.__getitem__, clauses.extend
-    for inc, isl in zip(puzzle.incident, puzzle.islands):
-        block = _degree_block(tuple(map(cap, inc)), isl.number)
-        if block is None:
-            return encode(puzzle)
-        add(map(_call, block, repeat(sum(map(pos.__getitem__, inc), ()) + sum(map(neg.__getitem__, inc), ()))))
-    return LeanEncoding(puzzle, capacities, starts, clauses)
-
-
-def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline | None = None,
-                 solver: str = "minisat22") -> tuple[Status, list[int] | None]:
-    """:func:`other_solution` on the formula of :func:`lean_encode` (the same formula, built
-    faster), on ``solver`` (MiniSat by default: it answers the generator's small formulas sooner)."""
-    deadline = Deadline.of(time_limit)
-    enc = lean_encode(puzzle)
-    stats: dict = {}
-    if isinstance(enc, LeanEncoding):  # the no-good of ``counts`` (:func:`blocking_clause`'s literals)
-        base, caps = enc.base, enc.capacities
-        block = [-(b + c) for b, c in zip(base, counts) if c]
-        block += [b + c + 1 for b, c, cap in zip(base, counts, caps) if c < cap]
-    else:
-        block = blocking_clause(enc, counts)
-    with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
-        backend = SatBackend(enc, sat, stats, local=False)
-        sat.add_clause(block)
-        status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
-                                                     stats=stats, capacities=enc.capacities)
-    return (Status.SOLVED, found[0]) if found else (status, None)

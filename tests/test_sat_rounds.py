@@ -1,0 +1,124 @@
+"""The sat engine's local rounds on small solvers (``SatBackend._solve_near``): every assignment a
+round returns, local or global, is checked against the whole encoding's clauses (``encode``), every
+cut added so far and every no-good, on random boards with the local path forced on and its region
+kept small, so that its small solvers, its widening, the incremental solver under held links and
+the global fallback all answer rounds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hashikit.checker import check
+from hashikit.solvers import region, sat, solve
+
+from conftest import random_puzzle
+
+
+def unsatisfied(enc, counts) -> list[list[int]]:
+    """The clauses of the unary encoding ``enc`` that the bridge counts ``counts`` leave unmet."""
+    value = [False] * (enc.nvars + 1)
+    for k, b in enumerate(enc.base):
+        for j in range(1, enc.capacities[k] + 1):
+            value[b + j] = j <= counts[k]
+    return [cl for cl in enc.clauses if not any(value[abs(lit)] == (lit > 0) for lit in cl)]
+
+
+@pytest.fixture
+def watched(monkeypatch):
+    """Every round's answer checked against the whole formula, the cuts and the no-goods."""
+    monkeypatch.setattr(sat, "LOCAL_MIN_ISLANDS", 0)
+    seen = {"rounds": 0, "near": 0, "small": 0, "held": 0}
+    solve_round = sat.SatBackend.solve
+    near = sat.SatBackend._solve_near
+
+    def checked(self, deadline):
+        status, counts = solve_round(self, deadline)
+        if counts is not None:
+            seen["rounds"] += 1
+            assert self.enc.name == "unary"
+            bad = unsatisfied(self.enc, counts)
+            assert not bad, f"clauses not met: {bad[:3]}"
+            for kind, links in self.cuts.cuts:
+                assert any(counts[k] for k in links) if kind == region.REQUIRE else not all(counts[k] for k in links)
+            assert all(counts != nogood for nogood in self.nogoods)
+        return status, counts
+
+    def counting(self, deadline):
+        held, small = self.stats.get("local_solves", 0), self.stats.get("small_solves", 0)
+        counts = near(self, deadline)
+        if counts is not None:
+            seen["near"] += 1
+            seen["small"] += self.stats.get("small_solves", 0) > small
+            seen["held"] += self.stats.get("local_solves", 0) > held
+        return counts
+
+    monkeypatch.setattr(sat.SatBackend, "solve", checked)
+    monkeypatch.setattr(sat.SatBackend, "_solve_near", counting)
+    return seen
+
+
+@pytest.mark.parametrize("radius, tries, held", [(0, 0, 0.0), (1, 1, 0.0), (2, 1, 0.0), (1, 1, 0.5)])
+def test_every_round_meets_the_whole_formula_and_every_cut(monkeypatch, watched, radius, tries, held):
+    """``held`` 0: every round tries the small solvers first; 0.5: the incremental solver first where
+    the round's region holds at most half the islands."""
+    monkeypatch.setattr(sat, "LOCAL_RADIUS", radius)
+    monkeypatch.setattr(sat, "LOCAL_TRIES", tries)
+    monkeypatch.setattr(sat, "LOCAL_SHARE", 1.0)
+    monkeypatch.setattr(sat, "HELD_SHARE", held)
+    monkeypatch.setattr(sat, "HELD_TRIES", 2)
+    rng = random.Random(radius * 10 + tries)
+    for seed in range(12):
+        size = rng.randint(12, 30)
+        puzzle, _ = random_puzzle(size, size, 1000 * radius + seed, maxbridges=rng.choice((1, 2, 3)), density=0.3)
+        for implied in (False, True):
+            res = sat.solve(puzzle, max_solutions=3, implied=implied)
+            assert res.solutions and all(check(puzzle, s).ok for s in res.solutions)
+            assert len(set(res.solutions)) == len(res.solutions)
+    assert watched["small"] > 0 and watched["near"] > 0, watched
+    assert watched["rounds"] > watched["near"], watched  # some rounds were global
+    if held:
+        assert watched["held"] > 0, watched
+
+
+def test_a_no_good_is_kept_by_the_small_solvers(monkeypatch, watched):
+    """After a solution is excluded, later local rounds may not come back to it."""
+    monkeypatch.setattr(sat, "LOCAL_RADIUS", 1)
+    monkeypatch.setattr(sat, "HELD_SHARE", 0.0)
+    for seed in range(6):
+        puzzle, _ = random_puzzle(25, 25, 500 + seed, density=0.3)
+        res = sat.solve(puzzle, max_solutions=4, implied=False)
+        assert len(set(res.solutions)) == len(res.solutions)
+        whole = sat.solve(puzzle, max_solutions=4, implied=False, local=False)
+        assert len(res.solutions) == len(whole.solutions)
+    assert watched["small"] > 0, watched
+
+
+def test_rounds_too_wide_for_the_incremental_solver_go_to_small_solvers(monkeypatch):
+    """A round whose region holds more than ``HELD_MAX_ISLANDS`` islands (here: any) is answered
+    by small solvers on a board of a thousand islands, at the default sizes otherwise."""
+    monkeypatch.setattr(sat, "HELD_MAX_ISLANDS", 0)
+    puzzle, _ = random_puzzle(70, 70, 3, density=0.25)
+    result = solve(puzzle, engine="sat")
+    assert check(puzzle, result.solution).ok
+    assert result.stats["small_solves"] > 0 and result.stats["global_solves"] < result.stats["rounds"]
+
+
+def test_a_conflict_budget_gives_up_without_an_answer():
+    """``Cadical.solve_conflicts``: None once the conflicts run out, the answer when they suffice
+    (nine pigeons into eight holes: unsatisfiable, and hard for resolution)."""
+    from itertools import combinations
+
+    from hashikit.solvers.cadical import CADICAL, open_solver
+
+    holes = 8
+    var = lambda p, h: p * holes + h + 1  # noqa: E731
+    clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
+    clauses += [[-var(p, h), -var(q, h)] for h in range(holes) for p, q in combinations(range(holes + 1), 2)]
+    with open_solver(CADICAL, clauses) as solver:
+        assert solver.solve_conflicts([], 10) is None
+        assert solver.get_model() is None and solver.get_core() is None
+    with open_solver(CADICAL, [[1, 2], [-1]]) as solver:
+        assert solver.solve_conflicts([], 10) is True and solver.get_model() == [-1, 2]
+        assert solver.solve_conflicts([-2], 10) is False and solver.get_core() == [-2]
