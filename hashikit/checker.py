@@ -122,6 +122,13 @@ def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
     an end off the board is reported without looking at the cells up to it.
     """
     numbers = {isl.pos: isl.number for isl in puzzle.islands}
+    if _valid_fast(puzzle, numbers, solution.bridges):
+        return CheckReport([], [sorted(numbers)] if numbers else [])
+    return _check_full(puzzle, solution, numbers)
+
+
+def _check_full(puzzle: Puzzle, solution: Solution, numbers: dict[Pos, int]) -> CheckReport:
+    """Every rule, each broken one named with its cells (``check`` without the fast pass)."""
     ignored = {isl.pos for isl in puzzle.ignored}
     lines = _Lines(numbers)
     violations: list[Violation] = []
@@ -185,6 +192,73 @@ def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
     if puzzle.no_loops:
         violations.extend(_loops(good))
     return CheckReport(violations, components)
+
+
+def _valid_fast(puzzle: Puzzle, numbers: dict[Pos, int], bridges: dict) -> bool:
+    """True only if every rule holds, decided on integer arrays (a flat board of the islands and
+    the across bridges' cells, the islands' counts); False whenever anything is unusual or wrong,
+    for :func:`check`'s full pass to name.  A board of more cells than a few per bridge and island
+    goes there too, so the work stays bounded by the bridges and islands."""
+    rows, cols, top = puzzle.rows, puzzle.cols, puzzle.maxbridges
+    n = len(numbers)
+    if rows * cols > 8 * (len(bridges) + n) + 256:
+        return False
+    index = {}
+    grid = bytearray(rows * cols)
+    across = bytes([2]) * cols  # an across bridge's cells, sliced to its length
+    for i, (r, c) in enumerate(numbers):
+        index[r, c] = i
+        grid[r * cols + c] = 1
+    degree = [0] * n
+    ends: list[tuple[int, int]] = []
+    down: list[tuple[int, int]] = []
+    for key, count in bridges.items():
+        if type(count) is not int or not 1 <= count <= top or type(key) is not tuple or len(key) != 2:
+            return False
+        p, q = key
+        if type(p) is not tuple or type(q) is not tuple or len(p) != 2 or len(q) != 2:
+            return False
+        r1, c1 = p
+        r2, c2 = q
+        if type(r1) is not int or type(c1) is not int or type(r2) is not int or type(c2) is not int:
+            return False
+        i, j = index.get(p, -1), index.get(q, -1)
+        if i < 0 or j < 0 or i == j:
+            return False
+        x, y = r1 * cols + c1, r2 * cols + c2
+        if x > y:
+            x, y = y, x
+        if r1 == r2:
+            if 1 in grid[x + 1:y]:
+                return False  # an island between
+            grid[x + 1:y] = across[:y - x - 1]
+        elif c1 == c2:
+            down.append((x + cols, y))
+        else:
+            return False
+        degree[i] += count
+        degree[j] += count
+        ends.append((i, j))
+    for (x, y) in down:
+        if any(grid[x:y:cols]):
+            return False  # an island between, or a bridge across
+    if degree != list(numbers.values()):
+        return False
+    if puzzle.no_loops and len(ends) != n - 1:
+        return False
+    parent = list(range(n))
+    groups = n
+    for i, j in ends:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        while parent[j] != j:
+            parent[j] = parent[parent[j]]
+            j = parent[j]
+        if i != j:
+            parent[i] = j
+            groups -= 1
+    return groups <= 1
 
 
 def _count(count) -> str:

@@ -188,3 +188,103 @@ def test_crossings_match_a_cell_by_cell_reference(seed):
     got = {((v.cells[0], v.cells[1]), (v.cells[2], v.cells[3])) for v in report.violations
            if v.rule == "crossing"}
     assert got == _naive_crossings(chosen)
+
+
+# -- the fast pass against the full one --------------------------------------------------------
+
+def _variants(p, sol, rng):
+    """The solution, and changed copies: counts off, a bridge gone, a bridge added along a row or
+    column (crossing, over an island, doubling a pair), bad counts and ends, keys written backwards."""
+    keys = list(sol.bridges)
+    yield dict(sol.bridges)
+    key = rng.choice(keys)
+    yield {**sol.bridges, key: 1 if sol.bridges[key] == 2 else 2}
+    yield {k: v for k, v in sol.bridges.items() if k != key}
+    yield {**sol.bridges, key: p.maxbridges + 1}
+    yield {**sol.bridges, key: True}
+    yield {**sol.bridges, key: 1.0}
+    yield {k if k != key else (k[1], k[0]): v for k, v in sol.bridges.items()}
+    yield {k if k != key else ((float(k[0][0]), k[0][1]), k[1]): v for k, v in sol.bridges.items()}
+    yield {**sol.bridges, ((0, 0), (0, p.cols + 3)): 1}
+    cells = [isl.pos for isl in p.islands]
+    for _ in range(4):
+        a, b = rng.sample(cells, 2)
+        if a[0] == b[0] or a[1] == b[1]:
+            yield {**sol.bridges, (min(a, b), max(a, b)): 1}
+        a, b = rng.choice(keys)
+        other = {k: v for k, v in sol.bridges.items() if k != (a, b)}
+        yield {**other, (a, b): 1, (b, a): 1}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_fast_pass_agrees_with_the_full_one(seed):
+    """On valid and broken solutions, with and without the no-loops rule, ``check`` gives the full
+    pass's report, and the fast pass accepts exactly what the full pass finds valid."""
+    import random
+
+    from conftest import random_puzzle
+
+    from hashikit.checker import _check_full, _valid_fast
+
+    rng = random.Random(seed)
+    base, sol = random_puzzle(rng.randint(3, 12), rng.randint(3, 12), seed)
+    if len(base.islands) < 3:
+        pytest.skip("a board too small to change")
+    # a loop where one fits: join two islands of one row or column with no island between
+    extra = dict(sol.bridges)
+    for isl, nxt in zip(base.islands, base.islands[1:]):
+        if isl.row == nxt.row and (isl.pos, nxt.pos) not in extra:
+            extra[(isl.pos, nxt.pos)] = 1
+            break
+    looped = Puzzle(base.rows, base.cols, [
+        (r, c, n + sum(k for e, k in extra.items() if (r, c) in e) - sum(k for e, k in sol.bridges.items() if (r, c) in e))
+        for r, c, n in base.islands])
+    seen_ok = seen_bad = 0
+    for p, s in ((base, sol), (looped, Solution(extra))):
+        for puzzle in (p, Puzzle(p.rows, p.cols, p.islands, no_loops=True)):
+            for bridges in _variants(puzzle, s, rng):
+                candidate = Solution()
+                candidate.bridges = bridges
+                # and the puzzle renumbered to the bridges' counts: only crossings, islands
+                # between, connection and loops left to break
+                for q in (puzzle, _renumbered(puzzle, bridges)):
+                    numbers = {isl.pos: isl.number for isl in q.islands}
+                    full = _check_full(q, candidate, numbers)
+                    assert check(q, candidate) == full
+                    assert _valid_fast(q, numbers, bridges) == full.ok
+                    seen_ok += full.ok
+                    seen_bad += not full.ok
+    assert seen_ok >= 2 and seen_bad >= 10
+
+
+def _renumbered(puzzle, bridges):
+    degree = dict.fromkeys((isl.pos for isl in puzzle.islands), 0)
+    for (p, q), k in bridges.items():
+        if type(k) is int and p in degree and q in degree:
+            degree[p] += k
+            degree[q] += k
+    top = 4 * puzzle.maxbridges
+    return Puzzle(puzzle.rows, puzzle.cols, [(r, c, degree[r, c] if 1 <= degree[r, c] <= top else n)
+                                             for r, c, n in puzzle.islands], no_loops=puzzle.no_loops)
+
+
+def test_a_crossing_in_a_connected_solution_with_the_right_counts():
+    p = Puzzle(3, 3, [(0, 0, 2), (0, 1, 2), (1, 0, 2), (1, 2, 1), (2, 1, 1)])
+    bridges = {((0, 0), (0, 1)): 1, ((0, 0), (1, 0)): 1, ((1, 0), (1, 2)): 1, ((0, 1), (2, 1)): 1}
+    assert rules_broken(p, bridges) == {"crossing"}
+    del bridges[((0, 1), (2, 1))]
+    assert "crossing" not in rules_broken(p, bridges)
+
+
+def test_a_valid_solution_on_a_long_row_takes_either_pass():
+    """A bridge of 6,000 cells, and boards too sparse for the fast pass's flat grid."""
+    from hashikit.checker import _valid_fast
+
+    for width, extra in ((10_000, 1_900), (9_000, 0), (10_000, 0)):
+        cells = [0, 6_000, width - 1] + [6_010 + 2 * t for t in range(extra)]
+        cells.sort()
+        bridges = {((0, a), (0, b)): 1 for a, b in zip(cells, cells[1:])}
+        p = Puzzle(1, width, [(0, c, 1 if c in (cells[0], cells[-1]) else 2) for c in cells])
+        report = check(p, Solution(bridges))
+        assert report.ok and report.components == [[(0, c) for c in cells]]
+        assert _valid_fast(p, {isl.pos: isl.number for isl in p.islands}, bridges) is (extra > 0)
