@@ -122,3 +122,16 @@ def test_a_conflict_budget_gives_up_without_an_answer():
     with open_solver(CADICAL, [[1, 2], [-1]]) as solver:
         assert solver.solve_conflicts([], 10) is True and solver.get_model() == [-1, 2]
         assert solver.solve_conflicts([-2], 10) is False and solver.get_core() == [-2]
+
+
+def test_a_board_over_held_max_board_sends_its_rounds_to_small_solvers_first(monkeypatch):
+    """Over ``HELD_MAX_BOARD`` islands every round goes to the small solvers first: the held tries
+    (each of which costs the whole board) fall away, and the answer is still valid."""
+    puzzle, _ = random_puzzle(70, 70, 3, density=0.25)
+    before = solve(puzzle, engine="sat")
+    monkeypatch.setattr(sat, "HELD_MAX_BOARD", 0)
+    after = solve(puzzle, engine="sat")
+    assert check(puzzle, before.solution).ok and check(puzzle, after.solution).ok
+    assert before.stats.get("local_solves", 0) > 0 and before.stats.get("small_solves", 0) == 0, before.stats
+    assert after.stats["small_solves"] > 0
+    assert after.stats.get("local_solves", 0) < before.stats["local_solves"], (before.stats, after.stats)

@@ -293,6 +293,10 @@ HELD_RADIUS = 2
 HELD_SHARE = 0.9
 #: nor more than this many islands (each try there costs the whole board, and a large region needs many)
 HELD_MAX_ISLANDS = 40_000
+#: boards with more islands than this send every round to the small solvers first: a held try costs the
+#: whole board (at 100,000 islands, 54 held tries took 46 s of a 167 s solve; the small solvers alone
+#: answered the same rounds, and the solve took 133 s: ``benchmarks/results/scale_rounds.md``)
+HELD_MAX_BOARD = 50_000
 #: a round's tries on the incremental solver stop once they cost more than this share of the first
 #: global solve (CPU)
 HELD_BUDGET = 2.0
@@ -327,7 +331,8 @@ class SatBackend:
     them, keeping the last assignment elsewhere:
 
     - *held*: when the islands within ``HELD_RADIUS`` links of the cuts' links are few (at most
-      ``HELD_SHARE`` of the board and ``HELD_MAX_ISLANDS``), the incremental solver is asked with
+      ``HELD_SHARE`` of the board and ``HELD_MAX_ISLANDS``, on a board of at most ``HELD_MAX_BOARD``
+      islands), the incremental solver is asked with
       every other link held at its count by assumptions; where that leaves no assignment, the links
       in the failed assumptions (the core) are freed too, up to ``HELD_TRIES`` times, within
       ``HELD_BUDGET`` times the CPU of the first global solve;
@@ -385,7 +390,8 @@ class SatBackend:
         cuts = self.cuts.cuts
         unmet = {c for c in self.pending if not _meets(counts, *cuts[c])}
         seeds = {e for c in unmet for k in cuts[c][1] for e in ends[k][:2]}
-        if len(_ring(puzzle, seeds, HELD_RADIUS)) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
+        if len(puzzle.islands) <= HELD_MAX_BOARD and \
+                len(_ring(puzzle, seeds, HELD_RADIUS)) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
             unmet_first = set(unmet)
             if self._solve_held(counts, unmet_first, deadline):
                 self.counts = counts
