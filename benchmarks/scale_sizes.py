@@ -168,7 +168,7 @@ def write(args, revs: dict, rows: list[dict]) -> None:
         f"new: `{revs['new']}` ({args.new}). Every answer shown was checked again here by the rule checker. "
         f"An old run longer than {args.base_timeout:g} s was ended (\"> T\").",
         "",
-        "| islands | board | old wall (s) | new wall (s) | old/new | old CPU (s) | new CPU (s) | new rounds | new local / global "
+        "| islands | board | old wall (s) | new wall (s) | old/new | old CPU (s) | new CPU (s) | new rounds | new held / small / global "
         "solves | old peak MB | new peak MB | new `--unique` (s) | unique / solve | unique? | valid | load (start, end) |",
         "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|---|",
     ]
@@ -186,7 +186,7 @@ def write(args, revs: dict, rows: list[dict]) -> None:
         valid = all(r["valid"] for r in new + uniq + done_old)
         lines.append(
             f"| {n:,} | {side}x{side} | {old_wall} | {new_wall:.2f} | {ratio} | {old_cpu} | {med(new, 'cpu'):.2f} | "
-            f"{st.get('rounds', '')} | {st.get('local_solves', 0)} / {st.get('global_solves', '')} | "
+            f"{st.get('rounds', '')} | {st.get('local_solves', 0)} / {st.get('small_solves', 0)} / {st.get('global_solves', '')} | "
             f"{max(r['mb'] for r in old):.0f} | {max(r['mb'] for r in new):.0f} | {u[0]} | {u[1]} | {u[2]} | {valid} | "
             f"{row['load'][0]:.1f}, {row['load'][1]:.1f} |")
     big = [(row["n"], med(row["new"], "wall")) for row in rows if row["n"] >= 10000]
