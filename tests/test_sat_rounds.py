@@ -105,21 +105,24 @@ def test_rounds_too_wide_for_the_incremental_solver_go_to_small_solvers(monkeypa
     assert result.stats["small_solves"] > 0 and result.stats["global_solves"] < result.stats["rounds"]
 
 
-def test_a_conflict_budget_gives_up_without_an_answer():
-    """``Cadical.solve_conflicts``: None once the conflicts run out, the answer when they suffice
-    (nine pigeons into eight holes: unsatisfiable, and hard for resolution)."""
+@pytest.mark.parametrize("name", ["cadical195", "minisat22"])
+def test_a_conflict_budget_gives_up_without_an_answer(name):
+    """``solve_conflicts`` on the direct handles (CaDiCaL's and MiniSat's): None once the conflicts
+    run out, the answer when they suffice (nine pigeons into eight holes: unsatisfiable, and hard
+    for resolution)."""
     from itertools import combinations
 
-    from hashikit.solvers.cadical import CADICAL, open_solver
+    from hashikit.solvers.cadical import Cadical, open_solver
 
     holes = 8
     var = lambda p, h: p * holes + h + 1  # noqa: E731
     clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
     clauses += [[-var(p, h), -var(q, h)] for h in range(holes) for p, q in combinations(range(holes + 1), 2)]
-    with open_solver(CADICAL, clauses) as solver:
+    with open_solver(name, clauses) as solver:
+        assert isinstance(solver, Cadical)  # the direct handle (MiniSat's is a subclass), not python-sat's Solver
         assert solver.solve_conflicts([], 10) is None
         assert solver.get_model() is None and solver.get_core() is None
-    with open_solver(CADICAL, [[1, 2], [-1]]) as solver:
+    with open_solver(name, [[1, 2], [-1]]) as solver:
         assert solver.solve_conflicts([], 10) is True and solver.get_model() == [-1, 2]
         assert solver.solve_conflicts([-2], 10) is False and solver.get_core() == [-2]
 

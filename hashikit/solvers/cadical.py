@@ -24,11 +24,11 @@ import pysolvers  # python-sat's extension module: without python-sat there is n
 #: the solver this module calls directly
 CADICAL = "cadical195"
 _CALLS = ("cadical195_new", "cadical195_set", "cadical195_add_cl", "cadical195_solve", "cadical195_model",
-          "cadical195_core", "cadical195_del")
+          "cadical195_core", "cadical195_del", "cadical195_cbudget", "cadical195_solve_lim", "cadical195_setphases")
 #: the solver called directly besides it, and its calls
 MINISAT = "minisat22"
 _MINISAT_CALLS = ("minisat22_new", "minisat22_add_cl", "minisat22_solve", "minisat22_model", "minisat22_core",
-                  "minisat22_del")
+                  "minisat22_del", "minisat22_cbudget", "minisat22_solve_lim", "minisat22_setphases")
 
 
 class Cadical:
@@ -68,10 +68,13 @@ class Cadical:
         """:meth:`solve` given at most ``conflicts`` conflicts: None when they run out first."""
         main = int(threading.current_thread() is threading.main_thread())
         self._assumed = list(assumptions)
+        self._sat = self._solve_limited(main, conflicts)
+        return self._sat
+
+    def _solve_limited(self, main: int, conflicts: int) -> bool | None:
         self._api.cadical195_cbudget(self._solver, conflicts)
         status = self._api.cadical195_solve_lim(self._solver, self._assumed, main)
-        self._sat = None if status == 0 else status > 0
-        return self._sat
+        return None if status == 0 else status > 0
 
     def set_phases(self, literals: list[int]) -> None:
         """The value each variable is first tried at in the next solves (``literals``' signs)."""
@@ -99,7 +102,7 @@ class Cadical:
             self._api.cadical195_del(self._solver, None)
             self._solver = None
 
-    def __enter__(self):
+    def __enter__(self) -> Cadical:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -119,8 +122,9 @@ class Minisat(Cadical):
         self._add = self._api.minisat22_add_cl
         return self._api.minisat22_new()
 
-    def solve_conflicts(self, assumptions: list[int] | tuple[int, ...], conflicts: int) -> bool | None:
-        return self.solve(assumptions)
+    def _solve_limited(self, main: int, conflicts: int) -> bool | None:
+        self._api.minisat22_cbudget(self._solver, conflicts)
+        return self._api.minisat22_solve_lim(self._solver, self._assumed, main, 0)
 
     def set_phases(self, literals: list[int]) -> None:
         self._api.minisat22_setphases(self._solver, literals)
