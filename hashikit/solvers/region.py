@@ -6,7 +6,7 @@ formula of the open links alone, in fresh variables, with the rest of the board 
 
 - an island with an open link needs its number less the bridges its held links carry, spread over
   its open links (the unary encoding's degree clauses, picked out of a row of the island's literals
-  by getters cached per capacities and number, :func:`_degree_block`);
+  by getters cached per capacities and number, :func:`_degree_clauses`);
 - an open link crossing a held link that carries a bridge carries none; two open links that cross
   exclude each other;
 - the implied clauses (two islands with the same number c not joined by c bridges);
@@ -51,10 +51,13 @@ def _degree_patterns(capacities: tuple[int, ...], need: int) -> tuple[tuple[tupl
     return tuple(out)
 
 
-def _degree_clauses(capacities: tuple[int, ...], need: int, bases: list[int]) -> list[list[int]]:
-    """:func:`_degree_patterns`'s clauses as literals, for links whose variables start after ``bases``."""
-    return [[bases[p] + j if j > 0 else j - bases[p] for p, j in pattern] for pattern in _degree_patterns(capacities, need)]
-
+def _degree_clauses(capacities: tuple[int, ...], need: int, bases: Sequence[int]) -> list[tuple[int, ...]]:
+    """:func:`_degree_patterns`'s clauses as literals (tuples), for links whose variables start after
+    ``bases``: picked out of the island's row of literals by :func:`_degree_block`'s getters."""
+    row: list[int] = []
+    for b, c in zip(bases, capacities):
+        row.extend(range(b + 1, b + c + 1))
+    return list(map(_call, _degree_block(capacities, need), repeat((*row, *[-v for v in row]))))
 
 
 @lru_cache(maxsize=None)
@@ -62,9 +65,9 @@ def _degree_block(capacities: tuple[int, ...], need: int):
     """:func:`_degree_patterns` for an island whose links have ``capacities``, as one getter per
     clause that picks the clause's literals, in order, out of the island's row of literals: "at
     least j bridges on the p-th link" for each p and j = 1..capacity, then the same negated (as
-    ``proof.LeanEncoding`` and :func:`build` lay it out).  A clause comes out as a tuple.  None where ``sat.Encoding`` takes a
-    totalizer instead (more than ``_TUPLE_LIMIT`` count tuples); one getter of the empty clause
-    where the links cannot carry ``need``."""
+    :func:`_degree_clauses` and ``proof.LeanEncoding`` lay it out).  A clause comes out as a tuple.
+    None where ``sat.Encoding`` takes a totalizer instead (more than ``_TUPLE_LIMIT`` count tuples);
+    one getter of the empty clause where the links cannot carry ``need``."""
     from operator import itemgetter
 
     size = 1
@@ -92,8 +95,16 @@ try:  # (Python 3.11 on: a call made in C)
 except ImportError:  # pragma: no cover
     _call = _call_py
 
+
 #: a cut of the "some link here carries a bridge" kind; the other kind is "not all of them do"
 REQUIRE, FORBID = 1, -1
+
+
+def meets(counts: Sequence[int], kind: int, links: Iterable[int]) -> bool:
+    """``counts`` meet the cut: some link carries a bridge (REQUIRE), or some link carries none (FORBID)."""
+    if kind == REQUIRE:
+        return any(counts[k] for k in links)
+    return not all(counts[k] for k in links)
 
 
 class Cuts:
@@ -178,10 +189,7 @@ def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: 
             return None
         if len(mine) > 1:
             joins.append([k for k in incident[i] if k in base])
-        row: list[int] = []
-        for b, c in zip(mine, caps):
-            row.extend(range(b + 1, b + c + 1))
-        clauses.extend(map(_call, _degree_block(tuple(caps), need), repeat((*row, *[-v for v in row]))))
+        clauses.extend(_degree_clauses(tuple(caps), need, mine))
     partners = puzzle.crossing_partners
     for k in links:
         u = base[k] + 1

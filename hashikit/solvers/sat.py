@@ -59,7 +59,7 @@ class Encoding:
         starts = [0, *accumulate(self.capacities)]
         self.base: list[int] = starts[:-1]  # x[k][j] is variable base[k] + j
         self.nvars = starts[-1]
-        self.clauses: list[list[int]] = []
+        self.clauses: list[list[int] | tuple[int, ...]] = []
         self._order()
         self._crossings()
         self._degrees()
@@ -283,7 +283,8 @@ def encode(puzzle: Puzzle, implied: bool = True):
 
 #: a local round first opens the links within this many links of a cut's links' ends
 LOCAL_RADIUS = 1
-#: a place is widened (its radius doubled, plus one) at most this many times before the round goes global
+#: a place is widened (its radius grown by half, plus one) at most this many times before its cut is left
+#: to the incremental solver
 LOCAL_TRIES = 5
 #: the cuts left unmet by the small solvers are tried on the incremental solver with the links within this
 #: many links of their links' ends open
@@ -363,6 +364,7 @@ class SatBackend:
         self.cuts = region.Cuts()
         self.pending: list[int] | None = []  # the cuts added since the last assignment; None: go global
         self.nogoods: list[list[int]] = []  # the solutions excluded so far
+        self._link_of: list[int] | None = None
 
     def solve(self, deadline):
         if self.local and self.counts is not None and self.pending:
@@ -388,12 +390,11 @@ class SatBackend:
         most = len(puzzle.islands) * LOCAL_SHARE
         counts = list(self.counts)
         cuts = self.cuts.cuts
-        unmet = {c for c in self.pending if not _meets(counts, *cuts[c])}
+        unmet = {c for c in self.pending if not region.meets(counts, *cuts[c])}
         seeds = {e for c in unmet for k in cuts[c][1] for e in ends[k][:2]}
         if len(puzzle.islands) <= HELD_MAX_BOARD and \
                 len(_ring(puzzle, seeds, HELD_RADIUS)) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
-            unmet_first = set(unmet)
-            if self._solve_held(counts, unmet_first, deadline):
+            if self._solve_held(counts, unmet, deadline):
                 self.counts = counts
                 return list(counts)
             counts[:] = self.counts
@@ -427,7 +428,7 @@ class SatBackend:
                 changed = [k for k, n in found.items() if counts[k] != n]
                 for k in changed:
                     counts[k] = found[k]
-                unmet -= {u for u in self.cuts.touching(changed) & unmet if _meets(counts, *cuts[u])}
+                unmet -= {u for u in self.cuts.touching(changed) & unmet if region.meets(counts, *cuts[u])}
         if unmet and not self._solve_held(counts, unmet, deadline, HELD_CONFLICTS):
             return None
         self.counts = counts
@@ -443,7 +444,6 @@ class SatBackend:
         most = len(puzzle.islands) * LOCAL_SHARE
         seeds = {e for c in unmet for k in self.cuts.cuts[c][1] for e in links[k][:2]}
         fixed = enc.holding(counts)
-        link_of = None
         budget = HELD_BUDGET * max(self.stats.get("global_time", 0.0), self.stats.get("first_time", 0.0))
         spent = self.stats.get("local_time", 0.0)
         for _ in range(HELD_TRIES):
@@ -467,11 +467,7 @@ class SatBackend:
             core = self.sat.get_core()
             if not core:
                 return False
-            if link_of is None:
-                link_of = [-1] * (enc.nvars + 1)
-                for k in range(len(enc.capacities)):
-                    for v in enc.link_vars(k):
-                        link_of[v] = k
+            link_of = self._links_of_vars()
             for lit in core:
                 k = link_of[abs(lit)]
                 seeds.add(links[k].a)
@@ -481,17 +477,18 @@ class SatBackend:
     def _solve_part(self, part: region.Part, counts: list[int]) -> dict[int, int] | None:
         """A model of ``part`` as counts of its links, or None when it has none."""
         self.stats["small_solves"] = self.stats.get("small_solves", 0) + 1
-        began = time.process_time()
-        try:
-            with open_solver(CADICAL, part.clauses, LOCAL_OPTIONS) as small:
-                base, caps = part.base, part.capacities
-                small.set_phases([b + j if j <= counts[k] else -(b + j)
-                                  for k in part.links for b in (base[k],) for j in range(1, caps[k] + 1)])
-                if not small.solve():
-                    return None
-                return part.counts(small.get_model())
-        finally:
-            self.stats["small_time"] = round(self.stats.get("small_time", 0.0) + time.process_time() - began, 3)
+        return self._timed("small_time", _solve_small, part, counts)
+
+    def _links_of_vars(self) -> list[int]:
+        """The link of each variable of the encoding (worked out once)."""
+        if self._link_of is None:
+            enc = self.enc
+            link_of = [-1] * (enc.nvars + 1)
+            for k in range(len(enc.capacities)):
+                for v in enc.link_vars(k):
+                    link_of[v] = k
+            self._link_of = link_of
+        return self._link_of
 
     def _timed(self, key: str, call, *args):
         began = time.process_time()
@@ -519,11 +516,15 @@ class SatBackend:
         self.pending = None
 
 
-def _meets(counts: list[int], kind: int, links) -> bool:
-    """``counts`` meet the cut: some link carries a bridge (REQUIRE), or some link carries none (FORBID)."""
-    if kind == region.REQUIRE:
-        return any(counts[k] for k in links)
-    return not all(counts[k] for k in links)
+def _solve_small(part: region.Part, counts: list[int]) -> dict[int, int] | None:
+    """``part`` on a fresh CaDiCaL of its own, first trying each link at its count in ``counts``."""
+    with open_solver(CADICAL, part.clauses, LOCAL_OPTIONS) as small:
+        base, caps = part.base, part.capacities
+        small.set_phases([b + j if j <= counts[k] else -(b + j)
+                          for k in part.links for b in (base[k],) for j in range(1, caps[k] + 1)])
+        if not small.solve():
+            return None
+        return part.counts(small.get_model())
 
 
 def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
