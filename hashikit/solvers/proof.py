@@ -1,12 +1,13 @@
 """The generator's proof of uniqueness: :func:`unique_proof`, the SAT engine's search for a second
-solution (:func:`sat.other_solution`'s loop) on the unary formula of :func:`lean_encode`, which is
+solution (the cut loop of :func:`sat.solve`, started from the no-good of the first) on the unary
+formula of :func:`lean_encode`, which is
 :func:`sat.encode`'s formula (the same clauses in the same order) built from per-island blocks cached
 by the island's links' capacities and its number: the generator proves thousands of small puzzles, and
 building their formulas is most of the proof's cost (``benchmarks/results/generate.md``)."""
 
 from __future__ import annotations
 
-from itertools import accumulate
+from itertools import accumulate, repeat
 
 from ..limits import Deadline
 from ..model import Puzzle
@@ -15,6 +16,7 @@ from .base import Status
 from .cadical import open_solver
 from .region import _call, _degree_block
 from .sat import CADICAL_OPTIONS, UNARY_MAX_CAP, Encoding, SatBackend, blocking_clause, encode
+
 
 class LeanEncoding(Encoding):
     """:class:`Encoding`'s clauses (the same clauses in the same order, as tuples) for a puzzle
@@ -36,8 +38,6 @@ def lean_encode(puzzle: Puzzle):
     """The formula :func:`encode` gives ``puzzle``: a :class:`LeanEncoding` where it applies (every
     link can carry a bridge, every degree takes the tuple clauses: the generator's puzzles), else
     :func:`encode`'s own."""
-    from itertools import repeat
-
     capacities = list(puzzle.link_capacities)
     if not capacities or min(capacities) < 1 or max(capacities) > UNARY_MAX_CAP:
         return encode(puzzle)
@@ -60,8 +60,14 @@ def lean_encode(puzzle: Puzzle):
 
 def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline | None = None,
                  solver: str = "minisat22") -> tuple[Status, list[int] | None]:
-    """:func:`other_solution` on the formula of :func:`lean_encode` (the same formula, built
-    faster), on ``solver`` (MiniSat by default: it answers the generator's small formulas sooner)."""
+    """A solution of ``puzzle`` other than ``counts`` (bridges per link of ``puzzle.links``):
+    ``(SOLVED, its counts)``, ``(INFEASIBLE, None)`` when the SAT solver proved there is none, or
+    ``(UNKNOWN, None)`` at the deadline (checked between solver calls only).
+
+    With ``counts`` a solution (the caller checks it), INFEASIBLE proves it the only one: the same
+    formula (built faster, :func:`lean_encode`) and cut loop as :func:`sat.solve` with
+    ``max_solutions=2``, started with the no-good of ``counts`` instead of a first call that finds
+    them, on ``solver`` (MiniSat by default: it answers the generator's small formulas sooner)."""
     deadline = Deadline.of(time_limit)
     enc = lean_encode(puzzle)
     stats: dict = {}

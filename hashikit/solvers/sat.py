@@ -550,26 +550,6 @@ def blocking_clause(enc, counts: list[int]) -> list[int]:
     return [lit for k, c in enumerate(counts) if enc.capacities[k] for lit in enc.differs(k, c)]
 
 
-def other_solution(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline | None = None,
-                   solver: str = DEFAULT_SAT_SOLVER) -> tuple[Status, list[int] | None]:
-    """A solution of ``puzzle`` other than ``counts`` (bridges per link of ``puzzle.links``):
-    ``(SOLVED, its counts)``, ``(INFEASIBLE, None)`` when the SAT solver proved there is none, or
-    ``(UNKNOWN, None)`` at the deadline (checked between solver calls only).
-
-    With ``counts`` a solution (the caller checks it), INFEASIBLE proves it the only one: the same
-    formula and lazy connectivity loop as :func:`solve` with ``max_solutions=2``, started with
-    the no-good of ``counts`` instead of a first call that finds them."""
-    deadline = Deadline.of(time_limit)
-    enc = encode(puzzle)
-    stats: dict = {}
-    with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
-        backend = SatBackend(enc, sat, stats)
-        backend.exclude(counts)
-        status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
-                                                     stats=stats, capacities=enc.capacities)
-    return (Status.SOLVED, found[0]) if found else (status, None)
-
-
 def formula(puzzle: Puzzle, implied: bool, stats: dict, announce, start: float):
     """``(encoding, None)`` for a solve, or ``(None, result)`` when :func:`simple_infeasibility`
     already refutes the puzzle.  ``announce`` (when given) hears ``stats`` first (which solver runs,
