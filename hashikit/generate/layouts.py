@@ -301,6 +301,7 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
     w = cols + 2
     k_bridges, k_percent = maxbridges.bit_length(), (100).bit_length()
     grid = bytearray(blank)
+    laid = bytes([_BRIDGE]) * max(rows, cols)  # bridge cells for the longest span, sliced to length
     start = (_below(bits, rows) + 1) * w + _below(bits, cols) + 1
     grid[start] = _ISLAND
     islands = [start]
@@ -339,7 +340,7 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
                 if j < expansion:
                     key = (src, x) if src < x else (x, src)
                     edges[key] = edges.get(key, 0) + count
-                    grid[first:x:s] = _BRIDGES[:(x - first) // s]
+                    grid[first:x:s] = laid[:(x - first) // s]
                     bad = 0
                     continue
             far = x - 2 * s
@@ -370,13 +371,9 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
         n += 1
         k_n = n.bit_length()
         edges[(src, new) if src < new else (new, src)] = count  # (a new island: its first bridge)
-        grid[first:new:s] = _BRIDGES[:(new - first) // s]
+        grid[first:new:s] = laid[:(new - first) // s]
         bad = 0
     return islands, edges
-
-
-#: bridge cells enough for any span of a drawing (sliced to length)
-_BRIDGES = bytes([_BRIDGE]) * 1024
 
 
 @lru_cache(maxsize=16)
