@@ -7,6 +7,7 @@ building their formulas is most of the proof's cost (``benchmarks/results/genera
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import accumulate, repeat
 
 from ..limits import Deadline
@@ -14,7 +15,7 @@ from ..model import Puzzle
 from . import lazy
 from .base import Status
 from .cadical import open_solver
-from .region import _call, _degree_block
+from .region import _call, _degree_block, _degree_patterns
 from .sat import CADICAL_OPTIONS, UNARY_MAX_CAP, Encoding, SatBackend, blocking_clause, encode
 
 
@@ -58,6 +59,78 @@ def lean_encode(puzzle: Puzzle):
     return LeanEncoding(puzzle, capacities, starts, clauses)
 
 
+#: a link's capacity and count in one number (for :func:`_tight_block`'s key): capacity * _CODE + count
+_CODE = UNARY_MAX_CAP + 1
+
+
+@lru_cache(maxsize=1 << 14)
+def _tight_block(codes: tuple[int, ...], need: int):
+    """:func:`_degree_block`'s getters for an island whose links have the capacities and the counts
+    in the construction coded in ``codes`` (see :data:`_CODE`), split in two: the clauses with at
+    most one literal true under the counts (the only ones that can be the reason of a unit
+    propagation that ends in the counts), and the others.  None where :func:`_degree_block` is."""
+    capacities = tuple(code // _CODE for code in codes)
+    counts = [code % _CODE for code in codes]
+    block = _degree_block(capacities, need)
+    if block is None:
+        return None
+    if sum(capacities) < need:  # the empty clause
+        return block, ()
+    tight, other = [], []
+    for pattern, get in zip(_degree_patterns(capacities, need), block):
+        true = sum(counts[p] >= j if j > 0 else counts[p] < -j for p, j in pattern)
+        (tight if true <= 1 else other).append(get)
+    return tuple(tight), tuple(other)
+
+
+def tight_encode(puzzle: Puzzle, counts: list[int]):
+    """:func:`lean_encode`'s formula split by ``counts`` (bridges per link): ``(enc, tight, rest)``,
+    ``tight`` the clauses with at most one literal true under ``counts`` and ``rest`` a function
+    that lists the others (together: the formula's clauses, in another order); ``enc`` a
+    :class:`LeanEncoding` whose ``clauses`` are ``tight``.  None where :func:`lean_encode` is not
+    lean.
+
+    Where unit propagation alone derives ``counts`` from the formula (a puzzle the easy and medium
+    rules finish: each of those rules is propagation on one island's degree clauses or one
+    crossing), each clause it uses has its one true literal under ``counts`` as the one it
+    propagates, so ``tight`` with the no-good of ``counts`` is already contradictory: the rest need
+    not be written or loaded."""
+    capacities = list(puzzle.link_capacities)
+    if not capacities or min(capacities) < 1 or max(capacities) > UNARY_MAX_CAP:
+        return None
+    starts = [0, *accumulate(capacities)]
+    base, nvars = starts[:-1], starts[-1]
+    # "at least j + 1 bridges" implies "at least j": both literals true under a count of exactly j;
+    # two crossing links carry no bridges both: both literals true when neither carries one
+    tight: list = [(-(b + j + 1), b + j) for b, cap, c in zip(base, capacities, counts)
+                   for j in range(1, cap) if j != c]
+    crossings = puzzle.crossings
+    tight += [(-(base[h] + 1), -(base[v] + 1)) for h, v in crossings if counts[h] or counts[v]]
+    spans = list(map(slice, base, starts[1:]))
+    pos = list(map(tuple(range(1, nvars + 1)).__getitem__, spans))
+    neg = list(map(tuple(range(-1, -nvars - 1, -1)).__getitem__, spans))
+    code = [cap * _CODE + c for cap, c in zip(capacities, counts)].__getitem__
+    add = tight.extend
+    later = []
+    for inc, isl in zip(puzzle.incident, puzzle.islands):
+        split = _tight_block(tuple(map(code, inc)), isl.number)
+        if split is None:
+            return None
+        row = sum(map(pos.__getitem__, inc), ()) + sum(map(neg.__getitem__, inc), ())
+        add(map(_call, split[0], repeat(row)))
+        if split[1]:
+            later.append((split[1], row))
+
+    def rest() -> list:
+        out = [(-(b + c + 1), b + c) for b, cap, c in zip(base, capacities, counts) if 0 < c < cap]
+        out += [(-(base[h] + 1), -(base[v] + 1)) for h, v in crossings if not (counts[h] or counts[v])]
+        for getters, row in later:
+            out.extend(map(_call, getters, repeat(row)))
+        return out
+
+    return LeanEncoding(puzzle, capacities, starts, tight), tight, rest
+
+
 def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline | None = None,
                  solver: str = "minisat22") -> tuple[Status, list[int] | None]:
     """A solution of ``puzzle`` other than ``counts`` (bridges per link of ``puzzle.links``):
@@ -69,17 +142,32 @@ def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline
     ``max_solutions=2``, started with the no-good of ``counts`` instead of a first call that finds
     them, on ``solver`` (MiniSat by default: it answers the generator's small formulas sooner)."""
     deadline = Deadline.of(time_limit)
-    enc = lean_encode(puzzle)
     stats: dict = {}
-    if isinstance(enc, LeanEncoding):  # the no-good of ``counts`` (:func:`blocking_clause`'s literals)
-        base, caps = enc.base, enc.capacities
-        block = [-(b + c) for b, c in zip(base, counts) if c]
-        block += [b + c + 1 for b, c, cap in zip(base, counts, caps) if c < cap]
-    else:
+    split = tight_encode(puzzle, counts)
+    if split is None:
+        enc = lean_encode(puzzle)
         block = blocking_clause(enc, counts)
-    with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
-        backend = SatBackend(enc, sat, stats, local=False)
+        with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
+            sat.add_clause(block)
+            return _second(puzzle, enc, sat, stats, deadline)
+    enc, tight, rest = split
+    base, caps = enc.base, enc.capacities  # the no-good of ``counts`` (:func:`blocking_clause`'s literals)
+    block = [-(b + c) for b, c in zip(base, counts) if c]
+    block += [b + c + 1 for b, c, cap in zip(base, counts, caps) if c < cap]
+    with open_solver(solver, tight, CADICAL_OPTIONS) as sat:
         sat.add_clause(block)
-        status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
-                                                     stats=stats, capacities=enc.capacities)
+        if not sat.solve():  # a part of the formula, with the no-good, has no model
+            return Status.INFEASIBLE, None
+        more = rest()
+        for clause in more:
+            sat.add_clause(clause)
+        tight.extend(more)
+        return _second(puzzle, enc, sat, stats, deadline)
+
+
+def _second(puzzle: Puzzle, enc, sat, stats: dict, deadline: Deadline | None) -> tuple[Status, list[int] | None]:
+    """The cut loop on ``sat`` (the whole formula of ``enc`` and the no-good loaded)."""
+    backend = SatBackend(enc, sat, stats, local=False)
+    status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
+                                                 stats=stats, capacities=enc.capacities)
     return (Status.SOLVED, found[0]) if found else (status, None)
