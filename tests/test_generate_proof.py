@@ -11,7 +11,7 @@ import pytest
 from hashikit.model import Puzzle, Solution
 from hashikit.solvers.base import Status
 from hashikit.solvers.cadical import open_solver
-from hashikit.solvers.proof import LeanEncoding, lean_encode, unique_proof
+from hashikit.solvers.proof import LeanEncoding, lean_encode, tight_encode, unique_proof
 from hashikit.solvers.sat import blocking_clause, encode
 
 from oracle import count_solutions, random_board
@@ -119,3 +119,73 @@ def test_unique_proofs_no_good_is_the_engines(monkeypatch):
         assert seen[0] == sorted(blocking_clause(encode(puzzle), counts)), grid
         compared += 1
     assert compared >= 30
+
+
+def _true(enc, counts):
+    """Per variable of ``enc``'s unary formula, its value under ``counts``."""
+    value = {}
+    for b, c, cap in zip(enc.base, counts, enc.capacities):
+        for j in range(1, cap + 1):
+            value[b + j] = c >= j
+    return lambda lit: value[lit] if lit > 0 else not value[-lit]
+
+
+def test_tight_part_and_rest_are_the_lean_formula_split_by_the_counts():
+    """``tight_encode``: its two parts hold exactly ``lean_encode``'s clauses (as a multiset), the
+    first those with at most one literal true under the counts, the rest the others."""
+    from collections import Counter
+
+    split_seen = 0
+    rng = random.Random(5)
+    for grid, mb, puzzle in boards(250, 13):
+        lean = lean_encode(puzzle)
+        if not isinstance(lean, LeanEncoding):
+            assert tight_encode(puzzle, [0] * len(puzzle.links)) is None, grid
+            continue
+        want, solutions = count_solutions(grid, mb, cap=1)
+        # a solution's counts where there is one, else any counts within the capacities
+        counts = (Solution(solutions[0]).counts(puzzle) if want else
+                  [rng.randint(0, cap) for cap in puzzle.link_capacities])
+        enc, tight, rest = tight_encode(puzzle, counts)
+        assert enc.clauses is tight and enc.base == lean.base and enc.nvars == lean.nvars
+        more = rest()
+        assert Counter(map(tuple, tight + more)) == Counter(map(tuple, lean.clauses)), grid
+        true = _true(lean, counts)
+        assert all(sum(map(true, c)) <= 1 for c in tight), grid
+        assert all(sum(map(true, c)) >= 2 for c in more), grid
+        split_seen += bool(more) and want
+    assert split_seen >= 30
+
+
+def test_unique_proof_on_the_tight_part_agrees_with_the_oracle_and_loads_the_rest_when_it_must(monkeypatch):
+    """The proof runs on the tight part first; a model of the part only (not a second solution)
+    loads the rest.  Against the brute-force oracle on boards where the part alone has second
+    models, both ways are taken and every answer is right."""
+    import hashikit.solvers.proof as proof
+
+    loaded = []
+    real = proof._TightBackend.solve
+
+    def spy(self, deadline):
+        had = self.rest is not None
+        out = real(self, deadline)
+        loaded.append(had and self.rest is None)
+        return out
+
+    monkeypatch.setattr(proof._TightBackend, "solve", spy)
+    checked = unique = 0
+    for grid, mb, puzzle in boards(400, 17):
+        want, solutions = count_solutions(grid, mb, cap=3)
+        if not want:
+            continue
+        counts = Solution(solutions[0]).counts(puzzle)
+        status, other = unique_proof(puzzle, counts)
+        checked += 1
+        if want == 1:
+            unique += 1
+            assert status is Status.INFEASIBLE, grid
+        else:
+            assert status is Status.SOLVED and other != counts, grid
+            assert valid(puzzle, Solution.from_counts(puzzle, other)), grid
+    assert checked >= 80 and unique >= 10
+    assert any(loaded) and not all(loaded)  # the rest loaded in some proofs, not in others

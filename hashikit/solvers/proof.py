@@ -3,7 +3,9 @@ solution (the cut loop of :func:`sat.solve`, started from the no-good of the fir
 formula of :func:`lean_encode`, which is
 :func:`sat.encode`'s formula (the same clauses in the same order) built from per-island blocks cached
 by the island's links' capacities and its number: the generator proves thousands of small puzzles, and
-building their formulas is most of the proof's cost (``benchmarks/results/generate.md``)."""
+building and loading their formulas is most of the proof's cost (``benchmarks/results/generate.md``).
+The search starts on the part of the formula that a unit propagation ending in the first solution can
+use (:func:`tight_encode`); the rest is loaded only when that part alone leaves room for another."""
 
 from __future__ import annotations
 
@@ -140,7 +142,11 @@ def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline
     With ``counts`` a solution (the caller checks it), INFEASIBLE proves it the only one: the same
     formula (built faster, :func:`lean_encode`) and cut loop as :func:`sat.solve` with
     ``max_solutions=2``, started with the no-good of ``counts`` instead of a first call that finds
-    them, on ``solver`` (MiniSat by default: it answers the generator's small formulas sooner)."""
+    them, on ``solver`` (MiniSat by default: it answers the generator's small formulas sooner).
+    The solver first holds only :func:`tight_encode`'s part of the formula: "no model" there is
+    "no model" of the whole (a part of its clauses), and a puzzle the easy and medium rules finish
+    ends there; an assignment of the part that is not another solution loads the rest
+    (:class:`_TightBackend`), so every solution returned meets the whole formula."""
     deadline = Deadline.of(time_limit)
     stats: dict = {}
     split = tight_encode(puzzle, counts)
@@ -158,11 +164,42 @@ def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline
         sat.add_clause(block)
         if not sat.solve():  # a part of the formula, with the no-good, has no model
             return Status.INFEASIBLE, None
-        more = rest()
-        for clause in more:
-            sat.add_clause(clause)
-        tight.extend(more)
-        return _second(puzzle, enc, sat, stats, deadline)
+        backend = _TightBackend(enc, sat, stats, local=False)
+        backend.rest, backend.counts_of_proof = rest, counts
+        status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
+                                                     stats=stats, capacities=enc.capacities)
+    return (Status.SOLVED, found[0]) if found else (status, None)
+
+
+class _TightBackend(SatBackend):
+    """:class:`SatBackend` on :func:`tight_encode`'s part of the formula: an assignment that is not
+    a solution of the degree and crossing rules other than the proof's counts (a model of the part
+    only) loads the rest of the formula (``rest``) and is solved again.  Until then a cut still
+    holds for every solution, and "infeasible" of the part is infeasible of the whole."""
+
+    rest = None
+    counts_of_proof: list[int] = []
+
+    def solve(self, deadline):
+        status, got = super().solve(deadline)
+        while got is not None and self.rest is not None and not self._holds(got):
+            for clause in self.rest():
+                self.sat.add_clause(clause)
+            self.rest = None
+            status, got = super().solve(deadline)
+        return status, got
+
+    def _holds(self, got: list[int]) -> bool:
+        """``got`` differs from the proof's counts, and meets every island's number and crossing."""
+        if got == self.counts_of_proof:
+            return False
+        puzzle = self.enc.puzzle
+        if any(map(int.__gt__, got, self.enc.capacities)):
+            return False
+        for inc, isl in zip(puzzle.incident, puzzle.islands):
+            if sum(map(got.__getitem__, inc)) != isl.number:
+                return False
+        return not any(got[h] and got[v] for h, v in puzzle.crossings)
 
 
 def _second(puzzle: Puzzle, enc, sat, stats: dict, deadline: Deadline | None) -> tuple[Status, list[int] | None]:
