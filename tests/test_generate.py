@@ -271,6 +271,55 @@ def test_a_batch_of_repairs_keeps_the_construction_a_solution_and_undoes_exactly
         assert check(newer, Solution.from_counts(newer, newer_counts)).ok
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.integers(8, 16))
+def test_a_batch_never_chooses_a_skipped_repair(seed, size):
+    """``_batch`` with ``skip``: the same choice as without it, less the skipped repairs (drawn
+    again from the same random state, the first batch's repairs skipped: none of them comes back)."""
+    import random
+    from hashikit.generate.repairs import _batch
+    found = _stuck(seed, size)
+    assume(found is not None)
+    puzzle, sol, engine = found
+    counts = sol.counts(puzzle)
+    first, _inserts = _batch(puzzle, counts, engine, random.Random(seed), False, 3, [])
+    assert first
+    again, _inserts = _batch(puzzle, counts, engine, random.Random(seed), False, 3, [], skip=set(first))
+    assert not set(again) & set(first)
+
+
+def test_a_dropped_repair_is_not_tried_again_on_the_same_construction(monkeypatch):
+    """While the repair loop stays on one construction (the same deducer, the same repairs to take
+    back), each batch it chooses is new: a dropped batch, chosen again, would end the same way (one
+    of them again only when every candidate has failed there, and that one is kept).  The puzzles
+    stay exact: 15x15 easy and hard at Tatham's preset, a few seeds."""
+    from hashikit.generate import unique as G
+    calls = []
+    choose = G._batch
+
+    def recorded(puzzle, counts, deducer, rng, allow_adjacent, size, undo, *rest):
+        chosen, inserts = choose(puzzle, counts, deducer, rng, allow_adjacent, size, undo, *rest)
+        calls.append((deducer, tuple(undo), tuple(chosen)))  # (the deducer kept alive: ids stay unique)
+        return chosen, inserts
+
+    monkeypatch.setattr(G, "_batch", recorded)
+    runs = 0
+    for seed in range(8):
+        for level in ("easy", "hard"):
+            calls.clear()
+            puzzle, solution, g = generate_unique(15, 15, level, seed=seed, islands_percent=30, expansion=10)
+            assert g.level == level and grade(puzzle) == g and check(puzzle, solution).ok
+            seen: set = set()
+            for i, (deducer, undo, chosen) in enumerate(calls):
+                if i and (calls[i - 1][0] is not deducer or calls[i - 1][1] != undo or not calls[i - 1][2]):
+                    seen = set()  # another construction, or every candidate had failed
+                else:
+                    runs += bool(i)
+                assert chosen not in seen, (seed, level, i)
+                seen.add(chosen)
+    assert runs >= 20
+
+
 def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
     """20x20 hard: several repairs per rebuild; the puzzle has no neighbouring islands, grades
     hard, is unique by the SAT engine, and the same seed gives the same puzzle."""

@@ -208,7 +208,7 @@ def _block(p: Pos) -> tuple[int, int]:
 
 
 def _batch(puzzle: Puzzle, counts: list[int], deducer, rng: random.Random, allow_adjacent: bool, size: int,
-           keep_away: list[_Repair], more: float = 1.0, fewer: bool = True
+           keep_away: list[_Repair], more: float = 1.0, fewer: bool = True, skip: set[_Repair] = frozenset()
            ) -> tuple[list[_Repair], Callable[[], list[_Repair]]]:
     """Up to ``size`` repairs where the deducer is stuck, far apart, and the insertions left over
     (a function that lists them: they are worked out only when wanted).
@@ -224,6 +224,8 @@ def _batch(puzzle: Puzzle, counts: list[int], deducer, rng: random.Random, allow
     batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
     ``more``: the chance that a count change adds a bridge where it could also take one away;
     ``fewer``: False, a count change never takes one away (see :data:`_ADD_ONLY`).
+    ``skip``: repairs not to choose (they were tried on this construction, with the same
+    ``keep_away``, and did not help: the result would be the same).
     """
     cells_of = puzzle.link_cells
     open_links = deducer.st.undecided()
@@ -263,6 +265,8 @@ def _batch(puzzle: Puzzle, counts: list[int], deducer, rng: random.Random, allow
             return None
         # one more bridge where it may go (it helps 2-3x as often as one fewer), or at random
         delta = moves[0] if len(moves) == 1 or more >= 1 or rng.random() < more else moves[1]
+        if skip and (r.bridge, delta, None) in skip:
+            return None
         if delta == -1 and counts[k] == 1:
             if not _connected_without(puzzle, counts, emptied, k):
                 return None
@@ -301,7 +305,7 @@ def _batch(puzzle: Puzzle, counts: list[int], deducer, rng: random.Random, allow
             while tried < len(candidates):
                 r = candidates[tried]
                 tried += 1
-                if free(r):
+                if free(r) and r not in skip:
                     chosen.append(r)
                     take(r)
                     break

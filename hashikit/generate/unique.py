@@ -441,8 +441,9 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     # the levels of its steps when the puzzle has the grade asked for
     deducer, fresh, stuck, hardest = from_scratch(puzzle)
     scratch = True
-    last_stuck = None  # (puzzle, counts, insertions not tried yet, deducer, undo) before the last batch
+    last_stuck = None  # (puzzle, counts, insertions not tried yet, deducer, undo, failed) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
+    failed: set[_Repair] = set()  # the repairs of batches dropped since the construction last changed
     failures = retreats = 0
     for _trial in range(max_repairs + 1):
         _check(deadline)
@@ -464,6 +465,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
                 last_stuck = (last_stuck[0], last_stuck[1], last_stuck[2](), *last_stuck[3:])
             if last_stuck[2]:
                 puzzle, counts, _where = _apply(last_stuck[0], last_stuck[1], [last_stuck[2].pop(0)])
+                failed = set()
                 stats.insertions += 1
                 deducer, fresh, stuck, hardest = from_scratch(puzzle)
                 scratch = True
@@ -471,17 +473,22 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             if retreats >= _RETREATS:
                 return None
             retreats += 1  # no insertion left: another batch from the last stuck version
-            puzzle, counts, _cells, deducer, undo = last_stuck
+            # (the batches that failed there, and the one kept, which led here, are not tried again)
+            puzzle, counts, _cells, deducer, undo, failed = last_stuck
             stuck, failures, scratch = True, 0, False
         size = 1 if difficulty in _ONE_AT_A_TIME else max(1, deducer.open // _OPEN_PER_SITE)
         batch, inserts = _batch(puzzle, counts, deducer, rng, allow_adjacent, size, undo,
-                                0.5 if difficulty in _ONE_AT_A_TIME else 1.0, difficulty not in _ADD_ONLY)
-        last_stuck = (puzzle, counts, inserts, deducer, undo)
+                                0.5 if difficulty in _ONE_AT_A_TIME else 1.0, difficulty not in _ADD_ONLY, failed)
+        if not batch and failed and not undo:  # every candidate failed here: one of them again, kept this time
+            failed, failures = set(), _TRIES - 1
+            batch, inserts = _batch(puzzle, counts, deducer, rng, allow_adjacent, size, undo,
+                                    0.5 if difficulty in _ONE_AT_A_TIME else 1.0, difficulty not in _ADD_ONLY)
+        last_stuck = (puzzle, counts, inserts, deducer, undo, failed)
         if not batch and undo:
             # the repairs to take back cover where it is stuck: take them back alone first
             new_puzzle, new_counts, where = _apply(puzzle, counts, [], undo)
             deducer = _carry(deducer, puzzle, new_puzzle, where)
-            puzzle, counts, undo, scratch = new_puzzle, new_counts, [], False
+            puzzle, counts, undo, scratch, failed = new_puzzle, new_counts, [], False, set()
             stuck = deducer.run(difficulty, deadline=deadline)
             continue
         if not batch:
@@ -502,7 +509,9 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
         if any(helped) or failures + 1 >= _TRIES:
             puzzle, counts, deducer, stuck, scratch = new_puzzle, new_counts, trial, trial_stuck, False
             undo = [r for r, ok in zip(batch, helped) if not ok] if any(helped) else []
-            failures = 0
+            failed.update(batch)  # (for a retreat to the construction before it)
+            failures, failed = 0, set()
         else:
             failures += 1
+            failed.update(batch)  # (the same batch, with the same undo, would do the same)
     return None
