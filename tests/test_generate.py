@@ -288,6 +288,27 @@ def test_a_batch_never_chooses_a_skipped_repair(seed, size):
     assert not set(again) & set(first)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.integers(8, 16))
+def test_built_first_changes_a_bridged_open_link_while_one_can_take_another_bridge(seed, size):
+    """``_batch(built_first=True)``, one repair: where an open link the construction bridges can take
+    one more bridge, the repair is a count change on a bridged link, never a first bridge on an
+    empty one (without it, the first bridge on an empty link comes up too)."""
+    import random
+    from hashikit.generate.repairs import _batch
+    found = _stuck(seed, size)
+    assume(found is not None)
+    puzzle, sol, engine = found
+    counts = sol.counts(puzzle)
+    open_links = engine.st.undecided()
+    assume(any(1 <= counts[k] < puzzle.maxbridges for k in open_links))
+    for draw in range(5):
+        chosen, _inserts = _batch(puzzle, counts, engine, random.Random(seed + draw), False, 1, [], built_first=True)
+        assert len(chosen) == 1 and chosen[0].cell is None
+        a, b = (puzzle.index[p] for p in chosen[0].bridge)
+        assert counts[puzzle.link_index[(min(a, b), max(a, b))]] >= 1
+
+
 def test_a_dropped_repair_is_not_tried_again_on_the_same_construction(monkeypatch):
     """While the repair loop stays on one construction (the same deducer, the same repairs to take
     back), each batch it chooses is new: a dropped batch, chosen again, would end the same way (one
@@ -297,8 +318,8 @@ def test_a_dropped_repair_is_not_tried_again_on_the_same_construction(monkeypatc
     calls = []
     choose = G._batch
 
-    def recorded(puzzle, counts, deducer, rng, allow_adjacent, size, undo, *rest):
-        chosen, inserts = choose(puzzle, counts, deducer, rng, allow_adjacent, size, undo, *rest)
+    def recorded(puzzle, counts, deducer, rng, allow_adjacent, size, undo, *rest, **options):
+        chosen, inserts = choose(puzzle, counts, deducer, rng, allow_adjacent, size, undo, *rest, **options)
         calls.append((deducer, tuple(undo), tuple(chosen)))  # (the deducer kept alive: ids stay unique)
         return chosen, inserts
 

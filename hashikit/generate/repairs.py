@@ -208,8 +208,8 @@ def _block(p: Pos) -> tuple[int, int]:
 
 
 def _batch(puzzle: Puzzle, counts: list[int], deducer, rng: random.Random, allow_adjacent: bool, size: int,
-           keep_away: list[_Repair], more: float = 1.0, fewer: bool = True, skip: set[_Repair] = frozenset()
-           ) -> tuple[list[_Repair], Callable[[], list[_Repair]]]:
+           keep_away: list[_Repair], more: float = 1.0, fewer: bool = True, skip: set[_Repair] = frozenset(),
+           built_first: bool = False) -> tuple[list[_Repair], Callable[[], list[_Repair]]]:
     """Up to ``size`` repairs where the deducer is stuck, far apart, and the insertions left over
     (a function that lists them: they are worked out only when wanted).
 
@@ -224,12 +224,20 @@ def _batch(puzzle: Puzzle, counts: list[int], deducer, rng: random.Random, allow
     batch empties.  The leftover insertions (up to 9) are what a too easy result tries next.
     ``more``: the chance that a count change adds a bridge where it could also take one away;
     ``fewer``: False, a count change never takes one away (see :data:`_ADD_ONLY`).
+    ``built_first``: count changes on the open links the construction bridges are tried before
+    those on the others (see :data:`unique._BUILT_FIRST`).
     ``skip``: repairs not to choose (they were tried on this construction, with the same
     ``keep_away``, and did not help: the result would be the same).
     """
     cells_of = puzzle.link_cells
     open_links = deducer.st.undecided()
     n_open = len(open_links)
+    n_built = n_open
+    if built_first:  # the open links the construction bridges, in random order, then the others
+        built = [k for k in open_links if counts[k]]
+        if len(built) < n_open:
+            open_links = built + [k for k in open_links if not counts[k]]
+            n_built = len(built)
     bits = rng.getrandbits
     link_index, index = puzzle.link_index, puzzle.index
     taken_blocks: set[tuple[int, int]] = set()
@@ -289,7 +297,7 @@ def _batch(puzzle: Puzzle, counts: list[int], deducer, rng: random.Random, allow
     while len(chosen) < size and (j < n_open or j < len(insertions())):
         if j < n_open:
             # the open links in random order, drawn as they are wanted
-            m = n_open - j
+            m = (n_built if j < n_built else n_open) - j
             x = bits(m.bit_length())
             while x >= m:
                 x = bits(m.bit_length())
