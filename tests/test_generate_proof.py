@@ -64,9 +64,11 @@ def test_lean_formula_of_generated_puzzles_is_the_engines():
         assert unique_proof(puzzle, solution.counts(puzzle))[0] is Status.INFEASIBLE
 
 
-def test_unique_proof_agrees_with_the_brute_force_oracle():
+def agree_with_the_oracle(n: int, seed: int) -> tuple[int, int]:
+    """``unique_proof`` on ``n`` random boards against the brute-force oracle: (boards with a
+    solution, unique ones)."""
     checked = unique = 0
-    for grid, mb, puzzle in boards(300, 11):
+    for grid, mb, puzzle in boards(n, seed):
         want, solutions = count_solutions(grid, mb, cap=3)
         if not want:
             continue
@@ -79,6 +81,11 @@ def test_unique_proof_agrees_with_the_brute_force_oracle():
         else:
             assert status is Status.SOLVED and other != counts, grid
             assert valid(puzzle, Solution.from_counts(puzzle, other)), grid
+    return checked, unique
+
+
+def test_unique_proof_agrees_with_the_brute_force_oracle():
+    checked, unique = agree_with_the_oracle(300, 11)
     assert checked >= 60 and 10 <= unique < checked
 
 
@@ -173,19 +180,6 @@ def test_unique_proof_on_the_tight_part_agrees_with_the_oracle_and_loads_the_res
         return out
 
     monkeypatch.setattr(proof._TightBackend, "solve", spy)
-    checked = unique = 0
-    for grid, mb, puzzle in boards(400, 17):
-        want, solutions = count_solutions(grid, mb, cap=3)
-        if not want:
-            continue
-        counts = Solution(solutions[0]).counts(puzzle)
-        status, other = unique_proof(puzzle, counts)
-        checked += 1
-        if want == 1:
-            unique += 1
-            assert status is Status.INFEASIBLE, grid
-        else:
-            assert status is Status.SOLVED and other != counts, grid
-            assert valid(puzzle, Solution.from_counts(puzzle, other)), grid
+    checked, unique = agree_with_the_oracle(400, 17)
     assert checked >= 80 and unique >= 10
     assert any(loaded) and not all(loaded)  # the rest loaded in some proofs, not in others
