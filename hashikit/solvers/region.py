@@ -273,3 +273,150 @@ def split(part: Part) -> list[Part]:
                    for cl in clause_groups[r]]
         out.append(Part(ks, base, part.capacities, clauses))
     return out
+
+
+class Place:
+    """The open links around one cut on a small incremental solver of their own, widened in place.
+
+    The formula is :func:`build`'s, written in two layers.  What no held link enters is written for
+    good, once: the order and implied clauses of each open link, the crossing pairs of open links,
+    the degree of an island whose every link is open, a cut or no-good all of whose links are open.
+    What folds held links in (the degree of an island with held links, an open link crossing a held
+    bridge, a cut or no-good with held links that do not meet it) is written under a *selector* of
+    the current width, assumed by each solve; a widening retires the old selector (a unit clause
+    that satisfies its clauses) and writes that layer again around the new open links.  So a
+    widening costs the new ring and the new rim, not the whole part again, and the solver keeps
+    what it learned.  The unmet cuts other than the place's own (``ignore``) are left out.
+
+    Every model, with the held links at their counts, satisfies every clause of the whole formula
+    and every cut and no-good (but those in ``ignore``) that concerns the open links.
+    """
+
+    def __init__(self, puzzle, capacities: Sequence[int], counts: Sequence[int], cuts: Cuts,
+                 nogoods: Sequence[Sequence[int]] = (), ignore: Iterable[int] = (), options=None):
+        from .cadical import CADICAL, open_solver
+
+        self.puzzle, self.capacities, self.counts, self.cuts = puzzle, capacities, counts, cuts
+        self.nogoods, self.ignore = nogoods, set(ignore)
+        self.sat = open_solver(CADICAL, (), options)
+        self.base: dict[int, int] = {}
+        self.top = 0
+        self.open: set[int] = set()
+        self.rim: set[int] = set()  # islands with open and held links
+        self.inner: set[int] = set()  # islands whose links are all open
+        self.lasting: set[int] = set()  # the cuts written for good
+        self.selector = 0
+
+    def close(self) -> None:
+        self.sat.delete()
+
+    def widen(self, open_links: Iterable[int]) -> bool:
+        """Open ``open_links`` too (those that can carry a bridge); False when an island's degree
+        is out of reach of the tuple clauses (the caller leaves the place then)."""
+        caps, counts, base = self.capacities, self.counts, self.base
+        puzzle = self.puzzle
+        islands, incident, ends, partners = puzzle.islands, puzzle.incident, puzzle.links, puzzle.crossing_partners
+        new = sorted(k for k in set(open_links) if caps[k] and k not in self.open)
+        opened = self.open
+        opened.update(new)
+        clauses: list = []
+        add = clauses.append
+        top = self.top
+        for k in new:
+            b = base[k] = top
+            cap = caps[k]
+            top += cap
+            clauses.extend([-(b + j + 1), b + j] for j in range(1, cap))
+            a, e, _h = ends[k]
+            c = islands[a].number
+            if c == islands[e].number and c <= cap and len(islands) > 2:
+                add([-(b + c)])
+        old, sel = self.selector, top + 1
+        self.top = self.selector = sel
+        if old:
+            add([-old])
+        new_set = set(new)
+        for k in new:  # a crossing pair of open links goes in once, when the later of them opens
+            u = base[k] + 1
+            for h in partners[k]:
+                if h in opened and (h not in new_set or h > k):
+                    add([-u, -(base[h] + 1)])
+        rim = self.rim
+        rim.update(e for k in new for e in ends[k][:2])
+        rim -= self.inner
+        done = []
+        for i in sorted(rim):
+            mine, held, need = [], False, islands[i].number
+            for k in incident[i]:
+                if k in opened:
+                    mine.append(k)
+                elif caps[k]:
+                    held = True
+                    need -= counts[k]
+            capsof = tuple(caps[k] for k in mine)
+            if need < 0:
+                block = [()]
+            elif _degree_block(capsof, need) is None:
+                return False
+            else:
+                block = _degree_clauses(capsof, need, [base[k] for k in mine])
+            if held:
+                clauses.extend([*cl, -sel] for cl in block)
+            else:
+                clauses.extend(block)
+                done.append(i)
+        rim.difference_update(done)
+        self.inner.update(done)
+        for k in opened:  # an open link crossing a held bridge carries none
+            for h in partners[k]:
+                if h not in opened and counts[h] > 0:
+                    add([-(base[k] + 1), -sel])
+        for c in sorted(self.cuts.touching(opened) - self.lasting - self.ignore):
+            kind, cut = self.cuts.cuts[c]
+            lits, met, whole = [], False, True
+            for k in cut:
+                if k in opened:
+                    lits.append(kind * (base[k] + 1))
+                else:
+                    whole = False
+                    if (counts[k] > 0) == (kind == REQUIRE):
+                        met = True
+                        break
+            if met:
+                continue
+            if whole:
+                self.lasting.add(c)
+                add(lits)
+            else:
+                add([*lits, -sel])
+        for nogood in self.nogoods:
+            if any(counts[k] != n for k, n in enumerate(nogood) if caps[k] and k not in opened):
+                continue
+            lits = [-sel]
+            for k in opened:
+                n, b = nogood[k], base[k]
+                if n:
+                    lits.append(-(b + n))
+                if n < caps[k]:
+                    lits.append(b + n + 1)
+            add(lits)
+        put = self.sat.add_clause
+        for cl in clauses:
+            put(cl)
+        self.sat.set_phases([b + j if j <= counts[k] else -(b + j)
+                             for k in new for b in (base[k],) for j in range(1, caps[k] + 1)])
+        return True
+
+    def solve(self) -> dict[int, int] | None:
+        """New counts of the open links, the held ones at theirs, or None when there are none."""
+        if not self.sat.solve([self.selector]):
+            return None
+        model = self.sat.get_model()
+        caps, base = self.capacities, self.base
+        out = {}
+        for k in self.open:
+            b, c = base[k], 0
+            while c < caps[k] and model[b + c] > 0:
+                c += 1
+            out[k] = c
+        return out

@@ -398,37 +398,18 @@ class SatBackend:
                 self.counts = counts
                 return list(counts)
             counts[:] = self.counts
-        # a place: a cut to meet, the islands around which links open, how far, how often widened
-        todo = [(c, {e for k in cuts[c][1] for e in ends[k][:2]}, LOCAL_RADIUS, 0)
-                for c in sorted(unmet, key=lambda c: len(cuts[c][1]), reverse=True)]  # smallest first
-        while todo:
-            c, seeds, radius, tries = todo.pop()
+        for c in sorted(unmet, key=lambda c: len(cuts[c][1])):  # smallest first
             if c not in unmet:
                 continue
             if lazy.past(deadline):
                 return None
-            if tries > LOCAL_TRIES:
+            found = self._solve_place(c, counts, unmet)
+            if found is None:
                 continue  # left to the incremental solver
-            free = _ring(puzzle, seeds, radius)
-            if len(free) > most:
-                continue
-            open_links = {k for i in free for k in incident[i]}
-            # the other unmet cuts are left to their own places: a part need not meet them
-            part = region.build(puzzle, capacities, counts, open_links, self.cuts, nogoods=self.nogoods,
-                                ignore=unmet - {c})
-            if part is None or part.clauses is None:
-                continue
-            for piece in region.split(part):
-                if c not in self.cuts.touching(piece.links):
-                    continue
-                found = self._solve_part(piece, counts)
-                if found is None:
-                    todo.append((c, seeds, radius + 1 + radius // 2, tries + 1))
-                    break
-                changed = [k for k, n in found.items() if counts[k] != n]
-                for k in changed:
-                    counts[k] = found[k]
-                unmet -= {u for u in self.cuts.touching(changed) & unmet if region.meets(counts, *cuts[u])}
+            changed = [k for k, n in found.items() if counts[k] != n]
+            for k in changed:
+                counts[k] = found[k]
+            unmet -= {u for u in self.cuts.touching(changed) & unmet if region.meets(counts, *cuts[u])}
         if unmet and not self._solve_held(counts, unmet, deadline, HELD_CONFLICTS):
             return None
         self.counts = counts
@@ -474,10 +455,36 @@ class SatBackend:
                 seeds.add(links[k].b)
         return False
 
-    def _solve_part(self, part: region.Part, counts: list[int]) -> dict[int, int] | None:
-        """A model of ``part`` as counts of its links, or None when it has none."""
-        self.stats["small_solves"] = self.stats.get("small_solves", 0) + 1
-        return self._timed("small_time", _solve_small, part, counts)
+    def _solve_place(self, c: int, counts: list[int], unmet: set[int]) -> dict[int, int] | None:
+        """Cut ``c`` met near its links on a small solver (:class:`region.Place`): new counts of the
+        links opened, or None when ``LOCAL_TRIES`` widenings found none."""
+        puzzle = self.enc.puzzle
+        incident, ends = puzzle.incident, puzzle.links
+        most = len(puzzle.islands) * LOCAL_SHARE
+        seeds = {e for k in self.cuts.cuts[c][1] for e in ends[k][:2]}
+        # the other unmet cuts are left to their own places: a place need not meet them
+        place = region.Place(puzzle, self.enc.capacities, counts, self.cuts, self.nogoods, unmet - {c},
+                             LOCAL_OPTIONS)
+        try:
+            radius = LOCAL_RADIUS
+            for _ in range(LOCAL_TRIES + 1):
+                free = _ring(puzzle, seeds, radius)
+                if len(free) > most:
+                    return None
+                began = time.process_time()
+                try:
+                    if not place.widen({k for i in free for k in incident[i]}):
+                        return None
+                    self.stats["small_solves"] = self.stats.get("small_solves", 0) + 1
+                    found = place.solve()
+                finally:
+                    self.stats["small_time"] = round(self.stats.get("small_time", 0.0) + time.process_time() - began, 3)
+                if found is not None:
+                    return found
+                radius += 1 + radius // 2
+            return None
+        finally:
+            place.close()
 
     def _links_of_vars(self) -> list[int]:
         """The link of each variable of the encoding (worked out once)."""
