@@ -1,8 +1,8 @@
 """Part of a board solved on its own: the SAT formula of some *open* links, every other link held.
 
 A large board's rounds change few links at a time.  Instead of asking the whole formula under
-assumptions that hold the rest (a call that costs the whole board), :func:`build` writes the
-formula of the open links alone, in fresh variables, with the rest of the board folded in:
+assumptions that hold the rest (a call that costs the whole board), a :class:`Place` writes the
+formula of the open links alone, on a small solver of its own, with the rest of the board folded in:
 
 - an island with an open link needs its number less the bridges its held links carry, spread over
   its open links (the unary encoding's degree clauses, picked out of a row of the island's literals
@@ -13,12 +13,10 @@ formula of the open links alone, in fresh variables, with the rest of the board 
 - each connectivity cut (:class:`Cuts`) with an open link: satisfied and left out when a held
   link meets it, else a clause over its open links.
 
-:func:`split` cuts the formula into the parts that
-share no variable, so that far-apart places are solved apart, each on a small solver.
-
-Any assignment of the part, with the held links, satisfies every clause of the whole encoding that
-concerns the open links; the caller still checks the whole answer's
-connectivity (and the rule checker checks every answer).
+A place that has no model is widened on the same solver: more links open, the clauses that folded
+the newly opened links in retired.  Any assignment of the place, with the held links, satisfies
+every clause of the whole encoding that concerns the open links; the caller still checks the whole
+answer's connectivity (and the rule checker checks every answer).
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate, product, repeat
 
-from .graph import DisjointSets
 
 #: degree constraints with more count tuples than this use a totalizer instead
 _TUPLE_LIMIT = 400
@@ -128,151 +125,6 @@ class Cuts:
         for k in links:
             out.update(of_link.get(k, ()))
         return out
-
-
-class Part:
-    """A formula over some open links: ``clauses`` in variables ``base[k] + 1 .. base[k] + cap``
-    ("at least j bridges on link k"), or ``clauses is None`` when the held links leave no way."""
-
-    def __init__(self, links: list[int], base: dict[int, int], capacities: Sequence[int], clauses,
-                 joins: list[Sequence[int]] | None = None):
-        self.links = links
-        self.base = base
-        self.capacities = capacities
-        self.clauses = clauses
-        self.joins = joins  # groups of links that some clause ties together (None: read them off the clauses)
-        self.nvars = sum(capacities[k] for k in links)
-
-    def counts(self, model: Sequence[int]) -> dict[int, int]:
-        """Bridges per open link from a model of ``clauses`` (a list indexed by variable - 1)."""
-        out = {}
-        caps, base = self.capacities, self.base
-        for k in self.links:
-            b, c = base[k], 0
-            while c < caps[k] and model[b + c] > 0:
-                c += 1
-            out[k] = c
-        return out
-
-
-def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: Iterable[int],
-          cuts: Cuts | None = None, nogoods: Sequence[Sequence[int]] = (), ignore: Iterable[int] = ()) -> Part | None:
-    """The part of the open links (those with ``capacities[k] > 0``), or None when a degree
-    constraint is out of reach of the tuple clauses (the caller goes global then)."""
-    links = sorted(k for k in set(open_links) if capacities[k])
-    base: dict[int, int] = {}
-    top = 0
-    for k in links:
-        base[k] = top
-        top += capacities[k]
-    clauses: list[list[int]] = []
-    add = clauses.append
-    joins: list[Sequence[int]] = []
-    for k in links:  # order: at least j+1 -> at least j
-        b = base[k]
-        clauses.extend([-(b + j + 1), b + j] for j in range(1, capacities[k]))
-    islands, incident, ends = puzzle.islands, puzzle.incident, puzzle.links
-    for i in sorted({e for k in links for e in ends[k][:2]}):
-        mine, caps, need = [], [], islands[i].number
-        for k in incident[i]:
-            if k in base:
-                mine.append(base[k])
-                caps.append(capacities[k])
-            else:
-                need -= counts[k]
-        if need < 0 or need > sum(caps):
-            return Part(links, base, capacities, None)
-        size = 1
-        for c in caps:
-            size *= c + 1
-        if size > _TUPLE_LIMIT:
-            return None
-        if len(mine) > 1:
-            joins.append([k for k in incident[i] if k in base])
-        clauses.extend(_degree_clauses(tuple(caps), need, mine))
-    partners = puzzle.crossing_partners
-    for k in links:
-        u = base[k] + 1
-        for h in partners[k]:
-            if h in base:
-                if h > k:
-                    add([-u, -(base[h] + 1)])
-                    joins.append((k, h))
-            elif counts[h] > 0:
-                add([-u])
-        a, b, _h = ends[k]
-        c = islands[a].number
-        if c == islands[b].number and c <= capacities[k] and len(islands) > 2:
-            add([-(base[k] + c)])
-    if cuts is not None:
-        for c in sorted(cuts.touching(links) - set(ignore)):
-            kind, cut = cuts.cuts[c]
-            lits, met = [], False
-            for k in cut:
-                if k in base:
-                    lits.append(kind * (base[k] + 1))
-                elif (counts[k] > 0) == (kind == REQUIRE):
-                    met = True
-                    break
-            if not met:
-                add(lits)
-                joins.append([k for k in cut if k in base])
-    for nogood in nogoods:
-        if any(counts[k] != c for k, c in enumerate(nogood) if capacities[k] and k not in base):
-            continue
-        lits = []
-        for k in links:
-            c, b = nogood[k], base[k]
-            if c:
-                lits.append(-(b + c))
-            if c < capacities[k]:
-                lits.append(b + c + 1)
-        add(lits)
-        joins.append(links)
-    return Part(links, base, capacities, clauses, joins)
-
-
-def split(part: Part) -> list[Part]:
-    """``part`` cut into the parts that share no variable (an unsatisfiable part stays whole)."""
-    if part.clauses is None or not part.links:
-        return [part]
-    link_of = [0] * (part.nvars + 1)
-    for k in part.links:
-        b = part.base[k]
-        for j in range(1, part.capacities[k] + 1):
-            link_of[b + j] = k
-    index = {k: n for n, k in enumerate(part.links)}
-    sets = DisjointSets(len(part.links))
-    joins = part.joins
-    if joins is None:
-        joins = [[link_of[abs(lit)] for lit in cl] for cl in part.clauses if len(cl) > 1]
-    for tied in joins:
-        if len(tied) > 1:
-            first = index[tied[0]]
-            for k in tied[1:]:
-                sets.union(first, index[k])
-    groups: dict[int, list[int]] = {}
-    for n, k in enumerate(part.links):
-        groups.setdefault(sets.find(n), []).append(k)
-    if len(groups) == 1:
-        return [part]
-    clause_groups: dict[int, list[list[int]]] = {r: [] for r in groups}
-    for cl in part.clauses:
-        if not cl:
-            return [Part(part.links, part.base, part.capacities, None)]
-        clause_groups[sets.find(index[link_of[abs(cl[0])]])].append(cl)
-    out = []
-    for r, ks in groups.items():
-        base: dict[int, int] = {}
-        top = 0
-        for k in ks:
-            base[k] = top
-            top += part.capacities[k]
-        shift = {k: base[k] - part.base[k] for k in ks}
-        clauses = [[lit + shift[link_of[lit]] if lit > 0 else lit - shift[link_of[-lit]] for lit in cl]
-                   for cl in clause_groups[r]]
-        out.append(Part(ks, base, part.capacities, clauses))
-    return out
 
 
 class Place:

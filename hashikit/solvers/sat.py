@@ -283,9 +283,11 @@ def encode(puzzle: Puzzle, implied: bool = True):
 
 #: a local round first opens the links within this many links of a cut's links' ends
 LOCAL_RADIUS = 1
-#: a place is widened (its radius grown by half, plus one) at most this many times before its cut is left
-#: to the incremental solver
-LOCAL_TRIES = 5
+#: a place is widened at most this many times before its cut is left to the incremental solver
+LOCAL_TRIES = 9
+#: each widening multiplies a place's islands by this, taking the nearest first (in links): on long-link
+#: boards a few hops reach far, and a place that needed 2,000 islands took the 5,000 of the next radius
+LOCAL_GROWTH = 2.0
 #: the cuts left unmet by the small solvers are tried on the incremental solver with the links within this
 #: many links of their links' ends open
 HELD_RADIUS = 2
@@ -338,13 +340,13 @@ class SatBackend:
       in the failed assumptions (the core) are freed too, up to ``HELD_TRIES`` times, within
       ``HELD_BUDGET`` times the CPU of the first global solve;
     - *small*: otherwise, or when that fails, a cut at a time (smallest first; one the assignment
-      already meets is skipped): the links within ``LOCAL_RADIUS`` links of the cut's links' ends are
-      opened, every other link held (:func:`region.build`, with every stored cut and no-good folded
-      in, the other unmet cuts left to their own places), the formula split into the parts that share
-      no variable (:func:`region.split`), and the parts holding the cut solved, each on a fresh small
-      CaDiCaL whose first phases are the current counts.  A part with no model is widened (the radius
-      grows by half, plus one) up to ``LOCAL_TRIES`` times; the cuts still unmet go to the held way,
-      each try there within ``HELD_CONFLICTS`` conflicts;
+      already meets is skipped): the links of the islands within ``LOCAL_RADIUS`` links of the cut's
+      links' ends are opened, every other link held, on a small CaDiCaL of the cut's own
+      (:class:`region.Place`: every stored cut and no-good folded in, the other unmet cuts left to
+      their own places) whose first phases are the current counts.  A place with no model is widened
+      on the same solver (its islands times ``LOCAL_GROWTH``, nearest first) up to ``LOCAL_TRIES``
+      times; the cuts still unmet go to the held way, each try there within ``HELD_CONFLICTS``
+      conflicts;
     - *global*: when both fail, on the incremental solver.
 
     Each solved part or held solve satisfies every clause of the whole formula and every cut and
@@ -386,8 +388,7 @@ class SatBackend:
     def _solve_near(self, deadline) -> list[int] | None:
         """A round near the cuts added since the last one: the new counts, or None to go global."""
         puzzle = self.enc.puzzle
-        capacities, incident, ends = self.enc.capacities, puzzle.incident, puzzle.links
-        most = len(puzzle.islands) * LOCAL_SHARE
+        ends = puzzle.links
         counts = list(self.counts)
         cuts = self.cuts.cuts
         unmet = {c for c in self.pending if not region.meets(counts, *cuts[c])}
@@ -466,9 +467,10 @@ class SatBackend:
         place = region.Place(puzzle, self.enc.capacities, counts, self.cuts, self.nogoods, unmet - {c},
                              LOCAL_OPTIONS)
         try:
-            radius = LOCAL_RADIUS
-            for _ in range(LOCAL_TRIES + 1):
-                free = _ring(puzzle, seeds, radius)
+            free = _ring(puzzle, seeds, LOCAL_RADIUS)
+            for tries in range(LOCAL_TRIES + 1):
+                if tries:
+                    free = _grow(puzzle, free, int(len(free) * LOCAL_GROWTH))
                 if len(free) > most:
                     return None
                 began = time.process_time()
@@ -481,7 +483,6 @@ class SatBackend:
                     self.stats["small_time"] = round(self.stats.get("small_time", 0.0) + time.process_time() - began, 3)
                 if found is not None:
                     return found
-                radius += 1 + radius // 2
             return None
         finally:
             place.close()
@@ -523,17 +524,6 @@ class SatBackend:
         self.pending = None
 
 
-def _solve_small(part: region.Part, counts: list[int]) -> dict[int, int] | None:
-    """``part`` on a fresh CaDiCaL of its own, first trying each link at its count in ``counts``."""
-    with open_solver(CADICAL, part.clauses, LOCAL_OPTIONS) as small:
-        base, caps = part.base, part.capacities
-        small.set_phases([b + j if j <= counts[k] else -(b + j)
-                          for k in part.links for b in (base[k],) for j in range(1, caps[k] + 1)])
-        if not small.solve():
-            return None
-        return part.counts(small.get_model())
-
-
 def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
     """The islands at most ``radius`` possible links from ``seeds``."""
     links, incident = puzzle.links, puzzle.incident
@@ -548,6 +538,27 @@ def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
                 if other not in seen:
                     seen.add(other)
                     nxt.append(other)
+        frontier = nxt
+    return seen
+
+
+def _grow(puzzle: Puzzle, islands: set[int], size: int) -> set[int]:
+    """``islands`` and the islands nearest them, one possible link further at a time, until they
+    number ``size`` (or no more are reachable)."""
+    links, incident = puzzle.links, puzzle.incident
+    seen = set(islands)
+    frontier = list(seen)
+    while frontier and len(seen) < size:
+        nxt = []
+        for i in frontier:
+            for k in incident[i]:
+                a, b, _h = links[k]
+                other = b if a == i else a
+                if other not in seen:
+                    seen.add(other)
+                    nxt.append(other)
+                    if len(seen) >= size:
+                        return seen
         frontier = nxt
     return seen
 
