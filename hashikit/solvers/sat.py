@@ -393,9 +393,9 @@ class SatBackend:
         cuts = self.cuts.cuts
         unmet = {c for c in self.pending if not region.meets(counts, *cuts[c])}
         seeds = {e for c in unmet for k in cuts[c][1] for e in ends[k][:2]}
-        if len(puzzle.islands) <= HELD_MAX_BOARD and \
-                len(_ring(puzzle, seeds, HELD_RADIUS)) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
-            if self._solve_held(counts, unmet, deadline):
+        free = _ring(puzzle, seeds, HELD_RADIUS) if len(puzzle.islands) <= HELD_MAX_BOARD else None
+        if free is not None and len(free) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
+            if self._solve_held(counts, unmet, deadline, free=free):
                 self.counts = counts
                 return list(counts)
             counts[:] = self.counts
@@ -416,7 +416,8 @@ class SatBackend:
         self.counts = counts
         return list(counts)
 
-    def _solve_held(self, counts: list[int], unmet: set[int], deadline, conflicts: int | None = None) -> bool:
+    def _solve_held(self, counts: list[int], unmet: set[int], deadline, conflicts: int | None = None,
+                    free: set[int] | None = None) -> bool:
         """The cuts still unmet, on the incremental solver: every link farther than ``HELD_RADIUS``
         links from their links' ends held at ``counts`` by assumptions; where that leaves no
         assignment, the links in the failed assumptions (the core) are freed too, up to
@@ -429,7 +430,8 @@ class SatBackend:
         budget = HELD_BUDGET * max(self.stats.get("global_time", 0.0), self.stats.get("first_time", 0.0))
         spent = self.stats.get("local_time", 0.0)
         for _ in range(HELD_TRIES):
-            free = _ring(puzzle, seeds, HELD_RADIUS)
+            if free is None:
+                free = _ring(puzzle, seeds, HELD_RADIUS)
             if len(free) > most or lazy.past(deadline) or self.stats.get("local_time", 0.0) - spent > budget:
                 return False
             open_links = {k for i in free for k in incident[i]}
@@ -454,6 +456,7 @@ class SatBackend:
                 k = link_of[abs(lit)]
                 seeds.add(links[k].a)
                 seeds.add(links[k].b)
+            free = None
         return False
 
     def _solve_place(self, c: int, counts: list[int], unmet: set[int]) -> dict[int, int] | None:
