@@ -142,3 +142,16 @@ def test_a_board_over_held_max_board_sends_its_rounds_to_small_solvers_first(mon
     assert before.stats.get("local_solves", 0) > 0 and before.stats.get("small_solves", 0) == 0, before.stats
     assert after.stats["small_solves"] > 0
     assert after.stats.get("local_solves", 0) == 0 and after.stats["global_solves"] == 1, after.stats
+
+
+@pytest.mark.parametrize("name", ["cadical195", "minisat22"])
+def test_append_formula_adds_every_clause(name):
+    """The direct handles take a batch of clauses (the small solvers of the local rounds load theirs so)."""
+    from hashikit.solvers.cadical import Cadical, open_solver
+
+    with open_solver(name, []) as solver:
+        assert isinstance(solver, Cadical)
+        solver.append_formula([[1, 2], [-1], (-2, 3)])
+        assert solver.solve() is True and solver.get_model()[:3] == [-1, 2, 3]
+        solver.append_formula(iter([[-3]]))
+        assert solver.solve() is False

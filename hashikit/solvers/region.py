@@ -252,9 +252,7 @@ class Place:
                 if n < caps[k]:
                     lits.append(b + n + 1)
             add(lits)
-        put = self.sat.add_clause
-        for cl in clauses:
-            put(cl)
+        self.sat.append_formula(clauses)
         self.sat.set_phases([b + j if j <= counts[k] else -(b + j)
                              for k in new for b in (base[k],) for j in range(1, caps[k] + 1)])
         return True
