@@ -155,3 +155,19 @@ def test_append_formula_adds_every_clause(name):
         assert solver.solve() is True and solver.get_model()[:3] == [-1, 2, 3]
         solver.append_formula(iter([[-3]]))
         assert solver.solve() is False
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_place_grows_nearest_islands_first(seed):
+    """Widening by island count: ``size`` islands, and every ring of whole radius that fits is inside."""
+    puzzle, _ = random_puzzle(20, 20, seed, density=0.25)
+    rng = random.Random(seed)
+    seeds = {rng.randrange(len(puzzle.islands))}
+    for size in (1, 5, 17, 60, 10 ** 6):
+        grown = sat._ring(puzzle, seeds, size=size)
+        assert len(grown) == min(size, len(sat._ring(puzzle, seeds)))
+        assert seeds <= grown
+        for radius in range(30):
+            ring = sat._ring(puzzle, seeds, radius)
+            if len(ring) <= size:
+                assert ring <= grown

@@ -473,7 +473,7 @@ class SatBackend:
             free = _ring(puzzle, seeds, LOCAL_RADIUS)
             for tries in range(LOCAL_TRIES + 1):
                 if tries:
-                    free = _grow(puzzle, free, int(len(free) * LOCAL_GROWTH))
+                    free = _ring(puzzle, free, size=int(len(free) * LOCAL_GROWTH))
                 if len(free) > most:
                     return None
                 began = time.process_time()
@@ -527,12 +527,16 @@ class SatBackend:
         self.pending = None
 
 
-def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
-    """The islands at most ``radius`` possible links from ``seeds``."""
+def _ring(puzzle: Puzzle, seeds, radius: int | None = None, size: int | None = None) -> set[int]:
+    """The islands at most ``radius`` possible links from ``seeds`` (any number of links when None);
+    with ``size``, only the nearest of them, until they number ``size``."""
     links, incident = puzzle.links, puzzle.incident
     seen = set(seeds)
     frontier = list(seen)
-    for _ in range(radius):
+    most = float("inf") if size is None else size
+    layers = 0
+    while frontier and (radius is None or layers < radius) and len(seen) < most:
+        layers += 1
         nxt = []
         for i in frontier:
             for k in incident[i]:
@@ -541,26 +545,7 @@ def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
                 if other not in seen:
                     seen.add(other)
                     nxt.append(other)
-        frontier = nxt
-    return seen
-
-
-def _grow(puzzle: Puzzle, islands: set[int], size: int) -> set[int]:
-    """``islands`` and the islands nearest them, one possible link further at a time, until they
-    number ``size`` (or no more are reachable)."""
-    links, incident = puzzle.links, puzzle.incident
-    seen = set(islands)
-    frontier = list(seen)
-    while frontier and len(seen) < size:
-        nxt = []
-        for i in frontier:
-            for k in incident[i]:
-                a, b, _h = links[k]
-                other = b if a == i else a
-                if other not in seen:
-                    seen.add(other)
-                    nxt.append(other)
-                    if len(seen) >= size:
+                    if len(seen) >= most:
                         return seen
         frontier = nxt
     return seen
