@@ -25,6 +25,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate, product, repeat
 
+from .cadical import CADICAL, open_solver
+
 
 #: degree constraints with more count tuples than this use a totalizer instead
 _TUPLE_LIMIT = 400
@@ -146,8 +148,6 @@ class Place:
 
     def __init__(self, puzzle, capacities: Sequence[int], counts: Sequence[int], cuts: Cuts,
                  nogoods: Sequence[Sequence[int]] = (), ignore: Iterable[int] = (), options=None):
-        from .cadical import CADICAL, open_solver
-
         self.puzzle, self.capacities, self.counts, self.cuts = puzzle, capacities, counts, cuts
         self.nogoods, self.ignore = nogoods, set(ignore)
         self.sat = open_solver(CADICAL, (), options)
