@@ -1,16 +1,17 @@
-"""solvers/region.py: a part of a board, its other links held, as a formula of its own.
+"""solvers/region.py: a place of a board, its other links held, as a formula of its own.
 
-Checked against the whole board's encoding: the held solution's counts satisfy the part, and
-every model of the part, put back into the board, satisfies every clause of the whole encoding
-that the part speaks for (all of them, when the part's exact islands are the open links' ends)."""
+Checked against the whole board's encoding: the held solution's counts are a model of the place,
+and every model of the place, put back into the board, satisfies every clause of the whole
+encoding, every cut and no-good, before and after the place is widened."""
 
 import random
 
 import pytest
 
+from hashikit.generate.coelho import coelho_with_solution
 from hashikit.solvers import region
 from hashikit.solvers.cadical import CADICAL, open_solver
-from hashikit.solvers.sat import Encoding
+from hashikit.solvers.sat import Encoding, blocking_clause
 
 from conftest import random_puzzle
 
@@ -29,27 +30,30 @@ def whole_model(enc, counts):
     return holds
 
 
-def part_model(part, counts):
-    def holds(lit):
-        v = abs(lit)
-        k = next(k for k in part.links if part.base[k] < v <= part.base[k] + part.capacities[k])
-        return (v - part.base[k] <= counts[k]) == (lit > 0)
-    return holds
-
-
-def solve_parts(parts):
-    out = {}
-    for part in parts:
-        assert part.clauses is not None
-        with open_solver(CADICAL, part.clauses) as sat:
-            if not sat.solve():
-                return None
-            out.update(part.counts(sat.get_model()))
-    return out
+def solved(puzzle, enc, held, open_links, cuts, widen_to=(), ignore=()):
+    """Counts from a place over ``open_links`` (widened to ``widen_to`` when it has no model, or
+    always when ``widen_to`` is given and ``always``), the held links at ``held``; None when none."""
+    place = region.Place(puzzle, enc.capacities, held, cuts, ignore=ignore)
+    try:
+        assert place.widen(open_links)
+        found = place.solve()
+        for more in widen_to:
+            if found is not None:
+                break
+            assert place.widen(more)
+            found = place.solve()
+    finally:
+        place.close()
+    if found is None:
+        return None
+    counts = list(held)
+    for k, c in found.items():
+        counts[k] = c
+    return counts
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_a_part_is_the_whole_formula_with_the_rest_held(seed):
+def test_a_place_is_the_whole_formula_with_the_rest_held(seed):
     rng = random.Random(seed)
     puzzle, solution = random_puzzle(rng.randint(4, 9), rng.randint(4, 9), seed, maxbridges=rng.choice((1, 2, 3)))
     enc = Encoding(puzzle)
@@ -62,19 +66,58 @@ def test_a_part_is_the_whole_formula_with_the_rest_held(seed):
     used = [k for k in links if held[k]]
     if used:
         cuts.add(region.REQUIRE, [used[0]] + open_links[:2])
-    part = region.build(puzzle, enc.capacities, held, open_links, cuts)
-    assert part.clauses is not None
-    assert satisfied(part.clauses, part_model(part, held))  # the held solution is a model
-    found = solve_parts(region.split(part))
-    assert found is not None
-    counts = list(held)
-    for k, c in found.items():
-        counts[k] = c
+    counts = solved(puzzle, enc, held, open_links, cuts)
+    assert counts is not None  # the held solution is a model
     assert satisfied(enc.clauses, whole_model(enc, counts))
+    assert all(region.meets(counts, *cut) for cut in cuts.cuts)
+    assert all(counts[k] == held[k] for k in links if k not in open_links)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_widened_place_is_the_whole_formula_with_the_rest_held(seed):
+    """Widened in steps on one solver, with cuts the held solution meets and a no-good of the held
+    solution itself (so a model must move): each model satisfies the whole formula, every cut and
+    the no-good; with every link open, a model exists exactly when the whole formula has one."""
+    rng = random.Random(500 + seed)
+    if seed % 2:
+        puzzle, solution = random_puzzle(rng.randint(4, 9), rng.randint(4, 9), 500 + seed, maxbridges=rng.choice((1, 2)))
+    else:  # the paper's boards: links that cross
+        puzzle, solution = coelho_with_solution(rng.randint(30, 60), 13, 13, rng.choice((25, 50)), 5, seed=500 + seed)
+    enc = Encoding(puzzle)
+    held = solution.counts(puzzle)
+    links = [k for k in range(len(puzzle.links)) if enc.capacities[k]]
+    rng.shuffle(links)
+    cuts = region.Cuts()
+    for _ in range(4):
+        kind = rng.choice((region.REQUIRE, region.FORBID))
+        cut = rng.sample(links, min(len(links), rng.randint(1, 3)))
+        if region.meets(held, kind, cut):
+            cuts.add(kind, cut)
+    steps = sorted({rng.randint(1, len(links)) for _ in range(3)} | {len(links)})
+    place = region.Place(puzzle, enc.capacities, held, cuts, nogoods=[held])
+    try:
+        for n in steps:
+            assert place.widen(links[:n])
+            found = place.solve()
+            if found is None:
+                continue
+            assert sorted(found) == sorted(links[:n])
+            counts = list(held)
+            for k, c in found.items():
+                counts[k] = c
+            assert satisfied(enc.clauses, whole_model(enc, counts))
+            assert all(region.meets(counts, kind, cut) for kind, cut in cuts.cuts)
+            assert counts != held
+            return
+    finally:
+        place.close()
+    whole = enc.clauses + [[kind * enc.used(k) for k in cut] for kind, cut in cuts.cuts]
+    with open_solver(CADICAL, whole + [blocking_clause(enc, held)]) as sat:
+        assert not sat.solve()  # no model with every link open: the whole formula has none either
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_a_part_with_no_way_left_says_so(seed):
+def test_a_place_with_no_way_left_says_so_until_widened(seed):
     rng = random.Random(100 + seed)
     puzzle, solution = random_puzzle(6, 6, 100 + seed)
     enc = Encoding(puzzle)
@@ -83,20 +126,23 @@ def test_a_part_with_no_way_left_says_so(seed):
     k = rng.choice(links)
     cuts = region.Cuts()
     cuts.add(region.FORBID, [k])  # "link k carries no bridge": its island's count must move elsewhere
-    part = region.build(puzzle, enc.capacities, held, [k], cuts)
-    found = None if part.clauses is None else solve_parts(region.split(part))
-    assert found is None  # one link alone cannot move: its ends' numbers hold it
+    assert solved(puzzle, enc, held, [k], cuts) is None  # one link alone cannot move: its ends' numbers hold it
+    everything = [h for h in range(len(puzzle.links)) if enc.capacities[h]]
+    counts = solved(puzzle, enc, held, [k], cuts, widen_to=[everything])
+    # the whole board open: a model without link k exactly when the formula has one
+    with open_solver(CADICAL, enc.clauses + [[-enc.used(k)]]) as sat:
+        exists = sat.solve()
+    assert (counts is not None) == exists
+    if counts is not None:
+        assert counts[k] == 0 and satisfied(enc.clauses, whole_model(enc, counts))
 
 
-def test_parts_far_apart_are_solved_apart():
-    puzzle, solution = random_puzzle(12, 12, 7)
+def test_an_unmet_cut_left_to_its_own_place_is_not_met_here():
+    puzzle, solution = random_puzzle(8, 8, 3)
     enc = Encoding(puzzle)
     held = solution.counts(puzzle)
-    isl = puzzle.islands
-    left = [k for k, ln in enumerate(puzzle.links) if enc.capacities[k] and max(isl[ln.a].col, isl[ln.b].col) <= 2]
-    right = [k for k, ln in enumerate(puzzle.links) if enc.capacities[k] and min(isl[ln.a].col, isl[ln.b].col) >= 9]
-    part = region.build(puzzle, enc.capacities, held, left + right)
-    parts = region.split(part)
-    assert len(parts) >= 2
-    assert sorted(k for p in parts for k in p.links) == sorted(part.links)
-    assert sum(len(p.clauses) for p in parts) == len(part.clauses)
+    k = next(k for k in range(len(puzzle.links)) if enc.capacities[k] and held[k])
+    cuts = region.Cuts()
+    cuts.add(region.FORBID, [k])
+    assert solved(puzzle, enc, held, [k], cuts) is None
+    assert solved(puzzle, enc, held, [k], cuts, ignore={0}) is not None

@@ -129,12 +129,45 @@ def test_a_conflict_budget_gives_up_without_an_answer(name):
 
 def test_a_board_over_held_max_board_sends_its_rounds_to_small_solvers_first(monkeypatch):
     """Over ``HELD_MAX_BOARD`` islands every round goes to the small solvers first: the held tries
-    (each of which costs the whole board) fall away, and the answer is still valid."""
+    (each of which costs the whole board) fall away, and the answer is still valid.  (Places allowed
+    to grow to the whole board: a place may need more of the board than ``LOCAL_SHARE``, and then
+    the held way answers for it.)"""
     puzzle, _ = random_puzzle(70, 70, 3, density=0.25)
     before = solve(puzzle, engine="sat")
     monkeypatch.setattr(sat, "HELD_MAX_BOARD", 0)
+    monkeypatch.setattr(sat, "LOCAL_SHARE", 1.0)
+    monkeypatch.setattr(sat, "LOCAL_TRIES", 30)
     after = solve(puzzle, engine="sat")
     assert check(puzzle, before.solution).ok and check(puzzle, after.solution).ok
     assert before.stats.get("local_solves", 0) > 0 and before.stats.get("small_solves", 0) == 0, before.stats
     assert after.stats["small_solves"] > 0
-    assert after.stats.get("local_solves", 0) < before.stats["local_solves"], (before.stats, after.stats)
+    assert after.stats.get("local_solves", 0) == 0 and after.stats["global_solves"] == 1, after.stats
+
+
+@pytest.mark.parametrize("name", ["cadical195", "minisat22"])
+def test_append_formula_adds_every_clause(name):
+    """The direct handles take a batch of clauses (the small solvers of the local rounds load theirs so)."""
+    from hashikit.solvers.cadical import Cadical, open_solver
+
+    with open_solver(name, []) as solver:
+        assert isinstance(solver, Cadical)
+        solver.append_formula([[1, 2], [-1], (-2, 3)])
+        assert solver.solve() is True and solver.get_model()[:3] == [-1, 2, 3]
+        solver.append_formula(iter([[-3]]))
+        assert solver.solve() is False
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_place_grows_nearest_islands_first(seed):
+    """Widening by island count: ``size`` islands, and every ring of whole radius that fits is inside."""
+    puzzle, _ = random_puzzle(20, 20, seed, density=0.25)
+    rng = random.Random(seed)
+    seeds = {rng.randrange(len(puzzle.islands))}
+    for size in (1, 5, 17, 60, 10 ** 6):
+        grown = sat._ring(puzzle, seeds, size=size)
+        assert len(grown) == min(size, len(sat._ring(puzzle, seeds)))
+        assert seeds <= grown
+        for radius in range(30):
+            ring = sat._ring(puzzle, seeds, radius)
+            if len(ring) <= size:
+                assert ring <= grown

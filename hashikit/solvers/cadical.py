@@ -54,6 +54,12 @@ class Cadical:
     def add_clause(self, clause: list[int]) -> None:
         self._add(self._solver, clause)
 
+    def append_formula(self, clauses) -> None:
+        """Every clause of ``clauses`` (as python-sat's ``Solver.append_formula``)."""
+        add, solver = self._add, self._solver
+        for clause in clauses:
+            add(solver, clause)
+
     def solve(self, assumptions: list[int] | tuple[int, ...] = ()) -> bool:
         # the flag says whether this is the main thread, where CaDiCaL leaves Ctrl-C to Python
         main = int(threading.current_thread() is threading.main_thread())

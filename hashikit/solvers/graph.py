@@ -30,13 +30,22 @@ class DisjointSets:
 
 
 def components(n: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
-    """Connected components (lists of vertices) of the graph on ``0..n-1`` with ``edges``."""
-    sets = DisjointSets(n)
+    """Connected components (lists of vertices) of the graph on ``0..n-1`` with ``edges``.
+    (Hot: once a round on every engine, hence :class:`DisjointSets`'s path halving written inline.)"""
+    parent = list(range(n))
     for a, b in edges:
-        sets.union(a, b)
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        if a != b:
+            parent[a] = b
     groups: dict[int, list[int]] = {}
     for i in range(n):
-        groups.setdefault(sets.find(i), []).append(i)
+        r = i
+        while parent[r] != r:
+            parent[r] = r = parent[parent[r]]
+        groups.setdefault(r, []).append(i)
     return list(groups.values())
 
 

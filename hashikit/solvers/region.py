@@ -1,8 +1,8 @@
 """Part of a board solved on its own: the SAT formula of some *open* links, every other link held.
 
 A large board's rounds change few links at a time.  Instead of asking the whole formula under
-assumptions that hold the rest (a call that costs the whole board), :func:`build` writes the
-formula of the open links alone, in fresh variables, with the rest of the board folded in:
+assumptions that hold the rest (a call that costs the whole board), a :class:`Place` writes the
+formula of the open links alone, on a small solver of its own, with the rest of the board folded in:
 
 - an island with an open link needs its number less the bridges its held links carry, spread over
   its open links (the unary encoding's degree clauses, picked out of a row of the island's literals
@@ -13,12 +13,10 @@ formula of the open links alone, in fresh variables, with the rest of the board 
 - each connectivity cut (:class:`Cuts`) with an open link: satisfied and left out when a held
   link meets it, else a clause over its open links.
 
-:func:`split` cuts the formula into the parts that
-share no variable, so that far-apart places are solved apart, each on a small solver.
-
-Any assignment of the part, with the held links, satisfies every clause of the whole encoding that
-concerns the open links; the caller still checks the whole answer's
-connectivity (and the rule checker checks every answer).
+A place that has no model is widened on the same solver: more links open, the clauses that folded
+the newly opened links in retired.  Any assignment of the place, with the held links, satisfies
+every clause of the whole encoding that concerns the open links; the caller still checks the whole
+answer's connectivity (and the rule checker checks every answer).
 """
 
 from __future__ import annotations
@@ -27,7 +25,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate, product, repeat
 
-from .graph import DisjointSets
+from .cadical import CADICAL, open_solver
+
 
 #: degree constraints with more count tuples than this use a totalizer instead
 _TUPLE_LIMIT = 400
@@ -130,146 +129,144 @@ class Cuts:
         return out
 
 
-class Part:
-    """A formula over some open links: ``clauses`` in variables ``base[k] + 1 .. base[k] + cap``
-    ("at least j bridges on link k"), or ``clauses is None`` when the held links leave no way."""
+class Place:
+    """The open links around one cut on a small incremental solver of their own, widened in place.
 
-    def __init__(self, links: list[int], base: dict[int, int], capacities: Sequence[int], clauses,
-                 joins: list[Sequence[int]] | None = None):
-        self.links = links
-        self.base = base
-        self.capacities = capacities
-        self.clauses = clauses
-        self.joins = joins  # groups of links that some clause ties together (None: read them off the clauses)
-        self.nvars = sum(capacities[k] for k in links)
+    The formula is :func:`build`'s, written in two layers.  What no held link enters is written for
+    good, once: the order and implied clauses of each open link, the crossing pairs of open links,
+    the degree of an island whose every link is open, a cut or no-good all of whose links are open.
+    What folds held links in (the degree of an island with held links, an open link crossing a held
+    bridge, a cut or no-good with held links that do not meet it) is written under a *selector* of
+    the current width, assumed by each solve; a widening retires the old selector (a unit clause
+    that satisfies its clauses) and writes that layer again around the new open links.  So a
+    widening costs the new ring and the new rim, not the whole part again, and the solver keeps
+    what it learned.  The unmet cuts other than the place's own (``ignore``) are left out.
 
-    def counts(self, model: Sequence[int]) -> dict[int, int]:
-        """Bridges per open link from a model of ``clauses`` (a list indexed by variable - 1)."""
-        out = {}
+    Every model, with the held links at their counts, satisfies every clause of the whole formula
+    and every cut and no-good (but those in ``ignore``) that concerns the open links.
+    """
+
+    def __init__(self, puzzle, capacities: Sequence[int], counts: Sequence[int], cuts: Cuts,
+                 nogoods: Sequence[Sequence[int]] = (), ignore: Iterable[int] = (), options=None):
+        self.puzzle, self.capacities, self.counts, self.cuts = puzzle, capacities, counts, cuts
+        self.nogoods, self.ignore = nogoods, set(ignore)
+        self.sat = open_solver(CADICAL, (), options)
+        self.base: dict[int, int] = {}
+        self.top = 0
+        self.open: set[int] = set()
+        self.rim: set[int] = set()  # islands with open and held links
+        self.inner: set[int] = set()  # islands whose links are all open
+        self.lasting: set[int] = set()  # the cuts written for good
+        self.selector = 0
+
+    def close(self) -> None:
+        self.sat.delete()
+
+    def widen(self, open_links: Iterable[int]) -> bool:
+        """Open ``open_links`` too (those that can carry a bridge); False when an island's degree
+        is out of reach of the tuple clauses (the caller leaves the place then)."""
+        caps, counts, base = self.capacities, self.counts, self.base
+        puzzle = self.puzzle
+        islands, incident, ends, partners = puzzle.islands, puzzle.incident, puzzle.links, puzzle.crossing_partners
+        new = sorted(k for k in set(open_links) if caps[k] and k not in self.open)
+        opened = self.open
+        opened.update(new)
+        clauses: list = []
+        add = clauses.append
+        top = self.top
+        for k in new:
+            b = base[k] = top
+            cap = caps[k]
+            top += cap
+            clauses.extend([-(b + j + 1), b + j] for j in range(1, cap))
+            a, e, _h = ends[k]
+            c = islands[a].number
+            if c == islands[e].number and c <= cap and len(islands) > 2:
+                add([-(b + c)])
+        old, sel = self.selector, top + 1
+        self.top = self.selector = sel
+        if old:
+            add([-old])
+        new_set = set(new)
+        for k in new:  # a crossing pair of open links goes in once, when the later of them opens
+            u = base[k] + 1
+            for h in partners[k]:
+                if h in opened and (h not in new_set or h > k):
+                    add([-u, -(base[h] + 1)])
+        rim = self.rim
+        rim.update(e for k in new for e in ends[k][:2])
+        rim -= self.inner
+        done = []
+        for i in sorted(rim):
+            mine, held, need = [], False, islands[i].number
+            for k in incident[i]:
+                if k in opened:
+                    mine.append(k)
+                elif caps[k]:
+                    held = True
+                    need -= counts[k]
+            capsof = tuple(caps[k] for k in mine)
+            if need < 0:
+                block = [()]
+            elif _degree_block(capsof, need) is None:
+                return False
+            else:
+                block = _degree_clauses(capsof, need, [base[k] for k in mine])
+            if held:
+                clauses.extend([*cl, -sel] for cl in block)
+            else:
+                clauses.extend(block)
+                done.append(i)
+        rim.difference_update(done)
+        self.inner.update(done)
+        for k in opened:  # an open link crossing a held bridge carries none
+            for h in partners[k]:
+                if h not in opened and counts[h] > 0:
+                    add([-(base[k] + 1), -sel])
+        for c in sorted(self.cuts.touching(opened) - self.lasting - self.ignore):
+            kind, cut = self.cuts.cuts[c]
+            lits, met, whole = [], False, True
+            for k in cut:
+                if k in opened:
+                    lits.append(kind * (base[k] + 1))
+                else:
+                    whole = False
+                    if (counts[k] > 0) == (kind == REQUIRE):
+                        met = True
+                        break
+            if met:
+                continue
+            if whole:
+                self.lasting.add(c)
+                add(lits)
+            else:
+                add([*lits, -sel])
+        for nogood in self.nogoods:
+            if any(counts[k] != n for k, n in enumerate(nogood) if caps[k] and k not in opened):
+                continue
+            lits = [-sel]
+            for k in opened:
+                n, b = nogood[k], base[k]
+                if n:
+                    lits.append(-(b + n))
+                if n < caps[k]:
+                    lits.append(b + n + 1)
+            add(lits)
+        self.sat.append_formula(clauses)
+        self.sat.set_phases([b + j if j <= counts[k] else -(b + j)
+                             for k in new for b in (base[k],) for j in range(1, caps[k] + 1)])
+        return True
+
+    def solve(self) -> dict[int, int] | None:
+        """New counts of the open links, the held ones at theirs, or None when there are none."""
+        if not self.sat.solve([self.selector]):
+            return None
+        model = self.sat.get_model()
         caps, base = self.capacities, self.base
-        for k in self.links:
+        out = {}
+        for k in self.open:
             b, c = base[k], 0
             while c < caps[k] and model[b + c] > 0:
                 c += 1
             out[k] = c
         return out
-
-
-def build(puzzle, capacities: Sequence[int], counts: Sequence[int], open_links: Iterable[int],
-          cuts: Cuts | None = None, nogoods: Sequence[Sequence[int]] = (), ignore: Iterable[int] = ()) -> Part | None:
-    """The part of the open links (those with ``capacities[k] > 0``), or None when a degree
-    constraint is out of reach of the tuple clauses (the caller goes global then)."""
-    links = sorted(k for k in set(open_links) if capacities[k])
-    base: dict[int, int] = {}
-    top = 0
-    for k in links:
-        base[k] = top
-        top += capacities[k]
-    clauses: list[list[int]] = []
-    add = clauses.append
-    joins: list[Sequence[int]] = []
-    for k in links:  # order: at least j+1 -> at least j
-        b = base[k]
-        clauses.extend([-(b + j + 1), b + j] for j in range(1, capacities[k]))
-    islands, incident, ends = puzzle.islands, puzzle.incident, puzzle.links
-    for i in sorted({e for k in links for e in ends[k][:2]}):
-        mine, caps, need = [], [], islands[i].number
-        for k in incident[i]:
-            if k in base:
-                mine.append(base[k])
-                caps.append(capacities[k])
-            else:
-                need -= counts[k]
-        if need < 0 or need > sum(caps):
-            return Part(links, base, capacities, None)
-        size = 1
-        for c in caps:
-            size *= c + 1
-        if size > _TUPLE_LIMIT:
-            return None
-        if len(mine) > 1:
-            joins.append([k for k in incident[i] if k in base])
-        clauses.extend(_degree_clauses(tuple(caps), need, mine))
-    partners = puzzle.crossing_partners
-    for k in links:
-        u = base[k] + 1
-        for h in partners[k]:
-            if h in base:
-                if h > k:
-                    add([-u, -(base[h] + 1)])
-                    joins.append((k, h))
-            elif counts[h] > 0:
-                add([-u])
-        a, b, _h = ends[k]
-        c = islands[a].number
-        if c == islands[b].number and c <= capacities[k] and len(islands) > 2:
-            add([-(base[k] + c)])
-    if cuts is not None:
-        for c in sorted(cuts.touching(links) - set(ignore)):
-            kind, cut = cuts.cuts[c]
-            lits, met = [], False
-            for k in cut:
-                if k in base:
-                    lits.append(kind * (base[k] + 1))
-                elif (counts[k] > 0) == (kind == REQUIRE):
-                    met = True
-                    break
-            if not met:
-                add(lits)
-                joins.append([k for k in cut if k in base])
-    for nogood in nogoods:
-        if any(counts[k] != c for k, c in enumerate(nogood) if capacities[k] and k not in base):
-            continue
-        lits = []
-        for k in links:
-            c, b = nogood[k], base[k]
-            if c:
-                lits.append(-(b + c))
-            if c < capacities[k]:
-                lits.append(b + c + 1)
-        add(lits)
-        joins.append(links)
-    return Part(links, base, capacities, clauses, joins)
-
-
-def split(part: Part) -> list[Part]:
-    """``part`` cut into the parts that share no variable (an unsatisfiable part stays whole)."""
-    if part.clauses is None or not part.links:
-        return [part]
-    link_of = [0] * (part.nvars + 1)
-    for k in part.links:
-        b = part.base[k]
-        for j in range(1, part.capacities[k] + 1):
-            link_of[b + j] = k
-    index = {k: n for n, k in enumerate(part.links)}
-    sets = DisjointSets(len(part.links))
-    joins = part.joins
-    if joins is None:
-        joins = [[link_of[abs(lit)] for lit in cl] for cl in part.clauses if len(cl) > 1]
-    for tied in joins:
-        if len(tied) > 1:
-            first = index[tied[0]]
-            for k in tied[1:]:
-                sets.union(first, index[k])
-    groups: dict[int, list[int]] = {}
-    for n, k in enumerate(part.links):
-        groups.setdefault(sets.find(n), []).append(k)
-    if len(groups) == 1:
-        return [part]
-    clause_groups: dict[int, list[list[int]]] = {r: [] for r in groups}
-    for cl in part.clauses:
-        if not cl:
-            return [Part(part.links, part.base, part.capacities, None)]
-        clause_groups[sets.find(index[link_of[abs(cl[0])]])].append(cl)
-    out = []
-    for r, ks in groups.items():
-        base: dict[int, int] = {}
-        top = 0
-        for k in ks:
-            base[k] = top
-            top += part.capacities[k]
-        shift = {k: base[k] - part.base[k] for k in ks}
-        clauses = [[lit + shift[link_of[lit]] if lit > 0 else lit - shift[link_of[-lit]] for lit in cl]
-                   for cl in clause_groups[r]]
-        out.append(Part(ks, base, part.capacities, clauses))
-    return out

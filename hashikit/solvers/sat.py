@@ -283,9 +283,11 @@ def encode(puzzle: Puzzle, implied: bool = True):
 
 #: a local round first opens the links within this many links of a cut's links' ends
 LOCAL_RADIUS = 1
-#: a place is widened (its radius grown by half, plus one) at most this many times before its cut is left
-#: to the incremental solver
-LOCAL_TRIES = 5
+#: a place is widened at most this many times before its cut is left to the incremental solver
+LOCAL_TRIES = 9
+#: each widening multiplies a place's islands by this, taking the nearest first (in links): on long-link
+#: boards a few hops reach far, and a place that needed 2,000 islands took the 5,000 of the next radius
+LOCAL_GROWTH = 2.0
 #: the cuts left unmet by the small solvers are tried on the incremental solver with the links within this
 #: many links of their links' ends open
 HELD_RADIUS = 2
@@ -338,13 +340,13 @@ class SatBackend:
       in the failed assumptions (the core) are freed too, up to ``HELD_TRIES`` times, within
       ``HELD_BUDGET`` times the CPU of the first global solve;
     - *small*: otherwise, or when that fails, a cut at a time (smallest first; one the assignment
-      already meets is skipped): the links within ``LOCAL_RADIUS`` links of the cut's links' ends are
-      opened, every other link held (:func:`region.build`, with every stored cut and no-good folded
-      in, the other unmet cuts left to their own places), the formula split into the parts that share
-      no variable (:func:`region.split`), and the parts holding the cut solved, each on a fresh small
-      CaDiCaL whose first phases are the current counts.  A part with no model is widened (the radius
-      grows by half, plus one) up to ``LOCAL_TRIES`` times; the cuts still unmet go to the held way,
-      each try there within ``HELD_CONFLICTS`` conflicts;
+      already meets is skipped): the links of the islands within ``LOCAL_RADIUS`` links of the cut's
+      links' ends are opened, every other link held, on a small CaDiCaL of the cut's own
+      (:class:`region.Place`: every stored cut and no-good folded in, the other unmet cuts left to
+      their own places) whose first phases are the current counts.  A place with no model is widened
+      on the same solver (its islands times ``LOCAL_GROWTH``, nearest first) up to ``LOCAL_TRIES``
+      times; the cuts still unmet go to the held way, each try there within ``HELD_CONFLICTS``
+      conflicts;
     - *global*: when both fail, on the incremental solver.
 
     Each solved part or held solve satisfies every clause of the whole formula and every cut and
@@ -386,55 +388,36 @@ class SatBackend:
     def _solve_near(self, deadline) -> list[int] | None:
         """A round near the cuts added since the last one: the new counts, or None to go global."""
         puzzle = self.enc.puzzle
-        capacities, incident, ends = self.enc.capacities, puzzle.incident, puzzle.links
-        most = len(puzzle.islands) * LOCAL_SHARE
+        ends = puzzle.links
         counts = list(self.counts)
         cuts = self.cuts.cuts
         unmet = {c for c in self.pending if not region.meets(counts, *cuts[c])}
         seeds = {e for c in unmet for k in cuts[c][1] for e in ends[k][:2]}
-        if len(puzzle.islands) <= HELD_MAX_BOARD and \
-                len(_ring(puzzle, seeds, HELD_RADIUS)) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
-            if self._solve_held(counts, unmet, deadline):
+        free = _ring(puzzle, seeds, HELD_RADIUS) if len(puzzle.islands) <= HELD_MAX_BOARD else None
+        if free is not None and len(free) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
+            if self._solve_held(counts, unmet, deadline, free=free):
                 self.counts = counts
                 return list(counts)
             counts[:] = self.counts
-        # a place: a cut to meet, the islands around which links open, how far, how often widened
-        todo = [(c, {e for k in cuts[c][1] for e in ends[k][:2]}, LOCAL_RADIUS, 0)
-                for c in sorted(unmet, key=lambda c: len(cuts[c][1]), reverse=True)]  # smallest first
-        while todo:
-            c, seeds, radius, tries = todo.pop()
+        for c in sorted(unmet, key=lambda c: len(cuts[c][1])):  # smallest first
             if c not in unmet:
                 continue
             if lazy.past(deadline):
                 return None
-            if tries > LOCAL_TRIES:
+            found = self._solve_place(c, counts, unmet)
+            if found is None:
                 continue  # left to the incremental solver
-            free = _ring(puzzle, seeds, radius)
-            if len(free) > most:
-                continue
-            open_links = {k for i in free for k in incident[i]}
-            # the other unmet cuts are left to their own places: a part need not meet them
-            part = region.build(puzzle, capacities, counts, open_links, self.cuts, nogoods=self.nogoods,
-                                ignore=unmet - {c})
-            if part is None or part.clauses is None:
-                continue
-            for piece in region.split(part):
-                if c not in self.cuts.touching(piece.links):
-                    continue
-                found = self._solve_part(piece, counts)
-                if found is None:
-                    todo.append((c, seeds, radius + 1 + radius // 2, tries + 1))
-                    break
-                changed = [k for k, n in found.items() if counts[k] != n]
-                for k in changed:
-                    counts[k] = found[k]
-                unmet -= {u for u in self.cuts.touching(changed) & unmet if region.meets(counts, *cuts[u])}
+            changed = [k for k, n in found.items() if counts[k] != n]
+            for k in changed:
+                counts[k] = found[k]
+            unmet -= {u for u in self.cuts.touching(changed) & unmet if region.meets(counts, *cuts[u])}
         if unmet and not self._solve_held(counts, unmet, deadline, HELD_CONFLICTS):
             return None
         self.counts = counts
         return list(counts)
 
-    def _solve_held(self, counts: list[int], unmet: set[int], deadline, conflicts: int | None = None) -> bool:
+    def _solve_held(self, counts: list[int], unmet: set[int], deadline, conflicts: int | None = None,
+                    free: set[int] | None = None) -> bool:
         """The cuts still unmet, on the incremental solver: every link farther than ``HELD_RADIUS``
         links from their links' ends held at ``counts`` by assumptions; where that leaves no
         assignment, the links in the failed assumptions (the core) are freed too, up to
@@ -447,7 +430,8 @@ class SatBackend:
         budget = HELD_BUDGET * max(self.stats.get("global_time", 0.0), self.stats.get("first_time", 0.0))
         spent = self.stats.get("local_time", 0.0)
         for _ in range(HELD_TRIES):
-            free = _ring(puzzle, seeds, HELD_RADIUS)
+            if free is None:
+                free = _ring(puzzle, seeds, HELD_RADIUS)
             if len(free) > most or lazy.past(deadline) or self.stats.get("local_time", 0.0) - spent > budget:
                 return False
             open_links = {k for i in free for k in incident[i]}
@@ -472,12 +456,39 @@ class SatBackend:
                 k = link_of[abs(lit)]
                 seeds.add(links[k].a)
                 seeds.add(links[k].b)
+            free = None
         return False
 
-    def _solve_part(self, part: region.Part, counts: list[int]) -> dict[int, int] | None:
-        """A model of ``part`` as counts of its links, or None when it has none."""
-        self.stats["small_solves"] = self.stats.get("small_solves", 0) + 1
-        return self._timed("small_time", _solve_small, part, counts)
+    def _solve_place(self, c: int, counts: list[int], unmet: set[int]) -> dict[int, int] | None:
+        """Cut ``c`` met near its links on a small solver (:class:`region.Place`): new counts of the
+        links opened, or None when ``LOCAL_TRIES`` widenings found none."""
+        puzzle = self.enc.puzzle
+        incident, ends = puzzle.incident, puzzle.links
+        most = len(puzzle.islands) * LOCAL_SHARE
+        seeds = {e for k in self.cuts.cuts[c][1] for e in ends[k][:2]}
+        # the other unmet cuts are left to their own places: a place need not meet them
+        place = region.Place(puzzle, self.enc.capacities, counts, self.cuts, self.nogoods, unmet - {c},
+                             LOCAL_OPTIONS)
+        try:
+            free = _ring(puzzle, seeds, LOCAL_RADIUS)
+            for tries in range(LOCAL_TRIES + 1):
+                if tries:
+                    free = _ring(puzzle, free, size=int(len(free) * LOCAL_GROWTH))
+                if len(free) > most:
+                    return None
+                began = time.process_time()
+                try:
+                    if not place.widen({k for i in free for k in incident[i]}):
+                        return None
+                    self.stats["small_solves"] = self.stats.get("small_solves", 0) + 1
+                    found = place.solve()
+                finally:
+                    self.stats["small_time"] = round(self.stats.get("small_time", 0.0) + time.process_time() - began, 3)
+                if found is not None:
+                    return found
+            return None
+        finally:
+            place.close()
 
     def _links_of_vars(self) -> list[int]:
         """The link of each variable of the encoding (worked out once)."""
@@ -516,23 +527,16 @@ class SatBackend:
         self.pending = None
 
 
-def _solve_small(part: region.Part, counts: list[int]) -> dict[int, int] | None:
-    """``part`` on a fresh CaDiCaL of its own, first trying each link at its count in ``counts``."""
-    with open_solver(CADICAL, part.clauses, LOCAL_OPTIONS) as small:
-        base, caps = part.base, part.capacities
-        small.set_phases([b + j if j <= counts[k] else -(b + j)
-                          for k in part.links for b in (base[k],) for j in range(1, caps[k] + 1)])
-        if not small.solve():
-            return None
-        return part.counts(small.get_model())
-
-
-def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
-    """The islands at most ``radius`` possible links from ``seeds``."""
+def _ring(puzzle: Puzzle, seeds, radius: int | None = None, size: int | None = None) -> set[int]:
+    """The islands at most ``radius`` possible links from ``seeds`` (any number of links when None);
+    with ``size``, only the nearest of them, until they number ``size``."""
     links, incident = puzzle.links, puzzle.incident
     seen = set(seeds)
     frontier = list(seen)
-    for _ in range(radius):
+    most = float("inf") if size is None else size
+    layers = 0
+    while frontier and (radius is None or layers < radius) and len(seen) < most:
+        layers += 1
         nxt = []
         for i in frontier:
             for k in incident[i]:
@@ -541,6 +545,8 @@ def _ring(puzzle: Puzzle, seeds, radius: int) -> set[int]:
                 if other not in seen:
                     seen.add(other)
                     nxt.append(other)
+                    if len(seen) >= most:
+                        return seen
         frontier = nxt
     return seen
 
