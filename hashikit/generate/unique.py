@@ -451,6 +451,9 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failed: set[_Repair] = set()  # the repairs of batches dropped since the construction last changed
     failures = retreats = 0
+    # the level's way of choosing repairs (see :func:`repairs._batch`)
+    more, fewer, built_first = 0.5 if difficulty in _ONE_AT_A_TIME else 1.0, difficulty not in _ADD_ONLY, \
+        difficulty in _BUILT_FIRST
     for _trial in range(max_repairs + 1):
         _check(deadline)
         if not stuck:
@@ -483,14 +486,12 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
             puzzle, counts, _cells, deducer, undo, failed = last_stuck
             stuck, failures, scratch = True, 0, False
         size = 1 if difficulty in _ONE_AT_A_TIME else max(1, deducer.open // _OPEN_PER_SITE)
-        batch, inserts = _batch(puzzle, counts, deducer, rng, allow_adjacent, size, undo,
-                                0.5 if difficulty in _ONE_AT_A_TIME else 1.0, difficulty not in _ADD_ONLY, failed,
-                                difficulty in _BUILT_FIRST)
+        batch, inserts = _batch(puzzle, counts, deducer, rng, allow_adjacent, size, undo, more, fewer, failed,
+                                built_first)
         if not batch and failed and not undo:  # every candidate failed here: one of them again, kept this time
             failed, failures = set(), _TRIES - 1
-            batch, inserts = _batch(puzzle, counts, deducer, rng, allow_adjacent, size, undo,
-                                    0.5 if difficulty in _ONE_AT_A_TIME else 1.0, difficulty not in _ADD_ONLY, set(),
-                                    difficulty in _BUILT_FIRST)
+            batch, inserts = _batch(puzzle, counts, deducer, rng, allow_adjacent, size, undo, more, fewer, failed,
+                                    built_first)
         last_stuck = (puzzle, counts, inserts, deducer, undo, failed)
         if not batch and undo:
             # the repairs to take back cover where it is stuck: take them back alone first

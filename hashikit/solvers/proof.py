@@ -155,7 +155,7 @@ def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline
         block = blocking_clause(enc, counts)
         with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
             sat.add_clause(block)
-            return _second(puzzle, enc, sat, stats, deadline)
+            return _second(puzzle, SatBackend(enc, sat, stats, local=False), stats, deadline)
     enc, tight, rest = split
     base, caps = enc.base, enc.capacities  # the no-good of ``counts`` (:func:`blocking_clause`'s literals)
     block = [-(b + c) for b, c in zip(base, counts) if c]
@@ -164,11 +164,7 @@ def unique_proof(puzzle: Puzzle, counts: list[int], time_limit: float | Deadline
         sat.add_clause(block)
         if not sat.solve():  # a part of the formula, with the no-good, has no model
             return Status.INFEASIBLE, None
-        backend = _TightBackend(enc, sat, stats, local=False)
-        backend.rest, backend.counts_of_proof = rest, counts
-        status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
-                                                     stats=stats, capacities=enc.capacities)
-    return (Status.SOLVED, found[0]) if found else (status, None)
+        return _second(puzzle, _TightBackend(enc, sat, stats, rest, counts), stats, deadline)
 
 
 class _TightBackend(SatBackend):
@@ -177,8 +173,10 @@ class _TightBackend(SatBackend):
     only) loads the rest of the formula (``rest``) and is solved again.  Until then a cut still
     holds for every solution, and "infeasible" of the part is infeasible of the whole."""
 
-    rest = None
-    counts_of_proof: list[int] = []
+    def __init__(self, enc, sat, stats: dict, rest, counts_of_proof: list[int]):
+        super().__init__(enc, sat, stats, local=False)
+        self.rest = rest
+        self.counts_of_proof = counts_of_proof
 
     def solve(self, deadline):
         status, got = super().solve(deadline)
@@ -202,9 +200,9 @@ class _TightBackend(SatBackend):
         return not any(got[h] and got[v] for h, v in puzzle.crossings)
 
 
-def _second(puzzle: Puzzle, enc, sat, stats: dict, deadline: Deadline | None) -> tuple[Status, list[int] | None]:
-    """The cut loop on ``sat`` (the whole formula of ``enc`` and the no-good loaded)."""
-    backend = SatBackend(enc, sat, stats, local=False)
+def _second(puzzle: Puzzle, backend: SatBackend, stats: dict, deadline: Deadline | None
+            ) -> tuple[Status, list[int] | None]:
+    """The cut loop on ``backend`` (its solver holding the formula and the no-good of the first solution)."""
     status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
-                                                 stats=stats, capacities=enc.capacities)
+                                                 stats=stats, capacities=backend.enc.capacities)
     return (Status.SOLVED, found[0]) if found else (status, None)

@@ -132,7 +132,7 @@ class Cuts:
 class Place:
     """The open links around one cut on a small incremental solver of their own, widened in place.
 
-    The formula is :func:`build`'s, written in two layers.  What no held link enters is written for
+    The formula (the module's, above) is written in two layers.  What no held link enters is written for
     good, once: the order and implied clauses of each open link, the crossing pairs of open links,
     the degree of an island whose every link is open, a cut or no-good all of whose links are open.
     What folds held links in (the degree of an island with held links, an open link crossing a held

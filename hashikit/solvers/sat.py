@@ -476,14 +476,10 @@ class SatBackend:
                     free = _ring(puzzle, free, size=int(len(free) * LOCAL_GROWTH))
                 if len(free) > most:
                     return None
-                began = time.process_time()
-                try:
-                    if not place.widen({k for i in free for k in incident[i]}):
-                        return None
-                    self.stats["small_solves"] = self.stats.get("small_solves", 0) + 1
-                    found = place.solve()
-                finally:
-                    self.stats["small_time"] = round(self.stats.get("small_time", 0.0) + time.process_time() - began, 3)
+                if not self._timed("small_time", place.widen, {k for i in free for k in incident[i]}):
+                    return None
+                self.stats["small_solves"] = self.stats.get("small_solves", 0) + 1
+                found = self._timed("small_time", place.solve)
                 if found is not None:
                     return found
             return None
