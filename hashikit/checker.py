@@ -39,7 +39,7 @@ class Violation(Record, frozen=True):
 
 class CheckReport(Record):
     violations: list[Violation]
-    components: list[list[Pos]] = Fresh(list)
+    components: list[list[Pos]] = Fresh(list)  # type: ignore[assignment]
 
     @property
     def ok(self) -> bool:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from itertools import repeat
+from typing import Callable
 
 from ..limits import Deadline
 from ..model import DEFAULT_MAXBRIDGES, Island, Puzzle, Solution
+from .timeout import _OutOfTime
 
 
 Pos = tuple[int, int]
@@ -84,10 +86,6 @@ def _between(p: Pos, q: Pos) -> list[Pos]:
 
 
 
-class _OutOfTime(TimeoutError):
-    """The generator's deadline passed (raised from deep inside a layout or a deduction run)."""
-
-
 def _check(deadline: Deadline | None) -> None:
     if deadline is not None and deadline.expired():
         raise _OutOfTime
@@ -117,7 +115,7 @@ def random_solution(rows: int, cols: int, rng: random.Random, density: float = 0
     """
     puzzle, solution = _random_board(rows, cols, rng, density, cycles, doubles, maxbridges, max_len, allow_adjacent,
                                      deadline).result(maxbridges)
-    return stretch_to_frame(puzzle, solution) if fill_frame else (puzzle, solution)
+    return stretch_to_frame(puzzle, solution) if fill_frame else (puzzle, solution)  # type: ignore[return-value]
 
 
 def _random_board(rows: int, cols: int, rng: random.Random, density: float, cycles: float, doubles: float,
@@ -166,19 +164,19 @@ def stretch_to_frame(puzzle: Puzzle, solution: Solution | None = None) -> tuple[
     if puzzle.ignored or not rows or (rows[0] == 0 and rows[-1] == puzzle.rows - 1 and cols[0] == 0
                                       and cols[-1] == puzzle.cols - 1):
         return puzzle, solution
-    row = {rows[0]: 0, rows[-1]: puzzle.rows - 1} if len(rows) > 1 else {}
-    col = {cols[0]: 0, cols[-1]: puzzle.cols - 1} if len(cols) > 1 else {}
+    row: dict[int, int] = {rows[0]: 0, rows[-1]: puzzle.rows - 1} if len(rows) > 1 else {}
+    col: dict[int, int] = {cols[0]: 0, cols[-1]: puzzle.cols - 1} if len(cols) > 1 else {}
     move = lambda r, c: (row.get(r, r), col.get(c, c))  # noqa: E731
     stretched = Puzzle(puzzle.rows, puzzle.cols, [(*move(isl.row, isl.col), isl.number) for isl in puzzle.islands],
                        puzzle.maxbridges, no_loops=puzzle.no_loops)
     if solution is None:
         return stretched, None
-    return stretched, Solution({(move(*p), move(*q)): k for (p, q), k in solution.bridges.items()})
+    return stretched, Solution({(move(*p), move(*q)): k for (p, q), k in solution.bridges.items()})  # type: ignore[arg-type]
 
 
 def _run(board: _Board, p: Pos, d: tuple[int, int], most: int) -> list[Pos]:
     """Up to ``most`` empty cells from ``p`` along ``d`` (stops at the first occupied cell or the edge)."""
-    out = []
+    out: list[Pos] = []
     r, c = p[0] + d[0], p[1] + d[1]
     cell, rows, cols = board.cell, board.rows, board.cols
     while len(out) < most and 0 <= r < rows and 0 <= c < cols and (r, c) not in cell:
@@ -244,7 +242,7 @@ def _add_cycles(board: _Board, rng: random.Random, count: int, deadline: Deadlin
 _EMPTY, _ISLAND, _BRIDGE, _OUT = 0, 1, 2, 3
 
 
-def _below(bits, n: int) -> int:
+def _below(bits: Callable[[int], int], n: int) -> int:
     """``rng.randrange(n)`` for ``n >= 1`` from ``bits``, the rng's ``getrandbits``: the same draw as
     ``random.Random``'s own (``getrandbits(n.bit_length())`` until it is below ``n``), which
     :func:`tatham_layout` also writes out in its loop, without a call per draw."""
@@ -293,7 +291,7 @@ def _tatham_board(rows: int, cols: int, rng: random.Random, islands_percent: int
                 return board
 
 
-def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, expansion: int, maxbridges: int,
+def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits: Callable[[int], int], target: int, expansion: int, maxbridges: int,
                     no_loops: bool) -> tuple[list[int], dict[tuple[int, int], int]]:
     """One drawing of :func:`tatham_layout` on the flat board ``blank`` (a border of _OUT cells:
     cell (r, c) at (r + 1) * (cols + 2) + c + 1): its islands and bridges as flat cells.  ``bits``:
@@ -306,7 +304,7 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
     grid[start] = _ISLAND
     islands = [start]
     way = _ways(rows, cols)
-    ways = [way[start]]
+    ways: list[tuple[int, tuple[int, ...], int, int]] = [way[start]]  # type: ignore[list-item]
     edges: dict[tuple[int, int], int] = {}
 
     bad = 0
@@ -367,7 +365,7 @@ def _tatham_drawing(blank: bytearray, rows: int, cols: int, bits, target: int, e
             continue
         grid[new] = _ISLAND
         islands.append(new)
-        ways.append(way[new])
+        ways.append(way[new])  # type: ignore[arg-type]
         n += 1
         k_n = n.bit_length()
         edges[(src, new) if src < new else (new, src)] = count  # (a new island: its first bridge)

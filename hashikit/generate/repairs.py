@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from itertools import compress, repeat
 from operator import lt
-from typing import Callable, NamedTuple
+from typing import AbstractSet, Callable, NamedTuple, Sequence
 
 from ..model import Island, Puzzle
 from .layouts import _DIRS, Pos, _between
@@ -46,7 +46,7 @@ class _Repair(NamedTuple):
         return (self.bridge[0], self.cell, self.bridge[1]) if self.cell else self.bridge
 
 
-def _apply(puzzle: Puzzle, counts: list[int], add: list[_Repair], undo: list[_Repair] = ()
+def _apply(puzzle: Puzzle, counts: list[int], add: list[_Repair], undo: Sequence[_Repair] = ()
            ) -> tuple[Puzzle, list[int], list[Pos]]:
     """The construction with ``undo`` (repairs it holds) taken back and ``add`` made, built once.
 
@@ -208,7 +208,7 @@ def _block(p: Pos) -> tuple[int, int]:
 
 
 def _batch(puzzle: Puzzle, counts: list[int], deducer, rng: random.Random, allow_adjacent: bool, size: int,
-           keep_away: list[_Repair], more: float = 1.0, fewer: bool = True, skip: set[_Repair] = frozenset(),
+           keep_away: list[_Repair], more: float = 1.0, fewer: bool = True, skip: AbstractSet[_Repair] = frozenset(),
            built_first: bool = False) -> tuple[list[_Repair], Callable[[], list[_Repair]]]:
     """Up to ``size`` repairs where the deducer is stuck, far apart, and the insertions left over
     (a function that lists them: they are worked out only when wanted).
@@ -303,11 +303,11 @@ def _batch(puzzle: Puzzle, counts: list[int], deducer, rng: random.Random, allow
                 x = bits(m.bit_length())
             x += j
             open_links[j], open_links[x] = open_links[x], open_links[j]
-            r = count_change(open_links[j])
-            if r is not None:
-                chosen.append(r)
+            change = count_change(open_links[j])
+            if change is not None:
+                chosen.append(change)
                 if len(chosen) < size:
-                    take(r)
+                    take(change)
         if len(chosen) < size and (n_open < _MANY_OPEN or j % 3 == 2):
             candidates = insertions()
             while tried < len(candidates):

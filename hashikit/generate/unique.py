@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from itertools import compress
 from operator import gt, ne
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..limits import PROOF_FLOOR, Deadline
 from ..model import DEFAULT_MAXBRIDGES, LEVELS, Puzzle, Solution
@@ -26,6 +26,7 @@ from .repairs import _OPEN_PER_SITE, _Repair, _apply, _batch, _open_near, _sites
 
 if TYPE_CHECKING:  # the logic package is imported lazily, where it is used
     from ..logic.grade import Grade
+    from ..logic.state import State
 
 
 @dataclass
@@ -49,6 +50,15 @@ class _Closed:
     :func:`hashikit.logic.closure.settle` (imported where the logic package is first used)."""
 
     __slots__ = ("bad", "dlo", "level", "open", "settle", "st", "todo", "words")
+
+    st: State
+    level: str
+    settle: Callable[..., int]
+    todo: Any
+    dlo: list[int] | None
+    words: bool
+    open: Any
+    bad: bool
 
     def __init__(self, st, level: str, settle, todo=None, dlo: list[int] | None = None, open_links: int | None = None):
         self.st, self.level, self.settle, self.todo = st, level, settle, todo
@@ -297,7 +307,8 @@ def generate_from(spec: GenerateSpec, seed=None, *, fill_frame: bool = True, max
 
     def layout() -> tuple[Puzzle, list[int]]:
         if tatham:
-            board = _tatham_board(rows, cols, rng, islands_percent, expansion, maxbridges, no_loops, deadline)
+            board = _tatham_board(rows, cols, rng, islands_percent, expansion, maxbridges, no_loops,  # type: ignore[arg-type]
+                                  deadline)
         else:
             board = _random_board(rows, cols, rng, density, 0 if no_loops else _SHAPE[difficulty][0],
                                   _SHAPE[difficulty][1], maxbridges, None, allow_adjacent, deadline)
@@ -318,7 +329,7 @@ def generate_from(spec: GenerateSpec, seed=None, *, fill_frame: bool = True, max
             graded = Grade(difficulty, sum(WEIGHTS[level] for level in levels), per, 0)
             solution = Solution.from_counts(puzzle, counts)
             if fill_frame:
-                framed, solution = stretch_to_frame(puzzle, solution)
+                framed, solution = stretch_to_frame(puzzle, solution)  # type: ignore[assignment]
                 if framed is not puzzle:
                     puzzle, counts = framed, None
             if verify:
@@ -328,7 +339,7 @@ def generate_from(spec: GenerateSpec, seed=None, *, fill_frame: bool = True, max
     except TimeoutError:
         stats.time = time.perf_counter() - start
         raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found within the time limit "
-                           f"of {deadline.seconds:g} s ({stats.attempts} layouts)") from None
+                           f"of {deadline.seconds:g} s ({stats.attempts} layouts)") from None  # type: ignore[union-attr]
     stats.time = time.perf_counter() - start
     raise RuntimeError(f"no {difficulty} {rows}x{cols} puzzle found in {stats.attempts} layouts")
 
@@ -447,7 +458,7 @@ def _repair_until_graded(drawn, difficulty: str, target: int, max_repairs: int, 
     # the levels of its steps when the puzzle has the grade asked for
     deducer, fresh, stuck, hardest = from_scratch(puzzle)
     scratch = True
-    last_stuck = None  # (puzzle, counts, insertions not tried yet, deducer, undo, failed) before the last batch
+    last_stuck: tuple | None = None  # (puzzle, counts, insertions not tried yet, deducer, undo, failed) before the last batch
     undo: list[_Repair] = []  # repairs that did not help, taken back with the next batch
     failed: set[_Repair] = set()  # the repairs of batches dropped since the construction last changed
     failures = retreats = 0

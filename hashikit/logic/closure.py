@@ -16,6 +16,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from itertools import compress
 from operator import ne
+from typing import Iterable
 
 from .state import LEVEL_RANK, State
 
@@ -36,7 +37,7 @@ def degrees(st: State) -> list[int]:
     return dlo
 
 
-def close(st: State, level: str, islands=None, dlo: list[int] | None = None) -> bool:
+def close(st: State, level: str, islands: Iterable[int] | None = None, dlo: list[int] | None = None) -> bool:
     """Narrow ``st`` by the rules up to ``level`` (easy or medium) until none applies; True when
     every link is then decided.  For a puzzle without the no-loops rule (whose medium rule reads
     groups), on a state that holds a solution (the end state is then the deducer's).
@@ -49,7 +50,7 @@ def close(st: State, level: str, islands=None, dlo: list[int] | None = None) -> 
     return st.lo == st.hi
 
 
-def settle(st: State, level: str, islands=None, dlo: list[int] | None = None) -> int:
+def settle(st: State, level: str, islands: Iterable[int] | None = None, dlo: list[int] | None = None) -> int:
     """:func:`close`, answering how many links it decided (a caller that keeps the count of open
     links needs no pass over them)."""
     if level not in CLOSED_LEVELS or st.puzzle.no_loops:
@@ -81,7 +82,7 @@ def settle(st: State, level: str, islands=None, dlo: list[int] | None = None) ->
     return decided + _close_islands(st, LEVEL_RANK[level] >= _MEDIUM, dlo, todo, waiting)
 
 
-def _block(k: int, lo: list[int], hi: list[int], ends, partners, todo: list[int], waiting: bytearray) -> int:
+def _block(k: int, lo: list[int], hi: list[int], ends: list[tuple[int, int]], partners: list[list[int]], todo: list[int], waiting: bytearray) -> int:
     """``blocked``: link ``k`` carries a bridge, so the links crossing it carry none (how many it
     decided)."""
     decided = 0
@@ -139,6 +140,7 @@ def _close_islands(st: State, medium: bool, dlo: list[int], todo: list[int], wai
                 r = h - c
                 if r > 0:
                     total += r if r < need else need
+        raised: list[tuple[int, int]] | None
         if total == need:  # fill: exactly as many missing as its links have room for
             raised = [(k, lo[k] + (hi[k] - lo[k] if hi[k] - lo[k] < need else need)) for k in links if hi[k] > lo[k]]
         else:

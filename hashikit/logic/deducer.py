@@ -23,7 +23,7 @@ from __future__ import annotations
 import heapq
 from itertools import compress
 from operator import gt, ne
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..model import Puzzle
 from .closure import degrees
@@ -91,6 +91,12 @@ class Deducer(RiskKeeping):
     the built links then, as a carried deducer's are).
     """
 
+    # the certain groups, None until :meth:`_build_groups` (class defaults: an assignment in
+    # ``__init__`` would narrow them to None for the type checker, and the compiled code with it)
+    uf: list[int] | None = None
+    members: Any = None  # (list[list[int] | None] once built)
+    incomplete: Any = None  # (list[int] once built)
+
     def __init__(self, state: State, parent: "Deducer | None" = None,
                  island_map: list[int] | None = None, link_map: list[int] | None = None,
                  changed: list[int] | None = None, suppose: bool = True, words: bool = True,
@@ -127,9 +133,6 @@ class Deducer(RiskKeeping):
         # the certain degrees; the certain groups (union-find, members and unfinished members per
         # root) are worked out when a rule that reads them may first run (:meth:`_build_groups`)
         self.dlo = dlo if dlo is not None else degrees(st)
-        self.uf: list[int] | None = None
-        self.members: list | None = None
-        self.incomplete: list[int] | None = None
         #: the rank from which the rules in use read the groups (the no-loop rule, in no-loops
         #: puzzles, at medium; the group rules at hard)
         self._group_rank = LEVEL_RANK["medium"] if st.puzzle.no_loops else LEVEL_RANK["hard"]
@@ -156,14 +159,14 @@ class Deducer(RiskKeeping):
             self._build_groups()  # (rules that read them, inherited awake, read them from the first step)
         if inherit:
             if changed is None:
-                changed = _changed_islands(self, parent, island_map, link_map)
+                changed = _changed_islands(self, parent, island_map, link_map)  # type: ignore[arg-type]
             self.touch([k for x in changed for k in inc[x]])
             if self.uf is not None:
                 find = self.find
                 for root in {find(x) for x in changed}:
                     self._wake_group(root)
-            if parent._risk is not None and parent.st.geo.ends is geo.ends:
-                self._inherit_risk(parent)
+            if parent._risk is not None and parent.st.geo.ends is geo.ends:  # type: ignore[union-attr]
+                self._inherit_risk(parent)  # type: ignore[arg-type]
 
     def _asleep_at_start(self, parent: "Deducer | None", settled: str | None) -> list[bool]:
         """Per rule: an element rule that starts with nothing to look at, being of a level up to
@@ -194,7 +197,8 @@ class Deducer(RiskKeeping):
                 uf[b] = b = uf[uf[b]]
             if a != b:
                 uf[b] = a
-        self.members = members = [None] * n
+        members: list[Any] = [None] * n
+        self.members = members
         self.incomplete = incomplete = [0] * n
         for i in range(n):
             r = i
@@ -210,9 +214,9 @@ class Deducer(RiskKeeping):
 
     def find(self, x: int) -> int:
         uf = self.uf
-        while uf[x] != x:
-            uf[x] = uf[uf[x]]
-            x = uf[x]
+        while uf[x] != x:  # type: ignore[index]
+            uf[x] = uf[uf[x]]  # type: ignore[index]
+            x = uf[x]  # type: ignore[index]
         return x
 
     def _union(self, a: int, b: int) -> list[int] | None:
@@ -223,7 +227,7 @@ class Deducer(RiskKeeping):
         members = self.members
         if len(members[ra]) < len(members[rb]):
             ra, rb = rb, ra
-        self.uf[rb] = ra
+        self.uf[rb] = ra  # type: ignore[index]
         small = members[rb]
         members[ra].extend(small)
         members[rb] = None
@@ -343,9 +347,12 @@ class Deducer(RiskKeeping):
         ends = geo.ends
         cursor, pending, flags, heaps = self.cursor, self.pending, self.flags, self.heaps
         push = heapq.heappush
-        where = None  # per kind of reader but the ends' own, the elements to wake (worked out once)
-        islands = None  # the ends of the links, each once
-        unfinished = finished = None  # those of them that miss bridges, and those that do not
+        where: dict | None = None  # per kind of reader but the ends' own, the elements to wake (worked out once)
+        islands: set[int] | None = None  # the ends of the links, each once
+        # those of them that miss bridges, and those that do not
+        unfinished: list[int] | None = None
+        finished: list[int] | None = None
+        found: Any
         live = self._live
         if live is None:
             live = self._live = [(r, kind) for r, kind in self._readers if cursor[r]]
@@ -508,7 +515,7 @@ class Deducer(RiskKeeping):
                 dlo[b] += new - old
             return
         cursor = self.cursor
-        changed_groups = set() if any(cursor[r] for r in self._group_rules) else None
+        changed_groups: set[int] | None = set() if any(cursor[r] for r in self._group_rules) else None
         for k, old, new in raised:
             a, b = ends[k]
             for e in (a, b):

@@ -18,22 +18,25 @@ class LookaheadGroups:
     when its degree (recomputed for the ends of changed links) equals its number.
     """
 
-    def __init__(self, st: State):
+    def __init__(self, st: State | None, given: tuple[list[int], list, list[int]] | None = None):
+        """The groups of ``st``, or ``given`` directly (see :meth:`of`)."""
+        #: set when a trial completed every island (no closed group since it is the whole puzzle)
+        self.whole = False
+        if st is None:
+            assert given is not None
+            self.comp, self.members, self.incomplete = given
+            return
         self.comp, self.members = components(st)
         geo = st.geo
         self.incomplete = [0] * len(self.members)
         for i in range(geo.n):
             if st.degree_lo(i) != geo.num[i]:
                 self.incomplete[self.comp[i]] += 1
-        #: set when a trial completed every island (no closed group since it is the whole puzzle)
-        self.whole = False
 
     @classmethod
     def of(cls, comp: list[int], members: list, incomplete: list[int]) -> "LookaheadGroups":
         """Groups given directly (group ids need not be consecutive: unused ids are never looked up)."""
-        self = cls.__new__(cls)
-        self.comp, self.members, self.incomplete, self.whole = comp, members, incomplete, False
-        return self
+        return cls(None, (comp, members, incomplete))
 
     def closed(self, st: State, start: int, undo: list, trial: list | None = None) -> list[int] | None:
         """As :func:`_closed_group` on the trial state (``undo`` lists its changed links).

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import ne
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import State
 
 #: a stage-3 trial at an island reads the islands up to this many links away (and the ends of
 #: links crossing links there): see :meth:`RiskKeeping.risk`
@@ -20,6 +24,12 @@ RISK_RADIUS = 2
 class RiskKeeping:
     """The deducer's supplies and risks (a part of :class:`~hashikit.logic.deducer.Deducer`: it
     reads the deducer's ``st``, ``dlo``, ``_risk``, ``_supply`` and ``_risky``)."""
+
+    st: State
+    dlo: list[int]
+    _supply: list[int]
+    _risky: bytearray | None
+    _risk: list[int] | None
 
     def supply(self, y: int) -> int:
         """What island ``y``'s open links can still carry, each link counting at most what the
@@ -61,7 +71,7 @@ class RiskKeeping:
         can starve anything.  Kept from the first call on, as steps change supplies."""
         if self._risk is None:
             self._start_risk()
-        return self._risk
+        return self._risk  # type: ignore[return-value]
 
     def _at_risk(self, y: int) -> int:
         s, top = self._count_supply(y)
@@ -73,13 +83,13 @@ class RiskKeeping:
         """Count island ``y`` (``step`` 1) or stop counting it (-1) where trials read it."""
         geo, risk = self.st.geo, self._risk
         for x in geo.reach(y, RISK_RADIUS, False):
-            risk[x] += step
+            risk[x] += step  # type: ignore[index]
         partners, ends = geo.partners, geo.ends
         for c in geo.inc[y]:
             for k in partners[c]:
                 a, b = ends[k]
-                risk[a] += step
-                risk[b] += step
+                risk[a] += step  # type: ignore[index]
+                risk[b] += step  # type: ignore[index]
 
     def _start_risk(self) -> None:
         n = self.st.geo.n
@@ -97,8 +107,8 @@ class RiskKeeping:
         whose number or links differ here and at their neighbours, as :meth:`apply` does."""
         geo, pst = self.st.geo, parent.st
         self._supply = list(parent._supply)
-        self._risky = bytearray(parent._risky)
-        self._risk = list(parent._risk)
+        self._risky = bytearray(parent._risky)  # type: ignore[arg-type]
+        self._risk = list(parent._risk)  # type: ignore[arg-type]
         ends, near, nl = geo.ends, geo.near, geo.nlinks
         touched = set(compress(range(geo.n), map(ne, geo.num, pst.geo.num)))
         for k in compress(range(nl), map(ne, self.st.lo, pst.lo)):
@@ -118,6 +128,6 @@ class RiskKeeping:
         for y in islands:
             # a finished island stays so (``lo`` only rises): no trial reads its supply again
             now = at_risk(y) if num[y] > dlo[y] else 0
-            if now != risky[y]:
-                risky[y] = now
+            if now != risky[y]:  # type: ignore[index]
+                risky[y] = now  # type: ignore[index]
                 self._mark_risk(y, 1 if now else -1)

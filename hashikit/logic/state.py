@@ -13,12 +13,12 @@ what is wrong.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import compress
 from operator import itemgetter, lt, ne
 
 from ..errors import PuzzleError
 from ..model import LEVELS, Puzzle, Solution, describe_cell
+from .step import Step
 
 LEVEL_RANK = {name: i for i, name in enumerate(LEVELS)}
 
@@ -34,27 +34,6 @@ def bridges(n: int) -> str:
     return f"{word(n)} bridge{'' if n == 1 else 's'}"
 
 
-@dataclass(frozen=True, init=False)
-class Step:
-    """One deduction: ``changes`` lists ``(link, new_lo, new_hi)``, the new interval of each link."""
-
-    rule: str
-    level: str
-    islands: tuple[int, ...]
-    links: tuple[int, ...]
-    changes: tuple[tuple[int, int, int], ...]
-    sentence: str
-
-    def __init__(self, rule: str, level: str, islands: tuple[int, ...], links: tuple[int, ...],
-                 changes: tuple[tuple[int, int, int], ...], sentence: str):
-        # the fields set at once, past the frozen __setattr__ (a run makes thousands of steps)
-        self.__dict__.update(rule=rule, level=level, islands=islands, links=links, changes=changes,
-                             sentence=sentence)
-
-    def __str__(self) -> str:
-        return f"[{self.level}/{self.rule}] {self.sentence}"
-
-
 #: above this many islands the per-island neighbourhoods are worked out each time instead of
 #: kept (they would take gigabytes on the largest boards)
 _CACHED_ISLANDS = 50_000
@@ -66,15 +45,29 @@ class Geometry:
     __slots__ = ("puzzle", "n", "nlinks", "num", "inc", "ends", "cap", "partners", "crossings", "_region",
                  "_cross_of", "_near", "_reach")
 
+    puzzle: Puzzle
+    n: int
+    nlinks: int
+    num: list[int]
+    inc: list[list[int]]
+    ends: list[tuple[int, int]]
+    cap: list[int]
+    partners: list[list[int]]
+    crossings: list[tuple[int, int]]
+    _region: list | None
+    _cross_of: list | None
+    _near: list | None
+    _reach: dict
+
     def __init__(self, puzzle: Puzzle, like: "Geometry | None" = None):
         """``like``: the geometry of a puzzle with islands on the same cells (only numbers differ),
         whose links and crossings are shared."""
         self.puzzle = puzzle
         self.n = len(puzzle.islands)
         self.num = num = list(map(itemgetter(2), puzzle.islands))  # the islands' numbers
-        self._cross_of: list | None = None
-        self._near: list | None = None
-        self._reach: dict = {}
+        self._cross_of = None
+        self._near = None
+        self._reach = {}
         if like is not None:
             self.nlinks, self.ends, self.inc = like.nlinks, like.ends, like.inc
             self.crossings, self.partners = like.crossings, like.partners
@@ -89,17 +82,17 @@ class Geometry:
             return
         self.nlinks = len(puzzle.links)
         self.ends = ends = [(ln.a, ln.b) for ln in puzzle.links]
-        self.inc = inc = [[] for _ in range(self.n)]
+        self.inc = inc = [[] for _ in range(self.n)]  # type: list[list[int]]
         for k, (a, b) in enumerate(ends):
             inc[a].append(k)
             inc[b].append(k)
         self.cap = list(puzzle.link_capacities)
         self.crossings = list(puzzle.crossings)
-        self.partners = partners = [[] for _ in range(self.nlinks)]
+        self.partners = partners = [[] for _ in range(self.nlinks)]  # type: list[list[int]]
         for h, v in self.crossings:
             partners[h].append(v)
             partners[v].append(h)
-        self._region: list | None = None
+        self._region = None
 
     def cross_of(self) -> list[list[int]]:
         """For each link, the indices in ``crossings`` of the pairs it is in (computed once)."""
@@ -176,6 +169,13 @@ class State:
 
     __slots__ = ("puzzle", "geo", "lo", "hi", "drawn", "marked")
 
+    puzzle: Puzzle
+    geo: Geometry
+    lo: list[int]
+    hi: list[int]
+    drawn: list[int] | None
+    marked: dict[int, int] | None
+
     def __init__(self, puzzle: Puzzle, lo=None, hi=None, geo: Geometry | None = None):
         """``geo``: the puzzle's geometry when the caller has it (see :class:`Geometry`)."""
         self.puzzle = puzzle
@@ -183,9 +183,9 @@ class State:
         self.lo = list(lo) if lo is not None else [0] * self.geo.nlinks
         self.hi = list(hi) if hi is not None else list(self.geo.cap)
         #: the player's drawn counts when built by ``from_solution`` / ``from_board`` (else None)
-        self.drawn: list[int] | None = None
+        self.drawn = None
         #: the player's maximum per link ("no bridge" marks are 0) when built by ``from_board``
-        self.marked: dict[int, int] | None = None
+        self.marked = None
 
     @classmethod
     def from_solution(cls, puzzle: Puzzle, partial: Solution) -> "State":

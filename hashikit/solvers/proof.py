@@ -78,7 +78,8 @@ def _tight_block(codes: tuple[int, ...], need: int):
         return None
     if sum(capacities) < need:  # the empty clause
         return block, ()
-    tight, other = [], []
+    tight: list = []
+    other: list = []
     for pattern, get in zip(_degree_patterns(capacities, need), block):
         true = sum(counts[p] >= j if j > 0 else counts[p] < -j for p, j in pattern)
         (tight if true <= 1 else other).append(get)
@@ -203,6 +204,6 @@ class _TightBackend(SatBackend):
 def _second(puzzle: Puzzle, backend: SatBackend, stats: dict, deadline: Deadline | None
             ) -> tuple[Status, list[int] | None]:
     """The cut loop on ``backend`` (its solver holding the formula and the no-good of the first solution)."""
-    status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,
+    status, found, _complete, _stopped = lazy.run(puzzle, backend, max_solutions=1, deadline=deadline,  # type: ignore[arg-type]
                                                  stats=stats, capacities=backend.enc.capacities)
     return (Status.SOLVED, found[0]) if found else (status, None)
