@@ -9,6 +9,13 @@
 
 __version__ = "0.1.0"
 
+from os import environ as _environ
+
+if _environ.get("HASHIKIT_PURE") == "1":  # run the compiled modules' Python sources (see _build.py)
+    from ._build import prefer_sources
+
+    prefer_sources()
+
 #: where each public name lives; it is imported when first asked for, so that a command (and
 #: ``hashikit --version``) loads only the modules it uses
 _HOME = {

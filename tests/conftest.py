@@ -3,13 +3,64 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
+import sys
 from pathlib import Path
 
 import pytest
 
-from hashikit.model import Puzzle
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _hashikit_under_test() -> tuple[bool, str]:
+    """(compiled, which hashikit the tests import and why).  ``python -m pytest`` puts the project
+    root first on ``sys.path``, where the source tree would hide an installed build: when hashikit
+    is installed apart from the tree (a regular install, not an editable one) with compiled modules,
+    from sources the same as this tree's, the root leaves ``sys.path`` and the tests run that build.
+    An editable install, or an installed build of other sources, leaves the tree's sources in use."""
+    import importlib.machinery
+    import runpy
+
+    compiled = runpy.run_path(str(ROOT / "hashikit" / "_build.py"))["COMPILED"]  # (hashikit not imported)
+
+    if "hashikit" in sys.modules:
+        return False, "the hashikit already imported"
+    others = [p for p in sys.path if Path(p or os.getcwd()).resolve() != ROOT]
+    spec = importlib.machinery.PathFinder.find_spec("hashikit", others)
+    if spec is None or not spec.submodule_search_locations:
+        return False, "the source tree (an editable install, or none)"
+    installed = Path(list(spec.submodule_search_locations)[0])
+    if not any(next(installed.parent.joinpath(*name.split(".")[:-1]).glob(name.rpartition(".")[2] + ".*.so"), None)
+               for name in compiled):
+        return False, f"the source tree (the hashikit installed at {installed} is pure Python)"
+    tree = ROOT / "hashikit"
+    for source in tree.rglob("*.py"):
+        copy = installed / source.relative_to(tree)
+        if not copy.is_file() or copy.read_bytes() != source.read_bytes():
+            return False, (f"the source tree (the compiled build at {installed} was built from other sources, "
+                           f"{source.relative_to(ROOT)} differs: `pip install .` again to test it)")
+    sys.path[:] = others
+    return True, f"the compiled build installed at {installed}"
+
+
+#: whether the tests run a compiled build, and which hashikit they import (the report's header says it)
+COMPILED_BUILD, UNDER_TEST = _hashikit_under_test()
+
+from hashikit.model import Puzzle  # noqa: E402  (after the choice of which hashikit)
+
+
+def pytest_report_header(config):
+    return f"hashikit under test: {UNDER_TEST}"
+
+
+#: a test that replaces a function or method of a compiled module, which compiled callers do not see
+#: (they call it directly): on a compiled build it skips here and runs with ``HASHIKIT_PURE=1`` in a
+#: process of its own (``test_build.PATCHING``)
+pure_only = pytest.mark.skipif(COMPILED_BUILD and os.environ.get("HASHIKIT_PURE") != "1",
+                               reason="replaces a compiled module's function, which compiled callers do not "
+                                      "see: test_build.py runs it with HASHIKIT_PURE=1")
 
 
 def pytest_configure(config):
@@ -30,8 +81,6 @@ def pytest_configure(config):
 # and so would every command the Ctrl-C tests start (an ignored signal survives exec): give this
 # process Python's own Ctrl-C handler, so the commands start with the default one.
 signal.signal(signal.SIGINT, signal.default_int_handler)
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def loaded(seconds: float) -> float:

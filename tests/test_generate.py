@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import pure_only
 from hashikit.checker import check
 from hashikit.generate import GenerateStats, coelho, coelho_with_solution, generate_unique, random_solution
 from hashikit.limits import Deadline
@@ -309,6 +310,7 @@ def test_built_first_changes_a_bridged_open_link_while_one_can_take_another_brid
         assert counts[puzzle.link_index[(min(a, b), max(a, b))]] >= 1
 
 
+@pure_only
 def test_a_dropped_repair_is_not_tried_again_on_the_same_construction(monkeypatch):
     """While the repair loop stays on one construction (the same deducer, the same repairs to take
     back), each batch it chooses is new: a dropped batch, chosen again, would end the same way (one
@@ -341,6 +343,7 @@ def test_a_dropped_repair_is_not_tried_again_on_the_same_construction(monkeypatc
     assert runs >= 20
 
 
+@pure_only
 def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
     """20x20 hard: several repairs per rebuild; the puzzle has no neighbouring islands, grades
     hard, is unique by the SAT engine, and the same seed gives the same puzzle."""
@@ -364,6 +367,7 @@ def test_large_board_generation_uses_batches_and_stays_exact(monkeypatch):
     assert again[0] == puzzle and again[1] == solution
 
 
+@pure_only
 def test_a_carried_deducer_starts_with_the_risks_worked_out_from_scratch(monkeypatch):
     """A deducer carried over a repair that changed only counts takes its parent's supplies and
     islands at risk, brought up to date where the states differ: they must be those worked out
