@@ -225,9 +225,8 @@ class State:
         return st
 
     def copy(self) -> "State":
-        new = State.__new__(State)
-        new.puzzle, new.geo, new.drawn, new.marked = self.puzzle, self.geo, self.drawn, self.marked
-        new.lo, new.hi = self.lo[:], self.hi[:]
+        new = State(self.puzzle, self.lo, self.hi, self.geo)
+        new.drawn, new.marked = self.drawn, self.marked
         return new
 
     # -- views -----------------------------------------------------------------
