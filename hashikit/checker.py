@@ -11,7 +11,7 @@ Its work is bounded by the number of bridges and islands, whatever coordinates a
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import Iterable
+from collections.abc import Iterable
 
 from .model import Pos, Puzzle, Solution, describe_cell
 from .checker_report import CheckReport, Violation
