@@ -343,6 +343,13 @@ def main(argv=None) -> int:
                     help="append the tables to --out as a section '## TITLE' (replacing one of that title) "
                          "instead of writing the whole file")
     args = ap.parse_args(argv)
+    if args.proof_split:
+        import hashikit._build as build
+        import hashikit.generate.unique as unique
+
+        if build.compiled(unique):  # compiled callers would not see the clock's wrappers: all zeros
+            ap.error("--proof-split times the proof by wrapping module functions, which a compiled build "
+                     "calls directly: run it with HASHIKIT_PURE=1")
     if args.cpu:
         os.environ["HASHIKIT_BENCH_CPU"] = "1"
     if args.cells:

@@ -14,10 +14,10 @@ import importlib.util
 import os
 import sys
 
-#: the generation hot path: drawing, construction, deductions, repairs, the rule checker and the
-#: SAT re-proof's formula
+#: the generation hot path: drawing, construction, deductions, repairs and the SAT re-proof's formula
+#: (not the rule checker: it reads whatever a caller hands it, and a compiled function reads a ``True``
+#: where it expects a count as 1, where the checker names it a bad count)
 COMPILED = (
-    "hashikit.checker",
     "hashikit.generate.layouts",
     "hashikit.generate.repairs",
     "hashikit.generate.unique",

@@ -11,10 +11,9 @@ Its work is bounded by the number of bridges and islands, whatever coordinates a
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
 
 from .model import Pos, Puzzle, Solution, describe_cell
-from .checker_report import CheckReport, Violation
+from .records import Fresh, Record
 
 RULES = {
     "not-straight": "a bridge must run straight along one row or column between two cells",
@@ -27,6 +26,37 @@ RULES = {
     "disconnected": "all islands must form one connected group",
     "loop": "in the no-loops variant the bridges may form no cycle",
 }
+
+
+class Violation(Record, frozen=True):
+    rule: str
+    message: str
+    cells: tuple[Pos, ...] = ()
+
+    def __str__(self) -> str:
+        return f"[{self.rule}] {self.message}"
+
+
+class CheckReport(Record):
+    violations: list[Violation]
+    components: list[list[Pos]] = Fresh(list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def rules(self) -> set[str]:
+        return {v.rule for v in self.violations}
+
+    def __str__(self) -> str:
+        if self.ok:
+            return "valid: every rule holds"
+        lines = [f"invalid: {len(self.violations)} violation{'s' if len(self.violations) != 1 else ''}"]
+        lines.extend(f"  {v}" for v in self.violations)
+        return "\n".join(lines)
 
 
 def _cell(v) -> str:
@@ -65,7 +95,7 @@ class _Lines:
     """The islands of each row and each column, sorted, to find one between two cells by bisection
     (never by walking the cells: a bridge may be 10,000 cells long)."""
 
-    def __init__(self, positions: Iterable[Pos]) -> None:
+    def __init__(self, positions):
         self.rows: dict[int, list[int]] = {}
         self.cols: dict[int, list[int]] = {}
         for r, c in positions:

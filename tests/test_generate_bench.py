@@ -6,9 +6,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from conftest import pure_only
+
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
+@pure_only
 def test_proof_split_times_both_halves_of_the_proof_and_restores_them():
     sys.path.insert(0, str(BENCH))
     try:

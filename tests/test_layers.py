@@ -15,7 +15,7 @@ PACKAGE = ROOT / "hashikit"
 BOTTOM = {"hashikit.errors", "hashikit.records", "hashikit.limits", "hashikit.files"}
 MODEL = BOTTOM | {"hashikit.model"}
 FLOOR = MODEL | {"hashikit.run"}  # what the engines may use: the worker pool keeps their deadlines
-ENGINES = {"hashikit.checker", "hashikit.checker_report", "hashikit.formats", "hashikit.render", "hashikit.solvers", "hashikit.logic"}
+ENGINES = {"hashikit.checker", "hashikit.formats", "hashikit.render", "hashikit.solvers", "hashikit.logic"}
 #: the rule book of generation requests (on the model's floor): what the generator and the entries to it read
 SPEC = {"hashikit.spec"}
 
@@ -28,8 +28,7 @@ MAY_IMPORT = {
     "hashikit.run": BOTTOM,
     "hashikit.model": BOTTOM,
     "hashikit.spec": MODEL,
-    "hashikit.checker": MODEL | {"hashikit.checker_report"},
-    "hashikit.checker_report": MODEL,
+    "hashikit.checker": MODEL,
     "hashikit.formats": MODEL,
     "hashikit.render": MODEL,
     "hashikit.solvers": FLOOR,

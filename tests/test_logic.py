@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 
+from conftest import pure_only
 from hashikit.checker import check
 from hashikit.generate import random_solution, tatham_layout
 from hashikit.logic import (LEVELS, RULES, Deducer, State, Step, apply, contradiction, grade, next_step,
@@ -369,6 +370,7 @@ def test_lookahead_groups_match_the_plain_check():
                 assert X._lookahead_reason(st, k, full, groups) == X._lookahead_reason(st, k, full)
 
 
+@pure_only
 def test_carried_deducer_takes_the_steps_of_a_fresh_one():
     """A deducer started from its parent's (the generator's repairs) takes a fresh engine's steps."""
     from hashikit.generate import unique as G
@@ -492,6 +494,7 @@ def test_closure_refuses_no_loops_puzzles_and_other_levels():
         step_levels(State(p), "hard")
 
 
+@pure_only
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_carried_closures_end_where_a_fresh_engine_ends(level):
     """At easy and medium the generator's carried runs are closures from the changed islands'

@@ -14,7 +14,7 @@ EXAMPLE = ROOT / "examples" / "prob-bridges.txt"
 
 #: every hashikit module ``hashikit solve FILE`` imports, and no other
 SOLVE_IMPORTS = {
-    "hashikit", "hashikit.checker", "hashikit.checker_report", "hashikit.cli", "hashikit.cli.argtypes", "hashikit.cli.common", "hashikit.cli.deadline",
+    "hashikit", "hashikit.checker", "hashikit.cli", "hashikit.cli.argtypes", "hashikit.cli.common", "hashikit.cli.deadline",
     "hashikit.cli.commands", "hashikit.cli.output", "hashikit.errors", "hashikit.formats", "hashikit.formats._common",
     "hashikit.formats.grid", "hashikit.formats.solved",  # the example's format, and the solution's as printed
     "hashikit.limits", "hashikit.model", "hashikit.records", "hashikit.service",

@@ -46,17 +46,11 @@ Each rule reads one island's links (``blocked``: one crossing) and returns a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .state import Step, bridges, word
 from .words import cap, join
 
-if TYPE_CHECKING:
-    from .deducer import Deducer
-    from .state import Geometry
 
-
-def finished(d: Deducer, i: int) -> Step | None:
+def finished(d, i: int) -> Step | None:
     st, geo = d.st, d.st.geo
     if d.dlo[i] != geo.num[i]:
         return None
@@ -73,7 +67,7 @@ def finished(d: Deducer, i: int) -> Step | None:
                 f"{cap(st.island_name(i))} already has {has}, so no more bridges can go to {others}.")
 
 
-def blocked(d: Deducer, c: int) -> Step | None:
+def blocked(d, c: int) -> Step | None:
     """The step of crossing pair ``c`` (at most one: both cannot be built)."""
     st = d.st
     h, v = st.geo.crossings[c]
@@ -87,7 +81,7 @@ def blocked(d: Deducer, c: int) -> Step | None:
     return None
 
 
-def fill(d: Deducer, i: int) -> Step | None:
+def fill(d, i: int) -> Step | None:
     st, geo = d.st, d.st.geo
     lo, hi = st.lo, st.hi
     need = geo.num[i] - d.dlo[i]
@@ -122,7 +116,7 @@ def fill(d: Deducer, i: int) -> Step | None:
     return Step("fill", "easy", (i,), tuple(k for k, _r in room), changes, sentence)
 
 
-def one_each(d: Deducer, i: int) -> Step | None:
+def one_each(d, i: int) -> Step | None:
     st, geo = d.st, d.st.geo
     lo, hi = st.lo, st.hi
     num = geo.num[i]
@@ -146,6 +140,6 @@ def one_each(d: Deducer, i: int) -> Step | None:
     return Step("one-each", "easy", (i,), tuple(empty), tuple((k, 1, hi[k]) for k in empty), sentence)
 
 
-def other(geo: Geometry, k: int, i: int) -> int:
+def other(geo, k: int, i: int) -> int:
     a, b = geo.ends[k]
     return b if a == i else a

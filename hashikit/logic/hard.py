@@ -24,17 +24,12 @@ reach is checked for room and isolation alone.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .easy import other
 from .state import Step, bridges, word
 from .words import cap, join
 
-if TYPE_CHECKING:
-    from .deducer import Deducer
 
-
-def what_if(d: Deducer, x: int) -> Step | None:
+def what_if(d, x: int) -> Step | None:
     st, geo = d.st, d.st.geo
     lo, hi = st.lo, st.hi
     missing = geo.num[x] - d.dlo[x]
@@ -58,7 +53,7 @@ def what_if(d: Deducer, x: int) -> Step | None:
     return None
 
 
-def _first_room_or_isolation(d: Deducer, x: int, k: int, missing: int) -> tuple[int, str, int] | None:
+def _first_room_or_isolation(d, x: int, k: int, missing: int) -> tuple[int, str, int] | None:
     """The first count on link ``k`` (of island ``x``, missing ``missing``) whose trial finds
     room or isolation, with what it finds: (count, step name, island), or None.
 
@@ -79,7 +74,7 @@ def _first_room_or_isolation(d: Deducer, x: int, k: int, missing: int) -> tuple[
     return None
 
 
-def _isolated(d: Deducer, x: int, o: int) -> bool:
+def _isolated(d, x: int, o: int) -> bool:
     """Completing ``x`` and ``o`` would complete their groups, joined, without every island."""
     rx, ro = d.find(x), d.find(o)
     incomplete = d.incomplete[rx] + (d.incomplete[ro] if ro != rx else 0)
@@ -89,7 +84,7 @@ def _isolated(d: Deducer, x: int, o: int) -> bool:
     return size < d.st.geo.n
 
 
-def _trial(d: Deducer, x: int, k: int, n: int) -> tuple[str, int] | None:
+def _trial(d, x: int, k: int, n: int) -> tuple[str, int] | None:
     """Why ``n`` bridges on link ``k`` of island ``x`` are impossible: (step name, island), or None.
 
     The starve check reads each island's *supply* (what its open links can still
@@ -162,7 +157,7 @@ def _in_order(near_x: list[int], near_o: list[int], blocked, ends):
                     yield y
 
 
-def _trial_reference(d: Deducer, x: int, k: int, n: int) -> tuple[str, int] | None:
+def _trial_reference(d, x: int, k: int, n: int) -> tuple[str, int] | None:
     """:func:`_trial` summing every checked island's links for this trial (the plain reading of
     Tatham's check; used where a crossing link touches the trial's ends)."""
     st, geo = d.st, d.st.geo
@@ -230,7 +225,7 @@ def _what_if_step(st, x: int, k: int, n: int, name: str, y: int, words: bool = T
     return Step(name, "hard", (x, o), (k,), ((k, lo, n - 1),), f"{why}; {end}.")
 
 
-def must_exit(d: Deducer, x: int) -> Step | None:
+def must_exit(d, x: int) -> Step | None:
     st, geo = d.st, d.st.geo
     lo, hi, num, dlo = st.lo, st.hi, geo.num, d.dlo
     missing = num[x] - dlo[x]

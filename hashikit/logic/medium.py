@@ -11,17 +11,12 @@ His stage 2 looks at an unfinished island's links one at a time:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .easy import other
 from .state import Step, bridges
 from .words import cap, join
 
-if TYPE_CHECKING:
-    from .deducer import Deducer
 
-
-def no_loop(d: Deducer, i: int) -> Step | None:
+def no_loop(d, i: int) -> Step | None:
     st, geo = d.st, d.st.geo
     if not st.puzzle.no_loops:
         return None
@@ -39,7 +34,7 @@ def no_loop(d: Deducer, i: int) -> Step | None:
                 f"between them would close a loop, which this puzzle forbids.")
 
 
-def at_least_one(d: Deducer, i: int) -> Step | None:
+def at_least_one(d, i: int) -> Step | None:
     st, geo = d.st, d.st.geo
     lo, hi = st.lo, st.hi
     num = geo.num[i]
