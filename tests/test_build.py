@@ -4,7 +4,6 @@ same puzzles."""
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import os
@@ -17,7 +16,6 @@ import pytest
 
 from conftest import COMPILED_BUILD, ROOT, UNDER_TEST
 from hashikit import _build
-from hashikit.generate import generate_unique
 
 #: the tests marked ``pure_only`` (conftest): run with ``HASHIKIT_PURE=1`` in a process of their own on a
 #: compiled build
@@ -28,16 +26,20 @@ PATCHING = ("tests/test_generate.py::test_a_dropped_repair_is_not_tried_again_on
             "tests/test_logic.py::test_carried_closures_end_where_a_fresh_engine_ends",
             "tests/test_generate_bench.py::test_proof_split_times_both_halves_of_the_proof_and_restores_them")
 
+#: the puzzles of 24 seeds (10x10, easy to hard, both layouts), hashed: run here and under HASHIKIT_PURE=1
 _HASH = """
-import hashlib, sys
+import hashlib
 from hashikit.generate import generate_unique
-h = hashlib.sha256()
-for level in ("easy", "medium", "hard"):
-    for seed in range(4):
-        for options in ({}, {"islands_percent": 30, "expansion": 10}):
-            p, s, g = generate_unique(10, 10, level, seed=seed, **options)
-            h.update(repr((sorted(p.islands), sorted(s.bridges.items()), g.level, g.score)).encode())
-print(h.hexdigest())
+
+
+def puzzles_hash():
+    h = hashlib.sha256()
+    for level in ("easy", "medium", "hard"):
+        for seed in range(4):
+            for options in ({}, {"islands_percent": 30, "expansion": 10}):
+                p, s, g = generate_unique(10, 10, level, seed=seed, **options)
+                h.update(repr((sorted(p.islands), sorted(s.bridges.items()), g.level, g.score)).encode())
+    return h.hexdigest()
 """
 
 _FILES = "import importlib, json; print(json.dumps({n: importlib.import_module(n).__file__ for n in %r}))"
@@ -64,17 +66,13 @@ def test_the_compiled_modules_are_the_ones_imported():
 
 
 def test_hashikit_pure_runs_the_sources_and_gives_the_same_puzzles():
-    """``HASHIKIT_PURE=1`` imports every compiled module from its ``.py`` source; the puzzles of 24
-    seeds (10x10, easy to hard, both layouts) are the same bit for bit as this build's."""
+    """``HASHIKIT_PURE=1`` imports every compiled module from its ``.py`` source, and the puzzles
+    (:data:`_HASH`) are the same bit for bit as this build's."""
     files = json.loads(_run(_FILES % (_build.COMPILED,), HASHIKIT_PURE="1"))
     assert all(path.endswith(".py") for path in files.values()), files
-    h = hashlib.sha256()
-    for level in ("easy", "medium", "hard"):
-        for seed in range(4):
-            for options in ({}, {"islands_percent": 30, "expansion": 10}):
-                p, s, g = generate_unique(10, 10, level, seed=seed, **options)
-                h.update(repr((sorted(p.islands), sorted(s.bridges.items()), g.level, g.score)).encode())
-    assert _run(_HASH, HASHIKIT_PURE="1").strip() == h.hexdigest()
+    here: dict = {}
+    exec(_HASH, here)
+    assert _run(_HASH + "\nprint(puzzles_hash())", HASHIKIT_PURE="1").strip() == here["puzzles_hash"]()
 
 
 def _build_command(**options):
