@@ -35,10 +35,6 @@ COMPILED = (
 )
 
 
-def pure_requested() -> bool:
-    return os.environ.get("HASHIKIT_PURE") == "1"
-
-
 class _Sources:
     """Finds the modules of :data:`COMPILED` as their ``.py`` sources (ahead of the compiled ones)."""
 
