@@ -14,7 +14,8 @@ import importlib.util
 import os
 import sys
 
-#: the generation hot path: drawing, construction, deductions, repairs and the SAT re-proof's formula
+#: the generation hot path: drawing, construction, deductions, repairs and the SAT re-proof's formula;
+#: the connectivity rounds' small solvers' formula (``region``) and the engines' graph helpers
 #: (not the rule checker: it reads whatever a caller hands it, and a compiled function reads a ``True``
 #: where it expects a count as 1, where the checker names it a bad count)
 COMPILED = (
@@ -31,7 +32,9 @@ COMPILED = (
     "hashikit.logic.rules",
     "hashikit.logic.state",
     "hashikit.logic.words",
+    "hashikit.solvers.graph",
     "hashikit.solvers.proof",
+    "hashikit.solvers.region",
 )
 
 

@@ -21,6 +21,7 @@ answer's connectivity (and the rule checker checks every answer).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate, product, repeat
@@ -89,9 +90,9 @@ def _call_py(get, row):
     return get(row)
 
 
-try:  # (Python 3.11 on: a call made in C)
+if sys.version_info >= (3, 11):  # a call made in C
     from operator import call as _call
-except ImportError:  # pragma: no cover
+else:  # pragma: no cover
     _call = _call_py
 
 
@@ -150,7 +151,7 @@ class Place:
                  nogoods: Sequence[Sequence[int]] = (), ignore: Iterable[int] = (), options=None):
         self.puzzle, self.capacities, self.counts, self.cuts = puzzle, capacities, counts, cuts
         self.nogoods, self.ignore = nogoods, set(ignore)
-        self.sat = open_solver(CADICAL, (), options)
+        self.sat = open_solver(CADICAL, [], options)
         self.base: dict[int, int] = {}
         self.top = 0
         self.open: set[int] = set()
@@ -198,7 +199,8 @@ class Place:
         rim -= self.inner
         done = []
         for i in sorted(rim):
-            mine, held, need = [], False, islands[i].number
+            mine: list[int] = []
+            held, need = False, islands[i].number
             for k in incident[i]:
                 if k in opened:
                     mine.append(k)
@@ -206,6 +208,7 @@ class Place:
                     held = True
                     need -= counts[k]
             capsof = tuple(caps[k] for k in mine)
+            block: list[tuple[int, ...]]
             if need < 0:
                 block = [()]
             elif _degree_block(capsof, need) is None:
