@@ -4,6 +4,7 @@ Checked against the whole board's encoding: the held solution's counts are a mod
 and every model of the place, put back into the board, satisfies every clause of the whole
 encoding, every cut and no-good, before and after the place is widened."""
 
+import gc
 import random
 
 import pytest
@@ -146,3 +147,40 @@ def test_an_unmet_cut_left_to_its_own_place_is_not_met_here():
     cuts.add(region.FORBID, [k])
     assert solved(puzzle, enc, held, [k], cuts) is None
     assert solved(puzzle, enc, held, [k], cuts, ignore={0}) is not None
+
+
+def test_a_widening_sets_off_no_garbage_collection_and_leaves_the_collector_as_it_was():
+    """The collector is paused while a place writes its clauses (a collection walks the whole heap)
+    and left on or off as the caller had it."""
+    puzzle, solution = random_puzzle(9, 9, 5)
+    enc = Encoding(puzzle)
+    held = solution.counts(puzzle)
+    everything = [k for k in range(len(puzzle.links)) if enc.capacities[k]]
+    collections = []
+
+    def seen(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(seen)
+    try:
+        for enabled in (True, False):
+            place = region.Place(puzzle, enc.capacities, held, region.Cuts())
+            widen, half = place.widen, everything[: len(everything) // 2]
+            try:
+                (gc.enable if enabled else gc.disable)()
+                gc.set_threshold(1)  # a collection at nearly every allocation, were the collector on
+                collections.clear()
+                first = widen(half)
+                second = widen(everything)
+                during = len(collections)
+                gc.set_threshold(*threshold)
+                assert first and second and during == 0
+                assert gc.isenabled() == enabled
+            finally:
+                place.close()
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*threshold)
+        gc.enable()
