@@ -37,9 +37,10 @@ from itertools import accumulate
 from ..errors import BadArgument
 from ..limits import Deadline
 from ..model import Puzzle
+from . import first as portfolio
 from . import lazy, region
 from .base import SolveResult, Status
-from .cadical import CADICAL, open_solver, solver_names
+from .cadical import CADICAL, Deferred, open_solver, solver_names
 from .graph import simple_infeasibility
 from .region import _TUPLE_LIMIT, _degree_clauses
 
@@ -324,6 +325,9 @@ CADICAL_OPTIONS = {"stabilizeonly": 1}
 FIRST_MIN_ISLANDS = 50_000
 #: CaDiCaL's options for that first model: without inprocessing and with chronological backtracking
 FIRST_OPTIONS = {"inprocessing": 0, "chrono": 2}
+#: the first model's portfolio: one CaDiCaL per entry (its options), each in a process of its own, on the
+#: same clauses; the first to answer wins (``solvers/first.py``).  One entry: solved in this process
+FIRST_PORTFOLIO: tuple[dict[str, int], ...] = (FIRST_OPTIONS, {**FIRST_OPTIONS, "seed": 1})
 
 
 class SatBackend:
@@ -374,8 +378,15 @@ class SatBackend:
             if counts is not None:
                 self.pending = []
                 return Status.SOLVED, counts
-        self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
         first, self.first = self.first, None
+        if first is not None and isinstance(self.sat, Deferred) and self.sat.solver is None and \
+                satisfies(first, self.sat.pending):
+            # the first model meets every clause so far: it is the answer, and the rounds' solver is
+            # made only when a round needs it
+            self.counts = self.enc.counts(first)
+            self.pending = []
+            return Status.SOLVED, list(self.counts)
+        self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
         # the first model, assumed whole: found again in one pass of propagation, it leaves the
         # solver's saved phases on it (assumptions do not outlast the call, as forced phases would)
         if (first is not None and self._timed("global_time", self.sat.solve, first)) or \
@@ -593,16 +604,52 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     capacities = enc.capacities
     first = None
     if local and solver == CADICAL and len(puzzle.islands) >= FIRST_MIN_ISLANDS:
+        first = first_model(enc, stats, deadline)
+        if first is None:
+            return lazy.result(puzzle, "sat", Status.UNKNOWN, [], False, lazy.TIME_LIMIT, stats, start,
+                               "the SAT solver")
+        if first is False:  # the formula without connectivity has no model: neither has the puzzle
+            return lazy.result(puzzle, "sat", Status.INFEASIBLE, [], False, None, stats, start, "the SAT solver")
+
+    def rounds_solver():
         began = time.process_time()
-        with open_solver(solver, enc.clauses, FIRST_OPTIONS) as sat:
-            if not sat.solve():  # the formula without connectivity has no model: neither has the puzzle
-                stats.update(global_solves=1, first_time=round(time.process_time() - began, 3))
-                return lazy.result(puzzle, "sat", Status.INFEASIBLE, [], False, None, stats, start, "the SAT solver")
-            first = sat.get_model()
-        stats["first_time"] = round(time.process_time() - began, 3)
-    with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
+        made = open_solver(solver, enc.clauses, CADICAL_OPTIONS)
+        stats["rounds_solver_time"] = round(time.process_time() - began, 3)
+        return made
+
+    with (Deferred(rounds_solver) if first is not None else rounds_solver()) as sat:
         status, found, complete, stopped = lazy.run(
             puzzle, SatBackend(enc, sat, stats, local, first), max_solutions=max_solutions, deadline=deadline,
             stats=stats, report=report, capacities=capacities)
     return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
 
+
+
+def satisfies(model: list[int], clauses) -> bool:
+    """``model`` (literals, variable v at ``model[v - 1]``) meets every clause of ``clauses``."""
+    size = len(model)
+    return all(any(0 < abs(lit) <= size and model[abs(lit) - 1] == lit for lit in clause) for clause in clauses)
+
+
+def first_model(enc, stats: dict, deadline: Deadline | None) -> list[int] | bool | None:
+    """A model of ``enc``'s clauses (the formula without connectivity), False when it has none, None
+    when the deadline came first: from :data:`FIRST_PORTFOLIO` (the first of its CaDiCaLs to answer,
+    each in a process of its own) where processes can be forked, else from one CaDiCaL here with
+    ``FIRST_OPTIONS``.  ``stats`` get the winner's CPU seconds (``first_time``: loading and solving),
+    the wall seconds (``first_wall``) and the winner's index in the portfolio (``first_member``)."""
+    began, wall = time.process_time(), time.monotonic()
+    answer = None
+    if len(FIRST_PORTFOLIO) > 1:
+        answer = portfolio.portfolio(enc.clauses, list(FIRST_PORTFOLIO), None if deadline is None else deadline.at)
+    if answer is not None and answer.sat is None and not lazy.past(deadline):
+        answer = None  # every member died without an answer: solve here
+    if answer is None:
+        with open_solver(CADICAL, enc.clauses, FIRST_OPTIONS) as sat:
+            found = sat.get_model() if sat.solve() else False
+        stats.update(first_time=round(time.process_time() - began, 3), first_wall=round(time.monotonic() - wall, 3))
+        return found
+    stats.update(first_time=round(answer.load + answer.cpu, 3), first_wall=round(answer.wall, 3),
+                 first_member=answer.winner)
+    if answer.sat is None:
+        return None
+    return answer.model if answer.sat else False
