@@ -76,10 +76,10 @@ def test_a_member_that_dies_leaves_the_others_to_answer(monkeypatch):
     clauses = pigeons(5)[:-1]
     real = first._member
 
-    def dying(clauses, options, out, parent):
+    def dying(flat, options, out, parent):
         if options.get("seed") == 1:
             os._exit(3)  # as if killed from outside before it answered
-        real(clauses, options, out, parent)
+        real(flat, options, out, parent)
 
     monkeypatch.setattr(first, "_member", dying)
     answer = first.portfolio(clauses, CONFIGS)

@@ -17,6 +17,7 @@ model" from one is a proof.  Without ``os.fork`` (or with fewer than two members
 
 from __future__ import annotations
 
+import gc
 import os
 import select
 import signal
@@ -24,6 +25,8 @@ import struct
 import sys
 import time
 from array import array
+from functools import lru_cache
+from itertools import chain
 
 from .cadical import CADICAL, open_solver
 
@@ -48,25 +51,40 @@ def available() -> bool:
     return hasattr(os, "fork") and sys.platform.startswith("linux")
 
 
-def _die_with_parent(parent: int) -> None:
-    """Have the kernel kill this process when ``parent`` ends (and end now if it already has)."""
+@lru_cache(maxsize=None)
+def _prctl():
+    """libc's ``prctl`` (looked up in the caller, once: not in every member), or None."""
     import ctypes
 
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        pass
+        return None
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel kill this process when ``parent`` ends (and end now if it already has)."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
 
 
-def _member(clauses, options: dict[str, int], out: int, parent: int) -> None:
-    """A member's whole life, in the forked process: never returns."""
+def _member(flat: tuple[array, array], options: dict[str, int], out: int, parent: int) -> None:
+    """A member's whole life, in the forked process: never returns.  ``flat`` is the clauses'
+    lengths and their literals one after another: reading them copies none of the caller's pages,
+    where walking its lists of lists would (each object read has its reference count written)."""
     try:
         _die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to report; it kills us
+        gc.disable()  # a full collection would write to every object of the caller's heap
         began = time.process_time()
-        solver = open_solver(CADICAL, clauses, options)
+        solver = open_solver(CADICAL, [], options)
+        add, lengths, literals, at = solver.add_clause, flat[0], flat[1], 0
+        for n in lengths:
+            add(literals[at:at + n])
+            at += n
         loaded = time.process_time()
         sat = solver.solve()
         spent = time.process_time()
@@ -103,6 +121,8 @@ def portfolio(clauses, configs: list[dict[str, int]], deadline_at: float | None 
     members: dict[int, int] = {}  # read end -> pid
     order: dict[int, int] = {}  # read end -> the member's index in configs
     ended: list[str] = []
+    _prctl()
+    flat = (array("i", map(len, clauses)), array("i", chain.from_iterable(clauses)))
     sys.stdout.flush()
     sys.stderr.flush()
     try:
@@ -111,7 +131,7 @@ def portfolio(clauses, configs: list[dict[str, int]], deadline_at: float | None 
             pid = os.fork()
             if pid == 0:  # the member
                 os.close(read)
-                _member(clauses, options, write, parent)
+                _member(flat, options, write, parent)
             os.close(write)
             members[read], order[read] = pid, index
         while members:
