@@ -128,3 +128,30 @@ def test_a_deferred_solver_is_made_at_its_first_solve_with_the_clauses_added_bef
         assert solver.get_model() == [-1, 2]
         solver.add_clause([-2])
         assert solver.solve() is False and made == [1]
+
+
+def test_a_time_limited_solve_on_the_portfolio_path_leaves_no_process_behind(monkeypatch, tmp_path):
+    from hashikit.model import Puzzle
+    from hashikit.solvers import sat, solve
+
+    monkeypatch.setattr(sat, "FIRST_MIN_ISLANDS", 0)
+    pids = tmp_path / "pids"
+
+    def never_answers(*args):
+        with open(pids, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        time.sleep(600)
+        os._exit(0)
+
+    monkeypatch.setattr(first, "_member", never_answers)
+    began = time.monotonic()
+    result = solve(Puzzle.from_grid([[2, 0, 2], [0, 0, 0], [2, 0, 2]]), "sat", time_limit=1.0)
+    assert result.status.value == "unknown" and result.stopped == "time limit"
+    assert time.monotonic() - began < 8
+    members = [int(pid) for pid in pids.read_text().split()]
+    assert len(members) == 2
+    for _ in range(100):
+        if not any(alive(pid) for pid in members):
+            break
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in members)
