@@ -614,6 +614,10 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     def rounds_solver():
         began = time.process_time()
         made = open_solver(solver, enc.clauses, CADICAL_OPTIONS)
+        if first is not None:
+            # the first model, assumed whole: found again in one pass of propagation, it leaves the
+            # solver's saved phases on it (before the cuts, which it may not meet, come in)
+            made.solve(first)
         stats["rounds_solver_time"] = round(time.process_time() - began, 3)
         return made
 
