@@ -37,7 +37,6 @@ from itertools import accumulate
 from ..errors import BadArgument
 from ..limits import Deadline
 from ..model import Puzzle
-from . import first as portfolio
 from . import lazy, region
 from .base import SolveResult, Status
 from .cadical import CADICAL, Deferred, open_solver, solver_names
@@ -641,6 +640,8 @@ def first_model(enc, stats: dict, deadline: Deadline | None) -> list[int] | bool
     each in a process of its own) where processes can be forked, else from one CaDiCaL here with
     ``FIRST_OPTIONS``.  ``stats`` get the winner's CPU seconds (``first_time``: loading and solving),
     the wall seconds (``first_wall``) and the winner's index in the portfolio (``first_member``)."""
+    from . import first as portfolio  # here: a board below FIRST_MIN_ISLANDS does not load it (nor signal)
+
     began, wall = time.process_time(), time.monotonic()
     answer = None
     if len(FIRST_PORTFOLIO) > 1:
