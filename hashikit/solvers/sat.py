@@ -317,10 +317,11 @@ LOCAL_OPTIONS: dict[str, int] = {}
 #: CaDiCaL's options: stable mode only (as in its "sat" configuration) about halves the first solve of
 #: a 10,000-island board (5,200 conflicts instead of 16,000); small boards: ``benchmarks/results/scale_small.md``
 CADICAL_OPTIONS = {"stabilizeonly": 1}
-#: boards with at least this many islands (and CaDiCaL) take their first model from a solver of its
-#: own with ``FIRST_OPTIONS``, whose model the rounds' solver then takes, assumed whole.  That first
-#: solve is 2-3x faster, but the local rounds after it are slower (they lack the learned clauses of a
-#: real search): a loss at 10,000 and 30,000 islands, a gain at 100,000 (``benchmarks/results/scale_first.md``)
+#: boards with at least this many islands (and CaDiCaL) take their first model from solvers of their
+#: own (:data:`FIRST_PORTFOLIO`); that model is the first answer, and the rounds' solver is made, primed
+#: with it, only when a round needs it.  That first solve is 2-3x faster, but the local rounds after it are
+#: slower (they lack the learned clauses of a real search): a loss at 10,000 and 30,000 islands (30,000:
+#: 24.6 s of CPU where 17.4 s), a gain at 100,000 (``benchmarks/results/scale_first.md``)
 FIRST_MIN_ISLANDS = 50_000
 #: CaDiCaL's options for that first model: without inprocessing, with chronological backtracking, in
 #: stable mode only (30,000 islands, four boards: 4.5-5.0 s where without stable mode 5.0-12.5 s; 100,000
@@ -360,6 +361,10 @@ class SatBackend:
     So every assignment returned satisfies the whole formula and every cut, and only the incremental
     solver, which holds them all, answers "infeasible".  After a no-good (:meth:`exclude`) the next
     round is global.
+
+    ``first`` (a model of the formula without cuts) with ``sat`` a :class:`~.cadical.Deferred` not yet
+    made: the first round answers that model itself when it meets every clause added so far, and the
+    incremental solver is made only when something is asked of it (a held or global round, a proof).
     """
 
     def __init__(self, enc, sat, stats: dict | None = None, local: bool = True, first=None):
