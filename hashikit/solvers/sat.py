@@ -637,7 +637,6 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
 
 
-
 def satisfies(model: list[int], clauses) -> bool:
     """``model`` (literals, variable v at ``model[v - 1]``) meets every clause of ``clauses``."""
     size = len(model)
