@@ -155,3 +155,11 @@ def test_a_time_limited_solve_on_the_portfolio_path_leaves_no_process_behind(mon
             break
         time.sleep(0.05)
     assert not any(alive(pid) for pid in members)
+
+
+def test_no_process_to_fork_is_no_answer_and_the_caller_solves_itself(monkeypatch):
+    def refused():
+        raise BlockingIOError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    assert first.portfolio(pigeons(5), CONFIGS) is None

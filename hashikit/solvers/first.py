@@ -112,7 +112,7 @@ def _read_all(fd: int) -> bytes:
 
 def portfolio(clauses, configs: list[dict[str, int]], deadline_at: float | None = None) -> Answer | None:
     """The first answer of CaDiCaL on ``clauses`` with each of ``configs`` (its options), each in a
-    forked process; None when members cannot be forked here.  ``deadline_at`` (a ``time.monotonic()``
+    forked process; None when no member can be forked here.  ``deadline_at`` (a ``time.monotonic()``
     instant): no answer by then is ``sat=None``.  Every member is killed and reaped before this returns."""
     if not available() or not configs:
         return None
@@ -128,12 +128,19 @@ def portfolio(clauses, configs: list[dict[str, int]], deadline_at: float | None 
     try:
         for index, options in enumerate(configs):
             read, write = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # no process to be had (a limit on processes or memory): fewer members
+                os.close(read)
+                os.close(write)
+                break
             if pid == 0:  # the member
                 os.close(read)
                 _member(flat, options, write, parent)
             os.close(write)
             members[read], order[read] = pid, index
+        if not members:
+            return None
         while members:
             wait = None if deadline_at is None else max(0.0, deadline_at - time.monotonic())
             ready, _, _ = select.select(list(members), [], [], wait)
