@@ -135,6 +135,7 @@ def test_a_time_limited_solve_on_the_portfolio_path_leaves_no_process_behind(mon
     from hashikit.solvers import sat, solve
 
     monkeypatch.setattr(sat, "FIRST_MIN_ISLANDS", 0)
+    monkeypatch.setattr(sat, "a_core_is_free", lambda: True)  # whatever the machine's load
     pids = tmp_path / "pids"
 
     def never_answers(*args):

@@ -21,6 +21,8 @@ def handed(monkeypatch, request):
     monkeypatch.setattr(sat, "FIRST_MIN_ISLANDS", 0)
     if request.param == "here":
         monkeypatch.setattr(sat, "FIRST_PORTFOLIO", (sat.FIRST_OPTIONS,))
+    else:
+        monkeypatch.setattr(sat, "a_core_is_free", lambda: True)  # whatever the machine's load
     monkeypatch.setattr(sat, "LOCAL_MIN_ISLANDS", 0)
     monkeypatch.setattr(sat, "LOCAL_RADIUS", 0)
     seen = {"handed": 0, "boards": 300 if request.param == "here" else 40}
@@ -55,3 +57,13 @@ def test_the_first_solver_says_infeasible_when_degrees_and_crossings_have_no_mod
     assert res.status.value == "infeasible" and res.solution is None and not res.complete
     assert "first_time" in res.stats and "global_time" not in res.stats  # the rounds' solver never ran
     assert handed["handed"] == 0
+
+
+def test_on_a_busy_machine_the_first_model_is_found_in_the_process(monkeypatch):
+    from hashikit.solvers import first
+
+    monkeypatch.setattr(sat, "FIRST_MIN_ISLANDS", 0)
+    monkeypatch.setattr(sat.os, "getloadavg", lambda: (99.0, 99.0, 99.0))
+    monkeypatch.setattr(first, "portfolio", lambda *args: pytest.fail("the portfolio ran on a busy machine"))
+    res = sat.solve(Puzzle.from_grid([[2, 0, 2], [0, 0, 0], [2, 0, 2]]))
+    assert res.status.value == "solved" and "first_time" in res.stats and "first_member" not in res.stats

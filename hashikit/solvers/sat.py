@@ -31,6 +31,7 @@ SAT solver proved it (or a capacity count shows it).
 
 from __future__ import annotations
 
+import os
 import time
 from itertools import accumulate
 
@@ -643,17 +644,27 @@ def satisfies(model: list[int], clauses) -> bool:
     return all(any(0 < abs(lit) <= size and model[abs(lit) - 1] == lit for lit in clause) for clause in clauses)
 
 
+def a_core_is_free() -> bool:
+    """The load average of the last minute leaves a core free for the portfolio's second member: on a
+    busy machine the members would share one core's worth of time, and the portfolio would be slower
+    than one solver (100,000 islands at a load of 3-5 on 2 cores: 86 s of wall for 28 s of CPU)."""
+    try:
+        return os.getloadavg()[0] <= (os.cpu_count() or 1) - 1
+    except OSError:  # no load average here
+        return True
+
+
 def first_model(enc, stats: dict, deadline: Deadline | None) -> list[int] | bool | None:
     """A model of ``enc``'s clauses (the formula without connectivity), False when it has none, None
     when the deadline came first: from :data:`FIRST_PORTFOLIO` (the first of its CaDiCaLs to answer,
-    each in a process of its own) where processes can be forked, else from one CaDiCaL here with
-    ``FIRST_OPTIONS``.  ``stats`` get the winner's CPU seconds (``first_time``: loading and solving),
+    each in a process of its own) where processes can be forked and :func:`a_core_is_free`, else from
+    one CaDiCaL here with ``FIRST_OPTIONS``.  ``stats`` get the winner's CPU seconds (``first_time``: loading and solving),
     the wall seconds (``first_wall``) and the winner's index in the portfolio (``first_member``)."""
     from . import first as portfolio  # here: a board below FIRST_MIN_ISLANDS does not load it (nor signal)
 
     began, wall = time.process_time(), time.monotonic()
     answer = None
-    if len(FIRST_PORTFOLIO) > 1:
+    if len(FIRST_PORTFOLIO) > 1 and a_core_is_free():
         answer = portfolio.portfolio(enc.clauses, list(FIRST_PORTFOLIO), None if deadline is None else deadline.at)
     if answer is not None and answer.sat is None and not lazy.past(deadline):
         answer = None  # every member died without an answer: solve here
