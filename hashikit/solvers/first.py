@@ -44,6 +44,7 @@ class Answer:
                  wall: float, ended: list[str]):
         self.sat, self.model, self.winner = sat, model, winner
         self.load, self.cpu, self.wall, self.ended = load, cpu, wall, ended
+        self.pids: list[int] = []  # the members' process ids (all of them ended and reaped)
 
 
 def available() -> bool:
@@ -119,6 +120,7 @@ def portfolio(clauses, configs: list[dict[str, int]], deadline_at: float | None 
     start = time.monotonic()
     parent = os.getpid()
     members: dict[int, int] = {}  # read end -> pid
+    pids: list[int] = []
     order: dict[int, int] = {}  # read end -> the member's index in configs
     ended: list[str] = []
     _prctl()
@@ -139,6 +141,7 @@ def portfolio(clauses, configs: list[dict[str, int]], deadline_at: float | None 
                 _member(flat, options, write, parent)
             os.close(write)
             members[read], order[read] = pid, index
+            pids.append(pid)
         if not members:
             return None
         while members:
@@ -146,7 +149,7 @@ def portfolio(clauses, configs: list[dict[str, int]], deadline_at: float | None 
             ready, _, _ = select.select(list(members), [], [], wait)
             if not ready:
                 ended.append("deadline")
-                return Answer(None, None, None, 0.0, 0.0, time.monotonic() - start, ended)
+                return _ended(Answer(None, None, None, 0.0, 0.0, time.monotonic() - start, ended), pids)
             for fd in ready:
                 data = _read_all(fd)
                 pid = members.pop(fd)
@@ -159,13 +162,18 @@ def portfolio(clauses, configs: list[dict[str, int]], deadline_at: float | None 
                 model = array("i")
                 model.frombytes(data[_HEAD.size:])
                 ended.append(f"member {order[fd]} answered")
-                return Answer(kind == b"S", model.tolist() if kind == b"S" else None, order[fd], load, cpu,
-                              time.monotonic() - start, ended)
-        return Answer(None, None, None, 0.0, 0.0, time.monotonic() - start, ended)
+                return _ended(Answer(kind == b"S", model.tolist() if kind == b"S" else None, order[fd], load, cpu,
+                                     time.monotonic() - start, ended), pids)
+        return _ended(Answer(None, None, None, 0.0, 0.0, time.monotonic() - start, ended), pids)
     finally:
         for fd, pid in members.items():
             _kill(pid)
             os.close(fd)
+
+
+def _ended(answer: Answer, pids: list[int]) -> Answer:
+    answer.pids = pids
+    return answer
 
 
 def _kill(pid: int) -> None:
