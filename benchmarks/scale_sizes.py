@@ -5,7 +5,9 @@ Boards: ``hashikit generate --islands N --size SxS --alpha 50 --beta 5 --seed 1`
 (Coelho et al.'s generator; the sides keep the island density near 0.156), made once into
 ``benchmarks/.cache``.  Each run is one process, ``python -m hashikit solve FILE --format json -o OUT``,
 timed from start to exit (reading, model, solving, the rule check every answer gets, writing):
-wall time, CPU time and peak memory (``os.wait4``).  Sides alternate old/new; each answer is
+wall time, CPU time (its own and its children's) and peak memory: of the largest one process
+(``os.wait4``), and of the process and its children together (their proportional set sizes summed,
+sampled every quarter second: a solve may fork a portfolio of solvers).  Sides alternate old/new; each answer is
 checked again here by the rule checker.  ``--unique`` runs (prove uniqueness or find a second
 solution) are timed on the new side at the sizes given.  The old side gets ``--base-timeout``
 seconds a run: one that takes longer is ended and shown as "> T".
@@ -61,10 +63,13 @@ def run(src: Path, puzzle: Path, out: Path, extra: list[str], timeout: float | N
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=src, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     timed_out = False
+    tree_mb, sampled = 0.0, 0.0
     while True:
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
         if pid:
             break
+        if time.perf_counter() - sampled > 0.25:
+            tree_mb, sampled = max(tree_mb, tree_pss(proc.pid)), time.perf_counter()
         if timeout is not None and time.perf_counter() - start > timeout:
             proc.kill()
             timed_out = True
@@ -74,7 +79,7 @@ def run(src: Path, puzzle: Path, out: Path, extra: list[str], timeout: float | N
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     row = {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "mb": usage.ru_maxrss / 1024,
-           "timed_out": timed_out, "exit": proc.returncode}
+           "tree_mb": tree_mb, "timed_out": timed_out, "exit": proc.returncode}
     if timed_out:
         return row
     if proc.returncode not in (0, 1):
@@ -85,6 +90,22 @@ def run(src: Path, puzzle: Path, out: Path, extra: list[str], timeout: float | N
     row["unique"] = report.get("unique")
     row["valid"] = checked(puzzle, report)
     return row
+
+
+def tree_pss(root: int) -> float:
+    """MB: the proportional set sizes of ``root`` and its descendants, summed (0 where /proc lacks them)."""
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("Pss:")) / 1024
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except (OSError, StopIteration, ValueError):
+            continue
+    return total
 
 
 def checked(puzzle_file: Path, report: dict) -> bool:
@@ -169,8 +190,8 @@ def write(args, revs: dict, rows: list[dict]) -> None:
         f"An old run longer than {args.base_timeout:g} s was ended (\"> T\").",
         "",
         "| islands | board | old wall (s) | new wall (s) | old/new | old CPU (s) | new CPU (s) | new rounds | new held / small / global "
-        "solves | old peak MB | new peak MB | new `--unique` (s) | unique / solve | unique? | valid | load (start, end) |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|---|",
+        "solves | old peak MB | new peak MB | old / new tree MB | new `--unique` (s) | unique / solve | unique? | valid | load (start, end) |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|---|---|",
     ]
     for row in rows:
         n, old, new, uniq = row["n"], row["old"], row["new"], row["unique"]
@@ -187,7 +208,8 @@ def write(args, revs: dict, rows: list[dict]) -> None:
         lines.append(
             f"| {n:,} | {side}x{side} | {old_wall} | {new_wall:.2f} | {ratio} | {old_cpu} | {med(new, 'cpu'):.2f} | "
             f"{st.get('rounds', '')} | {st.get('local_solves', 0)} / {st.get('small_solves', 0)} / {st.get('global_solves', '')} | "
-            f"{max(r['mb'] for r in old):.0f} | {max(r['mb'] for r in new):.0f} | {u[0]} | {u[1]} | {u[2]} | {valid} | "
+            f"{max(r['mb'] for r in old):.0f} | {max(r['mb'] for r in new):.0f} | "
+            f"{max(r['tree_mb'] for r in old):.0f} / {max(r['tree_mb'] for r in new):.0f} | {u[0]} | {u[1]} | {u[2]} | {valid} | "
             f"{row['load'][0]:.1f}, {row['load'][1]:.1f} |")
     big = [(row["n"], med(row["new"], "wall")) for row in rows if row["n"] >= 10000]
     big_cpu = [(row["n"], med(row["new"], "cpu")) for row in rows if row["n"] >= 10000]

@@ -316,8 +316,9 @@ class Puzzle:
         if known is not None:
             return list(known)
         problems = []
+        capacity, incident = self.link_capacities.__getitem__, self.incident
         for i, isl in enumerate(self.islands):
-            cap = sum(self.link_capacity(k) for k in self.incident[i])
+            cap = sum(map(capacity, incident[i]))
             if isl.number > cap:
                 nbrs = len(self.incident[i])
                 where = f"the {isl.number} at {describe_cell(isl.row, isl.col)}"

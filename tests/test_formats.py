@@ -613,6 +613,9 @@ def test_island_and_byte_caps():
     with pytest.raises(FormatError, match="more than 3 islands") as exc:
         read_text("1.1.1.1\n", "grid", limits=tight)
     assert (exc.value.line, exc.value.column) == (1, 7)
+    with pytest.raises(FormatError, match="more than 3 islands") as exc:  # the cap reached in a later row
+        read_text("1.1\n...\n.11\n", "grid", limits=tight)
+    assert (exc.value.line, exc.value.column) == (3, 3)
     with pytest.raises(FormatError, match="at most 50"):
         read_text("1" + "." * 60 + "\n", "grid", limits=tight)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import io
 import random
+import re
 
 import pytest
 
@@ -166,6 +167,7 @@ def misreading(monkeypatch):
 
 
 def test_page_shows_the_rules_corrections_and_undoes_them_by_touch(browser, misreading):
+    from playwright.sync_api import expect  # the browser fixture has made sure it is there
     url, data, puzzle, isl = misreading
     page, errors = open_page(browser, url, width=390, height=844, is_mobile=True, has_touch=True)
     _read_on_page(page, data)
@@ -183,11 +185,15 @@ def test_page_shows_the_rules_corrections_and_undoes_them_by_touch(browser, misr
         b = locator.bounding_box()
         page.touchscreen.tap(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
 
+    # the browser makes the click of a tap after the touch ends, on its own time: wait for what it does
     tap(item.locator("button"))
-    assert fixed.locator("text").text_content() == "4" and "corrected" not in fixed.get_attribute("class")
-    assert item.get_attribute("class") == "undone" and item.locator("button").text_content() == "Redo"
+    expect(item.locator("button")).to_have_text("Redo")
+    expect(item).to_have_class("undone")
+    expect(fixed.locator("text")).to_have_text("4")
+    expect(fixed).not_to_have_class(re.compile(r"\bcorrected\b"))
     tap(item.locator("button"))
-    assert fixed.locator("text").text_content() == "1" and item.locator("button").text_content() == "Undo"
+    expect(item.locator("button")).to_have_text("Undo")
+    expect(fixed.locator("text")).to_have_text("1")
     tap(page.locator("#picture-play"))
     page.wait_for_function("document.querySelector('#picture-view').hidden")  # the board read is on the page
     page.wait_for_function(f"document.querySelectorAll('#board .island').length === {len(puzzle.islands)}")

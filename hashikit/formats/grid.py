@@ -15,6 +15,10 @@ from ._common import (board_lines, build_puzzle, drawn_size, validate_islands, v
                       number_of, symbol_of)
 
 
+#: :func:`number_of` of every character it reads as a cell
+_CELL = {ch: number_of(ch) for ch in map(chr, range(128)) if number_of(ch) is not None}
+
+
 def split_cells(line: str) -> list[tuple[int, str]]:
     """``(column, char)`` pairs of a row line, 1-based columns; spaces between cells allowed."""
     stripped = line.rstrip()
@@ -37,16 +41,24 @@ def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid",
     for lineno, line in lines:
         cells = split_cells(line)
         validate_side(len(cells), "columns", limits, source, lineno, cells[-1][0] if cells else None)
-        numbers = []
-        for col, ch in cells:
-            v = cell_number(ch)
-            if v is None:
-                raise FormatError(f"unknown character {ch!r} in a {kind}: use 1-9, A-G for 10-16, "
-                                  f"'.' or '0' for an empty cell", source, lineno, col)
-            if v:
-                islands += 1
-                validate_islands(islands, limits, source, lineno, col)
-            numbers.append(v)
+        numbers = [_CELL.get(ch) for _, ch in cells] if cell_number is number_of else None
+        if numbers is not None and None not in numbers:  # the common case: one lookup a cell
+            found = len(numbers) - numbers.count(0)
+            if found and limits.problem(islands=islands + found):
+                numbers = None  # over the limit in this row: the loop below names the cell
+            else:
+                islands += found
+        if numbers is None or None in numbers:
+            numbers = []
+            for col, ch in cells:
+                v = cell_number(ch)
+                if v is None:
+                    raise FormatError(f"unknown character {ch!r} in a {kind}: use 1-9, A-G for 10-16, "
+                                      f"'.' or '0' for an empty cell", source, lineno, col)
+                if v:
+                    islands += 1
+                    validate_islands(islands, limits, source, lineno, col)
+                numbers.append(v)
         if width is None:
             width = len(numbers)
         elif len(numbers) != width:

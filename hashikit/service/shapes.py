@@ -10,6 +10,8 @@ types and field docstrings (``__pydantic_config__``)."""
 
 from __future__ import annotations
 
+from itertools import chain
+
 from ..model import DEFAULT_MAXBRIDGES
 from ..records import MISSING, Fresh, Record, fields
 
@@ -46,8 +48,18 @@ PYDANTIC_CONFIG = {"use_attribute_docstrings": True}
 _SHAPES: list[type[Shape]] = []
 
 
+#: the types :func:`plain` hands back as they are, asked first (most values are numbers of bridge lists)
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+_ROWS = frozenset({list, tuple})
+
+
 def plain(value: object) -> object:
     """``value`` as JSON data: shapes as dicts of all their fields, tuples as lists."""
+    if value.__class__ in _SCALARS:
+        return value
+    if isinstance(value, (list, tuple)) and set(map(type, value)) <= _ROWS and \
+            set(map(type, chain.from_iterable(value))) <= _SCALARS:
+        return list(map(list, value))  # a table of scalars (the bridges): no call per number
     if isinstance(value, Shape):
         return {name: plain(getattr(value, name)) for name in fields(value)}
     if isinstance(value, (list, tuple)):

@@ -150,6 +150,47 @@ class Minisat(Cadical):
             self._solver = None
 
 
+class Deferred:
+    """A solver made only when something is first asked of it beyond a clause: the clauses added
+    before are kept and given to it then (``pending``).  Any call but :meth:`add_clause` (solve, the
+    model, the core...) makes it; :meth:`delete` frees it if it was made."""
+
+    def __init__(self, make) -> None:
+        self._make = make
+        self.solver = None
+        self.pending: list[list[int]] = []
+
+    def add_clause(self, clause) -> None:
+        if self.solver is None:
+            self.pending.append(list(clause))
+        else:
+            self.solver.add_clause(clause)
+
+    def made(self):
+        """The solver, made now if it was not yet, with the pending clauses."""
+        if self.solver is None:
+            solver = self._make()
+            solver.append_formula(self.pending)
+            self.solver, self.pending = solver, []
+        return self.solver
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # copy, pickle and the like probe these: they are not the solver's
+            raise AttributeError(name)
+        return getattr(self.made(), name)
+
+    def delete(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+    def __enter__(self) -> Deferred:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.delete()
+
+
 @lru_cache(maxsize=None)
 def extension():
     """python-sat's extension module when it has CaDiCaL's calls and they answer right, else None."""

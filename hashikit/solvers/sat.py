@@ -31,6 +31,7 @@ SAT solver proved it (or a capacity count shows it).
 
 from __future__ import annotations
 
+import os
 import time
 from itertools import accumulate
 
@@ -39,7 +40,7 @@ from ..limits import Deadline
 from ..model import Puzzle
 from . import lazy, region
 from .base import SolveResult, Status
-from .cadical import CADICAL, open_solver, solver_names
+from .cadical import CADICAL, Deferred, open_solver, solver_names
 from .graph import simple_infeasibility
 from .region import _TUPLE_LIMIT, _degree_clauses
 
@@ -317,13 +318,22 @@ LOCAL_OPTIONS: dict[str, int] = {}
 #: CaDiCaL's options: stable mode only (as in its "sat" configuration) about halves the first solve of
 #: a 10,000-island board (5,200 conflicts instead of 16,000); small boards: ``benchmarks/results/scale_small.md``
 CADICAL_OPTIONS = {"stabilizeonly": 1}
-#: boards with at least this many islands (and CaDiCaL) take their first model from a solver of its
-#: own with ``FIRST_OPTIONS``, whose model the rounds' solver then takes, assumed whole.  That first
-#: solve is 2-3x faster, but the local rounds after it are slower (they lack the learned clauses of a
-#: real search): a loss at 10,000 and 30,000 islands, a gain at 100,000 (``benchmarks/results/scale_first.md``)
+#: boards with at least this many islands (and CaDiCaL) take their first model from solvers of their
+#: own (:data:`FIRST_PORTFOLIO`); that model is the first answer, and the rounds' solver is made, primed
+#: with it, only when a round needs it.  That first solve is 2-3x faster, but the local rounds after it are
+#: slower (they lack the learned clauses of a real search): a loss at 10,000 and 30,000 islands (30,000:
+#: 24.6 s of CPU where 17.4 s), a gain at 100,000 (``benchmarks/results/scale_first.md``)
 FIRST_MIN_ISLANDS = 50_000
-#: CaDiCaL's options for that first model: without inprocessing and with chronological backtracking
-FIRST_OPTIONS = {"inprocessing": 0, "chrono": 2}
+#: CaDiCaL's options for that first model: without inprocessing, with chronological backtracking, in
+#: stable mode only (30,000 islands, four boards: 4.5-5.0 s where without stable mode 5.0-12.5 s; 100,000
+#: islands: 29 s where 56-66 s: ``benchmarks/results/scale_first.md``)
+FIRST_OPTIONS = {"inprocessing": 0, "chrono": 2, "stabilizeonly": 1}
+#: the first model's portfolio: one CaDiCaL per entry (its options), each in a process of its own, on the
+#: same clauses; the first to answer wins (``solvers/first.py``).  One entry: solved in this process.  In
+#: stable mode the seed changes the search without making it slower on the whole: with seed 1 the second
+#: entry took 4.1-6.0 s on the four 30,000-island boards (``FIRST_OPTIONS``: 4.5-5.0) and 26 s on the
+#: 100,000-island one (29 s), so the two together take the better of two draws
+FIRST_PORTFOLIO: tuple[dict[str, int], ...] = (FIRST_OPTIONS, {**FIRST_OPTIONS, "seed": 1})
 
 
 class SatBackend:
@@ -354,6 +364,10 @@ class SatBackend:
     So every assignment returned satisfies the whole formula and every cut, and only the incremental
     solver, which holds them all, answers "infeasible".  After a no-good (:meth:`exclude`) the next
     round is global.
+
+    ``first`` (a model of the formula without cuts) with ``sat`` a :class:`~.cadical.Deferred` not yet
+    made: the first round answers that model itself when it meets every clause added so far, and the
+    incremental solver is made only when something is asked of it (a held or global round, a proof).
     """
 
     def __init__(self, enc, sat, stats: dict | None = None, local: bool = True, first=None):
@@ -374,8 +388,15 @@ class SatBackend:
             if counts is not None:
                 self.pending = []
                 return Status.SOLVED, counts
-        self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
         first, self.first = self.first, None
+        if first is not None and isinstance(self.sat, Deferred) and self.sat.solver is None and \
+                satisfies(first, self.sat.pending):
+            # the first model meets every clause so far: it is the answer, and the rounds' solver is
+            # made only when a round needs it
+            self.counts = self.enc.counts(first)
+            self.pending = []
+            return Status.SOLVED, list(self.counts)
+        self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
         # the first model, assumed whole: found again in one pass of propagation, it leaves the
         # solver's saved phases on it (assumptions do not outlast the call, as forced phases would)
         if (first is not None and self._timed("global_time", self.sat.solve, first)) or \
@@ -593,16 +614,67 @@ def solve(puzzle: Puzzle, time_limit: float | Deadline | None = None, solver: st
     capacities = enc.capacities
     first = None
     if local and solver == CADICAL and len(puzzle.islands) >= FIRST_MIN_ISLANDS:
+        first = first_model(enc, stats, deadline)
+        if first is None:
+            return lazy.result(puzzle, "sat", Status.UNKNOWN, [], False, lazy.TIME_LIMIT, stats, start,
+                               "the SAT solver")
+        if first is False:  # the formula without connectivity has no model: neither has the puzzle
+            return lazy.result(puzzle, "sat", Status.INFEASIBLE, [], False, None, stats, start, "the SAT solver")
+
+    def rounds_solver():
         began = time.process_time()
-        with open_solver(solver, enc.clauses, FIRST_OPTIONS) as sat:
-            if not sat.solve():  # the formula without connectivity has no model: neither has the puzzle
-                stats.update(global_solves=1, first_time=round(time.process_time() - began, 3))
-                return lazy.result(puzzle, "sat", Status.INFEASIBLE, [], False, None, stats, start, "the SAT solver")
-            first = sat.get_model()
-        stats["first_time"] = round(time.process_time() - began, 3)
-    with open_solver(solver, enc.clauses, CADICAL_OPTIONS) as sat:
+        made = open_solver(solver, enc.clauses, CADICAL_OPTIONS)
+        if first is not None:
+            # the first model, assumed whole: found again in one pass of propagation, it leaves the
+            # solver's saved phases on it (before the cuts, which it may not meet, come in)
+            made.solve(first)
+        stats["rounds_solver_time"] = round(time.process_time() - began, 3)
+        return made
+
+    with (Deferred(rounds_solver) if first is not None else rounds_solver()) as sat:
         status, found, complete, stopped = lazy.run(
             puzzle, SatBackend(enc, sat, stats, local, first), max_solutions=max_solutions, deadline=deadline,
             stats=stats, report=report, capacities=capacities)
     return lazy.result(puzzle, "sat", status, found, complete, stopped, stats, start, "the SAT solver")
 
+
+def satisfies(model: list[int], clauses) -> bool:
+    """``model`` (literals, variable v at ``model[v - 1]``) meets every clause of ``clauses``."""
+    size = len(model)
+    return all(any(0 < abs(lit) <= size and model[abs(lit) - 1] == lit for lit in clause) for clause in clauses)
+
+
+def a_core_is_free() -> bool:
+    """The load average of the last minute leaves a core free for the portfolio's second member: on a
+    busy machine the members would share one core's worth of time, and the portfolio would be slower
+    than one solver (100,000 islands at a load of 3-5 on 2 cores: 86 s of wall for 28 s of CPU)."""
+    try:
+        return os.getloadavg()[0] <= (os.cpu_count() or 1) - 1
+    except OSError:  # no load average here
+        return True
+
+
+def first_model(enc, stats: dict, deadline: Deadline | None) -> list[int] | bool | None:
+    """A model of ``enc``'s clauses (the formula without connectivity), False when it has none, None
+    when the deadline came first: from :data:`FIRST_PORTFOLIO` (the first of its CaDiCaLs to answer,
+    each in a process of its own) where processes can be forked and :func:`a_core_is_free`, else from
+    one CaDiCaL here with ``FIRST_OPTIONS``.  ``stats`` get the winner's CPU seconds (``first_time``: loading and solving),
+    the wall seconds (``first_wall``) and the winner's index in the portfolio (``first_member``)."""
+    from . import first as portfolio  # here: a board below FIRST_MIN_ISLANDS does not load it (nor signal)
+
+    began, wall = time.process_time(), time.monotonic()
+    answer = None
+    if len(FIRST_PORTFOLIO) > 1 and a_core_is_free():
+        answer = portfolio.portfolio(enc.clauses, list(FIRST_PORTFOLIO), None if deadline is None else deadline.at)
+    if answer is not None and answer.sat is None and not lazy.past(deadline):
+        answer = None  # every member died without an answer: solve here
+    if answer is None:
+        with open_solver(CADICAL, enc.clauses, FIRST_OPTIONS) as sat:
+            found = sat.get_model() if sat.solve() else False
+        stats.update(first_time=round(time.process_time() - began, 3), first_wall=round(time.monotonic() - wall, 3))
+        return found
+    stats.update(first_time=round(answer.load + answer.cpu, 3), first_wall=round(answer.wall, 3),
+                 first_member=answer.winner)
+    if answer.sat is None:
+        return None
+    return answer.model if answer.sat else False
