@@ -132,4 +132,4 @@ def test_the_readme_says_how_it_is_built_and_how_to_force_pure_python():
     readme = " ".join((ROOT / "README.md").read_text().split())
     assert "compiled with mypyc" in readme and "`HASHIKIT_PURE=1`" in readme and "editable install" in readme
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert '"mypy==' in pyproject.split("[project]")[0]  # mypyc's version pinned among the build requirements
+    assert '"mypy>=' in pyproject.split("[project]")[0]  # mypyc's least version pinned among the build requirements
