@@ -170,13 +170,14 @@ class Place:
 
         The cyclic garbage collector is paused meanwhile: a widening makes no cycle, only many
         short-lived clauses, and each collection they set off would walk the whole heap (the board's
-        formula and cuts), a fifth of the rounds' time on the largest boards."""
-        paused = gc.isenabled()
+        formula and cuts): about 2 s of 27 in the rounds of a 100,000-island board
+        (``benchmarks/results/scale_rounds.md``)."""
+        collecting = gc.isenabled()
         gc.disable()
         try:
             return self._widen(open_links)
         finally:
-            if paused:
+            if collecting:
                 gc.enable()
 
     def _widen(self, open_links: Iterable[int]) -> bool:
