@@ -375,7 +375,7 @@ class SatBackend:
         self.sat = sat
         self.stats = stats if stats is not None else {}
         self.local = local and len(enc.puzzle.islands) >= LOCAL_MIN_ISLANDS
-        self.first = first  # a model of the formula without cuts, the first global solve's phases
+        self.first = first  # a model of the formula without cuts: the first answer while it meets the clauses so far
         self.counts: list[int] | None = None  # the last assignment
         self.cuts = region.Cuts()
         self.pending: list[int] | None = []  # the cuts added since the last assignment; None: go global
@@ -397,10 +397,8 @@ class SatBackend:
             self.pending = []
             return Status.SOLVED, list(self.counts)
         self.stats["global_solves"] = self.stats.get("global_solves", 0) + 1
-        # the first model, assumed whole: found again in one pass of propagation, it leaves the
-        # solver's saved phases on it (assumptions do not outlast the call, as forced phases would)
-        if (first is not None and self._timed("global_time", self.sat.solve, first)) or \
-                self._timed("global_time", self.sat.solve, ()):
+        # (a rounds' solver made for a first model was primed with it when made: ``sat.solve``)
+        if self._timed("global_time", self.sat.solve, ()):
             self.counts = self.enc.counts(self.sat.get_model())
             self.pending = []
             return Status.SOLVED, list(self.counts)
