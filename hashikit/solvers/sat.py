@@ -313,6 +313,9 @@ HELD_TRIES = 30
 LOCAL_MIN_ISLANDS = 1000
 #: a place whose region holds more than this share of the islands goes global instead
 LOCAL_SHARE = 0.9
+#: a cut of a local round is first met by moving bridges round an alternating walk through one of its
+#: links (:func:`region.alternate`), searched breadth-first over at most this many states (0: never)
+ALTERNATE_LIMIT = 100
 #: CaDiCaL's options for the small solver of one part of a local round
 LOCAL_OPTIONS: dict[str, int] = {}
 #: CaDiCaL's options: stable mode only (as in its "sat" configuration) about halves the first solve of
@@ -484,7 +487,14 @@ class SatBackend:
         puzzle = self.enc.puzzle
         incident, ends = puzzle.incident, puzzle.links
         most = len(puzzle.islands) * LOCAL_SHARE
-        seeds = {e for k in self.cuts.cuts[c][1] for e in ends[k][:2]}
+        kind, cut = self.cuts.cuts[c]
+        if ALTERNATE_LIMIT and kind == region.REQUIRE and not self.nogoods:
+            found = self._timed("alternate_time", region.alternate, puzzle, self.enc.capacities, counts, cut,
+                                self.cuts, unmet - {c}, ALTERNATE_LIMIT)
+            if found is not None:
+                self.stats["alternate_fixes"] = self.stats.get("alternate_fixes", 0) + 1
+                return found
+        seeds = {e for k in cut for e in ends[k][:2]}
         # the other unmet cuts are left to their own places: a place need not meet them
         place = region.Place(puzzle, self.enc.capacities, counts, self.cuts, self.nogoods, unmet - {c},
                              LOCAL_OPTIONS)
