@@ -178,6 +178,7 @@ def test_rounds_met_by_alternating_walks_meet_the_whole_formula(monkeypatch, wat
     solver): every round's answer still meets the whole formula, every cut and no-good, and the
     solutions agree in number with global rounds."""
     monkeypatch.setattr(sat, "HELD_SHARE", 0.0)
+    monkeypatch.setattr(sat, "HELD_MAX_BOARD", 0)
     monkeypatch.setattr(sat, "ALTERNATE_LIMIT", 10_000)
     fixes = 0
     rng = random.Random(7)

@@ -318,7 +318,7 @@ def alternate(puzzle, capacities: Sequence[int], counts: Sequence[int], cut: Seq
                     off[e] = off.get(e, 0) - n
         if sum(abs(v) for v in off.values()) > 2 * most:
             continue
-        if _even(puzzle, capacities, counts, change, off, cuts, ignore, limit):
+        if _even(puzzle, capacities, counts, change, off, cuts, ignore, limit, most):
             done = _settle(change, capacities, counts, puzzle, cuts, ignore)
             if done is not None:
                 return done
@@ -326,8 +326,9 @@ def alternate(puzzle, capacities: Sequence[int], counts: Sequence[int], cut: Seq
 
 
 def _even(puzzle, caps, counts, change: dict[int, int], off: dict[int, int], cuts: Cuts, ignore: set[int],
-          limit: int) -> bool:
-    """Walks added to ``change`` until no island in ``off`` is off its count; False when one is not found."""
+          limit: int, most: int) -> bool:
+    """Walks added to ``change`` until no island in ``off`` is off its count; False when one is not
+    found within ``most`` walks."""
     links, incident, partners, islands = puzzle.links, puzzle.incident, puzzle.crossing_partners, puzzle.islands
     implied = len(islands) > 2
     get = change.get
@@ -359,7 +360,11 @@ def _even(puzzle, caps, counts, change: dict[int, int], off: dict[int, int], cut
                 return False
         return True
 
+    walks = 0
     while off:
+        walks += 1
+        if walks > most:
+            return False
         u = next(iter(off))
         first = 0 if off[u] > 0 else 1  # 0: the walk starts by taking a bridge away
         pred: dict[int, tuple[int, int]] = {2 * u + first: (-1, -1)}
@@ -392,15 +397,15 @@ def _even(puzzle, caps, counts, change: dict[int, int], off: dict[int, int], cut
                 break
         if path is None:
             return False
+        for e, d in ((u, -1 if off[u] > 0 else 1), (w, -1 if off[w] > 0 else 1)):
+            off[e] += d
+            if not off[e]:
+                del off[e]
         for k, d in path:
             n = get(k, counts[k]) + d
             if n < 0 or n > caps[k]:
                 return False
             change[k] = n
-        for e, d in ((u, -1 if off[u] > 0 else 1), (w, -1 if off[w] > 0 else 1)):
-            off[e] += d
-            if not off[e]:
-                del off[e]
     return True
 
 

@@ -313,8 +313,12 @@ HELD_TRIES = 30
 LOCAL_MIN_ISLANDS = 1000
 #: a place whose region holds more than this share of the islands goes global instead
 LOCAL_SHARE = 0.9
-#: a cut of a local round is first met by moving bridges round an alternating walk through one of its
-#: links (:func:`region.alternate`), searched breadth-first over at most this many states (0: never)
+#: on boards of more than ``HELD_MAX_BOARD`` islands, each cut of a local round is first met, where it can
+#: be, by moving bridges round alternating walks through one of its links (:func:`region.alternate`),
+#: each searched breadth-first over at most this many states (0: never); the small solvers take the rest.
+#: At 100,000 islands that meets about 1,100 of 1,750 cuts, the easy ones: the hard ones (groups fenced in
+#: by crossing bridges) need changes up to 7-12 links away (``benchmarks/results/scale_rounds.md``).  On
+#: smaller boards the held rounds do better without it (30,000 islands: 68 s where 18 s)
 ALTERNATE_LIMIT = 100
 #: CaDiCaL's options for the small solver of one part of a local round
 LOCAL_OPTIONS: dict[str, int] = {}
@@ -414,6 +418,13 @@ class SatBackend:
         counts = list(self.counts)
         cuts = self.cuts.cuts
         unmet = {c for c in self.pending if not region.meets(counts, *cuts[c])}
+        if ALTERNATE_LIMIT and not self.nogoods and len(puzzle.islands) > HELD_MAX_BOARD:
+            for c in sorted(unmet, key=lambda c: len(cuts[c][1])):
+                if c in unmet and cuts[c][0] == region.REQUIRE:
+                    self._alternate(c, counts, unmet)
+            if not unmet:
+                self.counts = counts
+                return list(counts)
         seeds = {e for c in unmet for k in cuts[c][1] for e in ends[k][:2]}
         free = _ring(puzzle, seeds, HELD_RADIUS) if len(puzzle.islands) <= HELD_MAX_BOARD else None
         if free is not None and len(free) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
@@ -487,14 +498,7 @@ class SatBackend:
         puzzle = self.enc.puzzle
         incident, ends = puzzle.incident, puzzle.links
         most = len(puzzle.islands) * LOCAL_SHARE
-        kind, cut = self.cuts.cuts[c]
-        if ALTERNATE_LIMIT and kind == region.REQUIRE and not self.nogoods:
-            found = self._timed("alternate_time", region.alternate, puzzle, self.enc.capacities, counts, cut,
-                                self.cuts, unmet - {c}, ALTERNATE_LIMIT)
-            if found is not None:
-                self.stats["alternate_fixes"] = self.stats.get("alternate_fixes", 0) + 1
-                return found
-        seeds = {e for k in cut for e in ends[k][:2]}
+        seeds = {e for k in self.cuts.cuts[c][1] for e in ends[k][:2]}
         # the other unmet cuts are left to their own places: a place need not meet them
         place = region.Place(puzzle, self.enc.capacities, counts, self.cuts, self.nogoods, unmet - {c},
                              LOCAL_OPTIONS)
@@ -514,6 +518,19 @@ class SatBackend:
             return None
         finally:
             place.close()
+
+    def _alternate(self, c: int, counts: list[int], unmet: set[int]) -> None:
+        """Cut ``c`` met by an alternating walk (:func:`region.alternate`) where one is found: ``counts``
+        and ``unmet`` updated."""
+        cuts = self.cuts.cuts
+        found = self._timed("alternate_time", region.alternate, self.enc.puzzle, self.enc.capacities, counts,
+                            cuts[c][1], self.cuts, unmet - {c}, ALTERNATE_LIMIT)
+        if found is None:
+            return
+        self.stats["alternate_fixes"] = self.stats.get("alternate_fixes", 0) + 1
+        for k, n in found.items():
+            counts[k] = n
+        unmet -= {u for u in self.cuts.touching(found) & unmet if region.meets(counts, *cuts[u])}
 
     def _links_of_vars(self) -> list[int]:
         """The link of each variable of the encoding (worked out once)."""
