@@ -128,7 +128,7 @@ def test_a_conflict_budget_gives_up_without_an_answer(name):
 
 
 def test_a_board_over_held_max_board_sends_its_rounds_to_small_solvers_first(monkeypatch):
-    """Over ``HELD_MAX_BOARD`` islands every round goes to the small solvers first: the held tries
+    """Over ``HELD_MAX_BOARD`` islands every round goes to alternating walks and the small solvers first: the held tries
     (each of which costs the whole board) fall away, and the answer is still valid.  (Places allowed
     to grow to the whole board: a place may need more of the board than ``LOCAL_SHARE``, and then
     the held way answers for it.)"""
@@ -142,6 +142,8 @@ def test_a_board_over_held_max_board_sends_its_rounds_to_small_solvers_first(mon
     assert before.stats.get("local_solves", 0) > 0 and before.stats.get("small_solves", 0) == 0, before.stats
     assert after.stats["small_solves"] > 0
     assert after.stats.get("local_solves", 0) == 0 and after.stats["global_solves"] == 1, after.stats
+    # alternating walks first on such a board (README), never under the gate
+    assert after.stats.get("alternate_fixes", 0) > 0 and "alternate_fixes" not in before.stats
 
 
 @pytest.mark.parametrize("name", ["cadical195", "minisat22"])
