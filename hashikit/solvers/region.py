@@ -316,6 +316,7 @@ def alternate(puzzle, capacities: Sequence[int], counts: Sequence[int], cut: Seq
                 change[h] = 0
                 for e in links[h][:2]:
                     off[e] = off.get(e, 0) - n
+        off = {e: d for e, d in off.items() if d}
         if sum(abs(v) for v in off.values()) > 2 * most:
             continue
         if _even(puzzle, capacities, counts, change, off, cuts, ignore, limit, most):
@@ -407,7 +408,6 @@ def _even(puzzle, caps, counts, change: dict[int, int], off: dict[int, int], cut
                 return False
             change[k] = n
     return True
-
 
 
 def _settle(change: dict[int, int], caps, counts, puzzle, cuts: Cuts, ignore: set[int]):

@@ -320,6 +320,10 @@ LOCAL_SHARE = 0.9
 #: by crossing bridges) need changes up to 7-12 links away (``benchmarks/results/scale_rounds.md``).  On
 #: smaller boards the held rounds do better without it (30,000 islands: 68 s where 18 s)
 ALTERNATE_LIMIT = 100
+#: where the walks ran, the cuts left to the small solvers are the hard ones: their places start this
+#: many links out (100,000 islands, rounds only: 17.8-20.3 s CPU at 3, 22-23 at 2, 25-29 at 4-5, against
+#: 26.7 on main at the same load: ``benchmarks/results/scale_rounds.md``)
+WALKED_RADIUS = 3
 #: CaDiCaL's options for the small solver of one part of a local round
 LOCAL_OPTIONS: dict[str, int] = {}
 #: CaDiCaL's options: stable mode only (as in its "sat" configuration) about halves the first solve of
@@ -418,7 +422,7 @@ class SatBackend:
         counts = list(self.counts)
         cuts = self.cuts.cuts
         unmet = {c for c in self.pending if not region.meets(counts, *cuts[c])}
-        if ALTERNATE_LIMIT and not self.nogoods and len(puzzle.islands) > HELD_MAX_BOARD:
+        if self._walks():
             for c in sorted(unmet, key=lambda c: len(cuts[c][1])):
                 if c in unmet and cuts[c][0] == region.REQUIRE:
                     self._alternate(c, counts, unmet)
@@ -503,7 +507,7 @@ class SatBackend:
         place = region.Place(puzzle, self.enc.capacities, counts, self.cuts, self.nogoods, unmet - {c},
                              LOCAL_OPTIONS)
         try:
-            free = _ring(puzzle, seeds, LOCAL_RADIUS)
+            free = _ring(puzzle, seeds, WALKED_RADIUS if self._walks() else LOCAL_RADIUS)
             for tries in range(LOCAL_TRIES + 1):
                 if tries:
                     free = _ring(puzzle, free, size=int(len(free) * LOCAL_GROWTH))
@@ -518,6 +522,10 @@ class SatBackend:
             return None
         finally:
             place.close()
+
+    def _walks(self) -> bool:
+        """The local rounds meet their cuts by alternating walks first (``ALTERNATE_LIMIT``)."""
+        return bool(ALTERNATE_LIMIT) and not self.nogoods and len(self.enc.puzzle.islands) > HELD_MAX_BOARD
 
     def _alternate(self, c: int, counts: list[int], unmet: set[int]) -> None:
         """Cut ``c`` met by an alternating walk (:func:`region.alternate`) where one is found: ``counts``
