@@ -317,7 +317,7 @@ LOCAL_SHARE = 0.9
 #: be, by moving bridges round alternating walks through one of its links (:func:`region.alternate`),
 #: each searched breadth-first over at most this many states (0: never); the small solvers take the rest.
 #: At 100,000 islands that meets about 1,100 of 1,750 cuts, the easy ones: the hard ones (groups fenced in
-#: by crossing bridges) need changes up to 7-12 links away (``benchmarks/results/scale_rounds.md``).  On
+#: by crossing bridges) need changes up to 6-12 links away (``benchmarks/results/scale_rounds.md``).  On
 #: smaller boards the held rounds do better without it (30,000 islands: 68 s where 18 s)
 ALTERNATE_LIMIT = 100
 #: where the walks ran, the cuts left to the small solvers are the hard ones: their places start this
