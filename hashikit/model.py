@@ -15,8 +15,8 @@ from bisect import bisect_left
 from collections import namedtuple
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
-from itertools import repeat
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import eq, itemgetter
 
 from .errors import PuzzleError
 from .limits import MODEL
@@ -210,15 +210,23 @@ class Puzzle:
     @cached_property
     def links(self) -> tuple[Link, ...]:
         """Candidate links: horizontal ones first (row-major), then vertical (column-major)."""
-        links = []
         isl = self.islands
-        for i in range(len(isl) - 1):  # row-major order: neighbours in a row are consecutive
-            if isl[i].row == isl[i + 1].row:
-                links.append(Link(i, i + 1, True))
-        by_col = sorted(range(len(isl)), key=lambda i: (isl[i].col, isl[i].row))
-        for i, j in zip(by_col, by_col[1:]):
-            if isl[i].col == isl[j].col:
-                links.append(Link(i, j, False))
+        n = len(isl)
+        make = Link._make
+        rows = list(map(itemgetter(0), isl))
+        # row-major order: neighbours in a row are consecutive
+        left = list(compress(range(n - 1), map(eq, rows, rows[1:])))
+        links = list(map(make, zip(left, [i + 1 for i in left], repeat(True))))
+        columns: dict[int, list[int]] = {}  # each column's islands, top to bottom
+        for i, col in enumerate(map(itemgetter(1), isl)):
+            if col in columns:
+                columns[col].append(i)
+            else:
+                columns[col] = [i]
+        for col in sorted(columns):
+            above = columns[col]
+            if len(above) > 1:
+                links.extend(map(make, zip(above, above[1:], repeat(False))))
         return tuple(links)
 
     @cached_property
@@ -255,33 +263,48 @@ class Puzzle:
 
     @cached_property
     def crossings(self) -> tuple[tuple[int, int], ...]:
-        """Pairs ``(h, v)`` of link indices, ``h`` horizontal and ``v`` vertical, that cross."""
-        isl = self.islands
-        # per row: the sorted columns of its islands, and the horizontal link starting at each
-        row_cols: dict[int, list[int]] = {}
-        row_link: dict[int, list[int]] = {}
-        for k, ln in enumerate(self.links):
-            if ln.horizontal:
-                a = isl[ln.a]
-                row_cols.setdefault(a.row, []).append(a.col)
-                row_link.setdefault(a.row, []).append(k)
-        pairs = []
-        for k, ln in enumerate(self.links):
-            if ln.horizontal:
-                continue
-            top, bottom = isl[ln.a], isl[ln.b]
-            c = top.col
-            for r in range(top.row + 1, bottom.row):
-                cols = row_cols.get(r)
-                if not cols:
-                    continue
-                # the horizontal link in row r that starts left of c
-                j = bisect_left(cols, c) - 1
-                if j >= 0:
-                    h = row_link[r][j]
-                    if isl[self.links[h].b].col > c:
-                        pairs.append((h, k))
-        pairs.sort()
+        """Pairs ``(h, v)`` of link indices, ``h`` horizontal and ``v`` vertical, that cross.
+
+        Found by sweeping the rows from the top: ``active[c]`` holds the vertical link whose
+        interior the sweep is in at column ``c`` (0 for none: a vertical link's index is never 0
+        where a horizontal link exists), and each horizontal link reads the columns between its
+        ends.  The pairs come out sorted: horizontal links are in row-major order, and along a
+        row the vertical links' indices grow with their column."""
+        isl, links = self.islands, self.links
+        across = bisect_left(links, True, key=_is_vertical)  # the horizontal links come first
+        if not across or across == len(links):
+            return ()
+        opens: dict[int, list[tuple[int, int]]] = {}  # row -> (column, link) whose interior starts there
+        closes: dict[int, list[int]] = {}  # row -> columns whose vertical link ends there
+        for v in range(across, len(links)):
+            a, b, _ = links[v]
+            top, col, _ = isl[a]
+            bottom = isl[b][0]
+            if bottom - top > 1:
+                if top + 1 in opens:
+                    opens[top + 1].append((col, v))
+                else:
+                    opens[top + 1] = [(col, v)]
+                if bottom in closes:
+                    closes[bottom].append(col)
+                else:
+                    closes[bottom] = [col]
+        events = sorted(opens.keys() | closes.keys())
+        active = [0] * self.cols
+        pairs: list[tuple[int, int]] = []
+        extend, nothing = pairs.extend, ()
+        e, last = 0, len(events)
+        for h in range(across):
+            a, b, _ = links[h]
+            row, left, _ = isl[a]
+            while e < last and events[e] <= row:
+                at = events[e]
+                e += 1
+                for col in closes.get(at, nothing):
+                    active[col] = 0
+                for col, v in opens.get(at, nothing):
+                    active[col] = v
+            extend(zip(repeat(h), filter(None, active[left + 1:isl[b][1]])))
         return tuple(pairs)
 
     @cached_property
@@ -332,6 +355,10 @@ class Puzzle:
                     + f" can take {most} (up to {self.maxbridges} between a pair, and no more than a neighbour's number)")
         self.__dict__["_capacity_problems"] = tuple(problems)
         return problems
+
+
+def _is_vertical(link: Link) -> bool:
+    return not link[2]
 
 
 BridgeKey = tuple[Pos, Pos]
