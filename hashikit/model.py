@@ -58,6 +58,21 @@ def _as_island(item) -> Island:
     return Island(row, col, number)
 
 
+def _sound_islands(items: list, rows: int, cols: int, top: int) -> tuple[list[Island], set[Pos]] | None:
+    """``items`` as a new list, and their cells, when every one is an :class:`Island` of whole
+    numbers on a ``rows`` x ``cols`` board, numbered 1 to ``top``, one to a cell (checked a column
+    at a time); None when anything is off, for the checks one island at a time to name."""
+    if not items or set(map(type, items)) != {Island}:
+        return None
+    at_rows, at_cols = list(map(itemgetter(0), items)), list(map(itemgetter(1), items))
+    for values, low, high in ((at_rows, 0, rows - 1), (at_cols, 0, cols - 1),
+                              (list(map(itemgetter(2), items)), 1, top)):
+        if set(map(type, values)) != {int} or min(values) < low or max(values) > high:
+            return None
+    cells = set(zip(at_rows, at_cols))
+    return (list(items), cells) if len(cells) == len(items) else None
+
+
 def describe_cell(row: int, col: int) -> str:
     """How messages name a cell: 1-based, as a person counts."""
     return f"row {row + 1}, column {col + 1}"
@@ -87,9 +102,11 @@ class Puzzle:
         self.maxbridges = maxbridges
         self.no_loops = bool(no_loops)
         top = 4 * maxbridges
-        seen: set[Pos] = set()
-        all_islands = []
-        for item in islands:
+        islands = islands if type(islands) is list else list(islands)
+        sound = _sound_islands(islands, rows, cols, top)
+        seen: set[Pos] = set() if sound is None else sound[1]
+        all_islands = [] if sound is None else sound[0]
+        for item in islands if sound is None else ():  # the checks one island at a time, naming the first wrong
             isl = item if type(item) is Island else _as_island(item)
             row, col, number = isl
             if not (0 <= row < rows and 0 <= col < cols):
@@ -212,11 +229,10 @@ class Puzzle:
         """Candidate links: horizontal ones first (row-major), then vertical (column-major)."""
         isl = self.islands
         n = len(isl)
-        make = Link._make
         rows = list(map(itemgetter(0), isl))
         # row-major order: neighbours in a row are consecutive
         left = list(compress(range(n - 1), map(eq, rows, rows[1:])))
-        links = list(map(make, zip(left, [i + 1 for i in left], repeat(True))))
+        links = list(map(tuple.__new__, repeat(Link), zip(left, [i + 1 for i in left], repeat(True))))
         columns: dict[int, list[int]] = {}  # each column's islands, top to bottom
         for i, col in enumerate(map(itemgetter(1), isl)):
             if col in columns:
@@ -226,7 +242,7 @@ class Puzzle:
         for col in sorted(columns):
             above = columns[col]
             if len(above) > 1:
-                links.extend(map(make, zip(above, above[1:], repeat(False))))
+                links.extend(map(tuple.__new__, repeat(Link), zip(above, above[1:], repeat(False))))
         return tuple(links)
 
     @cached_property
