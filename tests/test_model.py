@@ -171,3 +171,16 @@ def test_the_geometry_of_a_long_sparse_board():
     links, incident, crossings, partners = _walked_geometry(p)
     assert (p.links, p.crossings) == (tuple(links), tuple(crossings))
     assert len(p.crossings) == 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 10), st.integers(1, 10), st.data())
+def test_a_solution_from_counts_is_the_one_its_bridges_make(rows, cols, data):
+    # the bridges in the order of their cells, whatever order the links come in
+    cells = data.draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)), min_size=1))
+    p = Puzzle(rows, cols, [(r, c, 1) for r, c in cells])
+    counts = data.draw(st.lists(st.integers(0, 2), min_size=len(p.links), max_size=len(p.links)))
+    made = Solution.from_counts(p, counts)
+    by_cells = Solution({(p.islands[a].pos, p.islands[b].pos): c for (a, b, _), c in zip(p.links, counts)})
+    assert list(made.bridges.items()) == list(by_cells.bridges.items())
+    assert made.counts(p) == counts
