@@ -11,6 +11,7 @@ Its work is bounded by the number of bridges and islands, whatever coordinates a
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from operator import itemgetter
 
 from .model import Pos, Puzzle, Solution, describe_cell
 from .records import Fresh, Record
@@ -121,7 +122,8 @@ def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
     The work is bounded by the bridges and the islands, not by the coordinates they name:
     an end off the board is reported without looking at the cells up to it.
     """
-    numbers = {isl.pos: isl.number for isl in puzzle.islands}
+    islands = puzzle.islands
+    numbers = dict(zip(zip(map(itemgetter(0), islands), map(itemgetter(1), islands)), map(itemgetter(2), islands)))
     if _valid_fast(puzzle, numbers, solution.bridges):
         return CheckReport([], [sorted(numbers)] if numbers else [])
     return _check_full(puzzle, solution, numbers)
