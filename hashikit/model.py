@@ -77,7 +77,7 @@ def _sound_islands(items: list, rows: int, cols: int, top: int) -> tuple[list[Is
 def _collector_paused(build):
     """``build`` (a derived structure's maker) run with the garbage collector paused: it makes a
     container or two per island, link or crossing and no cycle, and on a large board the collector
-    would otherwise walk them, and everything older, again and again (half the time it takes)."""
+    would otherwise walk them, and everything older, again and again while they are made."""
 
     @wraps(build)
     def built(self):
@@ -275,10 +275,10 @@ class Puzzle:
 
     @cached_property
     @_collector_paused
-    def link_ranks(self) -> list[int]:
+    def link_ranks(self) -> tuple[int, ...]:
         """For each link, twice its first end's index, plus 1 for a link down: the links' order by
         their ends' cells (the order of a solution's bridges)."""
-        return [a + a + (not horizontal) for a, _b, horizontal in self.links]
+        return tuple([a + a + (not horizontal) for a, _b, horizontal in self.links])
 
     @cached_property
     @_collector_paused
