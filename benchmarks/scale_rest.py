@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -192,6 +193,7 @@ def main() -> int:
               "table. Whole-process CPU is dominated by the engine, whose time varies run to run by more than "
               "everything measured above: compare the stages, and the collector's seconds, side by side.", ""]
     args.out.write_text("\n".join(lines))
+    shutil.rmtree(tmp, ignore_errors=True)
     print(args.out)
     return 0
 
