@@ -17,7 +17,9 @@ python-sat's own ``Solver``.  ``tests/test_sat.py`` runs both on the same formul
 from __future__ import annotations
 
 import threading
+from collections import deque
 from functools import lru_cache
+from itertools import repeat
 
 import pysolvers  # python-sat's extension module: without python-sat there is no SAT engine
 
@@ -56,9 +58,7 @@ class Cadical:
 
     def append_formula(self, clauses) -> None:
         """Every clause of ``clauses`` (as python-sat's ``Solver.append_formula``)."""
-        add, solver = self._add, self._solver
-        for clause in clauses:
-            add(solver, clause)
+        deque(map(self._add, repeat(self._solver), clauses), 0)
 
     def solve(self, assumptions: list[int] | tuple[int, ...] = ()) -> bool:
         # the flag says whether this is the main thread, where CaDiCaL leaves Ctrl-C to Python

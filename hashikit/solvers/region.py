@@ -61,6 +61,33 @@ def _degree_clauses(capacities: tuple[int, ...], need: int, bases: Sequence[int]
     return list(map(_call, _degree_block(capacities, need), repeat((*row, *[-v for v in row]))))
 
 
+def _degree_clauses_under(capacities: tuple[int, ...], need: int, bases: Sequence[int],
+                          selector: int) -> list[tuple[int, ...]]:
+    """:func:`_degree_clauses` with ``-selector`` last in every clause (:func:`_degree_block_under`)."""
+    row: list[int] = []
+    for b, c in zip(bases, capacities):
+        row.extend(range(b + 1, b + c + 1))
+    return list(map(_call, _degree_block_under(capacities, need), repeat((*row, *[-v for v in row], -selector))))
+
+
+@lru_cache(maxsize=None)
+def _degree_block_under(capacities: tuple[int, ...], need: int):
+    """:func:`_degree_block`'s getters for a row with one literal more at its end (a selector's
+    negation), each clause picking it last; None where :func:`_degree_block` is."""
+    from operator import itemgetter
+
+    block = _degree_block(capacities, need)
+    if block is None:
+        return None
+    end = 2 * sum(capacities)
+    if sum(capacities) < need:
+        return (itemgetter(slice(end, end + 1)),)
+    width = sum(capacities)
+    start = [0, *accumulate(capacities)]
+    return tuple(itemgetter(*[start[p] + j - 1 if j > 0 else width + start[p] - j - 1 for p, j in pattern], end)
+                 for pattern in _degree_patterns(capacities, need))
+
+
 @lru_cache(maxsize=None)
 def _degree_block(capacities: tuple[int, ...], need: int):
     """:func:`_degree_patterns` for an island whose links have ``capacities``, as one getter per
@@ -160,6 +187,7 @@ class Place:
         self.inner: set[int] = set()  # islands whose links are all open
         self.lasting: set[int] = set()  # the cuts written for good
         self.selector = 0
+        self.crossed: set[int] = set()  # open links that cross a held bridge
 
     def close(self) -> None:
         self.sat.delete()
@@ -194,7 +222,10 @@ class Place:
             b = base[k] = top
             cap = caps[k]
             top += cap
-            clauses.extend([-(b + j + 1), b + j] for j in range(1, cap))
+            if cap == 2:
+                add((-(b + 2), b + 1))
+            elif cap > 2:
+                clauses.extend((-(b + j + 1), b + j) for j in range(1, cap))
             a, e, _h = ends[k]
             c = islands[a].number
             if c == islands[e].number and c <= cap and len(islands) > 2:
@@ -224,23 +255,28 @@ class Place:
                     need -= counts[k]
             capsof = tuple(caps[k] for k in mine)
             block: list[tuple[int, ...]]
-            if need < 0:
-                block = [()]
-            elif _degree_block(capsof, need) is None:
+            if need >= 0 and _degree_block(capsof, need) is None:
                 return False
-            else:
-                block = _degree_clauses(capsof, need, [base[k] for k in mine])
             if held:
-                clauses.extend([*cl, -sel] for cl in block)
+                if need < 0:
+                    add((-sel,))
+                else:
+                    clauses.extend(_degree_clauses_under(capsof, need, [base[k] for k in mine], sel))
             else:
-                clauses.extend(block)
+                if need < 0:
+                    add(())
+                else:
+                    clauses.extend(_degree_clauses(capsof, need, [base[k] for k in mine]))
                 done.append(i)
         rim.difference_update(done)
         self.inner.update(done)
-        for k in opened:  # an open link crossing a held bridge carries none
+        crossed = []
+        for k in self.crossed.union(new):  # an open link crossing a held bridge carries none
             for h in partners[k]:
                 if h not in opened and counts[h] > 0:
-                    add([-(base[k] + 1), -sel])
+                    add((-(base[k] + 1), -sel))
+                    crossed.append(k)
+        self.crossed = set(crossed)
         for c in sorted(self.cuts.touching(opened) - self.lasting - self.ignore):
             kind, cut = self.cuts.cuts[c]
             lits, met, whole = [], False, True
