@@ -184,3 +184,36 @@ def test_a_widening_sets_off_no_garbage_collection_and_leaves_the_collector_as_i
         gc.callbacks.remove(seen)
         gc.set_threshold(*threshold)
         gc.enable()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_link_crossing_a_held_bridge_stays_held_until_the_bridge_opens(seed):
+    """A link asked open that crosses a held bridge gets no variables (it must carry none while the
+    bridge is held): the place answers it at 0; once the bridge is asked open too, both are open."""
+    rng = random.Random(900 + seed)
+    pairs = []
+    while not pairs:
+        puzzle, solution = coelho_with_solution(rng.randint(40, 60), 13, 13, 50, 5, seed=rng.randrange(10**6))
+        enc = Encoding(puzzle)
+        held = solution.counts(puzzle)
+        pairs = [(k, h) for h in range(len(puzzle.links)) if held[h]
+                 for k in puzzle.crossing_partners[h]
+                 if enc.capacities[k] and sum(held[j] > 0 for j in puzzle.crossing_partners[k]) == 1]
+    k, h = rng.choice(pairs)
+    ring = {j for e in puzzle.links[k][:2] for j in puzzle.incident[e] if enc.capacities[j]} - {h}
+    place = region.Place(puzzle, enc.capacities, held, region.Cuts())
+    try:
+        assert place.widen(ring)
+        assert k not in place.open
+        found = place.solve()
+        assert found is not None and found[k] == 0 and set(found) == ring
+        assert place.widen(ring | {h})
+        assert k in place.open and h in place.open
+        found = place.solve()
+        assert found is not None and set(found) == ring | {h}
+        counts = list(held)
+        for j, c in found.items():
+            counts[j] = c
+        assert satisfied(enc.clauses, whole_model(enc, counts))
+    finally:
+        place.close()

@@ -7,8 +7,9 @@ formula of the open links alone, on a small solver of its own, with the rest of 
 - an island with an open link needs its number less the bridges its held links carry, spread over
   its open links (the unary encoding's degree clauses, picked out of a row of the island's literals
   by getters cached per capacities and number, :func:`_degree_clauses`);
-- an open link crossing a held link that carries a bridge carries none; two open links that cross
-  exclude each other;
+- a link asked open that crosses a held link carrying a bridge stays held (at 0, as it must) until
+  that link opens too: no variables and no clauses for it; two open links that cross exclude each
+  other;
 - the implied clauses (two islands with the same number c not joined by c bridges);
 - each connectivity cut (:class:`Cuts`) with an open link: satisfied and left out when a held
   link meets it, else a clause over its open links.
@@ -164,8 +165,8 @@ class Place:
     The formula (the module's, above) is written in two layers.  What no held link enters is written for
     good, once: the order and implied clauses of each open link, the crossing pairs of open links,
     the degree of an island whose every link is open, a cut or no-good all of whose links are open.
-    What folds held links in (the degree of an island with held links, an open link crossing a held
-    bridge, a cut or no-good with held links that do not meet it) is written under a *selector* of
+    What folds held links in (the degree of an island with held links, a cut or no-good with held
+    links that do not meet it) is written under a *selector* of
     the current width, assumed by each solve; a widening retires the old selector (a unit clause
     that satisfies its clauses) and writes that layer again around the new open links.  So a
     widening costs the new ring and the new rim, not the whole part again, and the solver keeps
@@ -186,8 +187,9 @@ class Place:
         self.rim: set[int] = set()  # islands with open and held links
         self.inner: set[int] = set()  # islands whose links are all open
         self.lasting: set[int] = set()  # the cuts written for good
+        self.partial: set[int] = set()  # the cuts written under the selector
+        self.asked: set[int] = set()  # the links asked open: those open, and those crossing a held bridge
         self.selector = 0
-        self.crossed: set[int] = set()  # open links that cross a held bridge
 
     def close(self) -> None:
         self.sat.delete()
@@ -212,8 +214,12 @@ class Place:
         caps, counts, base = self.capacities, self.counts, self.base
         puzzle = self.puzzle
         islands, incident, ends, partners = puzzle.islands, puzzle.incident, puzzle.links, puzzle.crossing_partners
-        new = sorted(k for k in set(open_links) if caps[k] and k not in self.open)
         opened = self.open
+        wanted = {k for k in open_links if caps[k] and k not in opened}
+        self.asked.update(wanted)
+        # a link crossing a held bridge stays held (at 0) until that bridge opens
+        new = sorted(k for k in wanted if not any(counts[h] and h not in opened and h not in wanted
+                                                  for h in partners[k]))
         opened.update(new)
         clauses: list = []
         add = clauses.append
@@ -270,15 +276,9 @@ class Place:
                 done.append(i)
         rim.difference_update(done)
         self.inner.update(done)
-        crossed = []
-        for k in self.crossed.union(new):  # an open link crossing a held bridge carries none
-            for h in partners[k]:
-                if h not in opened and counts[h] > 0:
-                    add((-(base[k] + 1), -sel))
-                    crossed.append(k)
-        self.crossed = set(crossed)
-        for c in sorted(self.cuts.touching(opened) - self.lasting - self.ignore):
-            kind, cut = self.cuts.cuts[c]
+        cuts = self.cuts
+        for c in sorted((cuts.touching(new) | self.partial) - self.lasting - self.ignore):
+            kind, cut = cuts.cuts[c]
             lits, met, whole = [], False, True
             for k in cut:
                 if k in opened:
@@ -289,12 +289,15 @@ class Place:
                         met = True
                         break
             if met:
+                self.partial.discard(c)
                 continue
             if whole:
+                self.partial.discard(c)
                 self.lasting.add(c)
-                add(lits)
+                add(tuple(lits))
             else:
-                add([*lits, -sel])
+                self.partial.add(c)
+                add((*lits, -sel))
         for nogood in self.nogoods:
             if any(counts[k] != n for k, n in enumerate(nogood) if caps[k] and k not in opened):
                 continue
@@ -312,13 +315,17 @@ class Place:
         return True
 
     def solve(self) -> dict[int, int] | None:
-        """New counts of the open links, the held ones at theirs, or None when there are none."""
+        """New counts of the links asked open (those held for a crossing bridge at theirs), or None
+        when there are none."""
         if not self.sat.solve([self.selector]):
             return None
         model = self.sat.get_model()
-        caps, base = self.capacities, self.base
+        caps, base, opened, counts = self.capacities, self.base, self.open, self.counts
         out = {}
-        for k in self.open:
+        for k in self.asked:
+            if k not in opened:
+                out[k] = counts[k]
+                continue
             b, c = base[k], 0
             while c < caps[k] and model[b + c] > 0:
                 c += 1
