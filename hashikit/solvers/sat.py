@@ -326,11 +326,8 @@ CADICAL_OPTIONS = {"stabilizeonly": 1}
 FIRST_MIN_ISLANDS = 50_000
 #: CaDiCaL's options for that first model: without inprocessing, with chronological backtracking, in
 #: stable mode only (30,000 islands, four boards: 4.5-5.0 s where without stable mode 5.0-12.5 s; 100,000
-#: islands: 29 s where 56-66 s), and without restarts: each restart assigns the whole trail again, so on a
-#: large board a conflict is cheaper without them (100,000 islands, two boards, two seeds each: 23-37 s
-#: where 29-47 s, every draw faster; 30,000 islands gain nothing, and stay below ``FIRST_MIN_ISLANDS``:
-#: ``benchmarks/results/scale_first.md``)
-FIRST_OPTIONS = {"inprocessing": 0, "chrono": 2, "stabilizeonly": 1, "restart": 0}
+#: islands: 29 s where 56-66 s: ``benchmarks/results/scale_first.md``)
+FIRST_OPTIONS = {"inprocessing": 0, "chrono": 2, "stabilizeonly": 1}
 #: the first model's portfolio: one CaDiCaL per entry (its options), each in a process of its own, on the
 #: same clauses; the first to answer wins (``solvers/first.py``).  One entry: solved in this process.  In
 #: stable mode the seed changes the search without making it slower on the whole: with seed 1 the second
