@@ -11,6 +11,7 @@ Its work is bounded by the number of bridges and islands, whatever coordinates a
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from operator import itemgetter
 
 from .model import Pos, Puzzle, Solution, describe_cell
 from .records import Fresh, Record
@@ -121,7 +122,8 @@ def check(puzzle: Puzzle, solution: Solution) -> CheckReport:
     The work is bounded by the bridges and the islands, not by the coordinates they name:
     an end off the board is reported without looking at the cells up to it.
     """
-    numbers = {isl.pos: isl.number for isl in puzzle.islands}
+    islands = puzzle.islands
+    numbers = dict(zip(zip(map(itemgetter(0), islands), map(itemgetter(1), islands)), map(itemgetter(2), islands)))
     if _valid_fast(puzzle, numbers, solution.bridges):
         return CheckReport([], [sorted(numbers)] if numbers else [])
     return _check_full(puzzle, solution, numbers)
@@ -203,11 +205,11 @@ def _valid_fast(puzzle: Puzzle, numbers: dict[Pos, int], bridges: dict) -> bool:
     n = len(numbers)
     if rows * cols > 8 * (len(bridges) + n) + 256:
         return False
-    index = {}
+    where = [-1] * (rows * cols)  # the island on each cell (its index), -1 for none
     grid = bytearray(rows * cols)
     across = bytes([2]) * cols  # an across bridge's cells, sliced to its length
     for i, (r, c) in enumerate(numbers):
-        index[r, c] = i
+        where[r * cols + c] = i
         grid[r * cols + c] = 1
     degree = [0] * n
     ends: list[tuple[int, int]] = []
@@ -222,10 +224,12 @@ def _valid_fast(puzzle: Puzzle, numbers: dict[Pos, int], bridges: dict) -> bool:
         r2, c2 = q
         if type(r1) is not int or type(c1) is not int or type(r2) is not int or type(c2) is not int:
             return False
-        i, j = index.get(p, -1), index.get(q, -1)
-        if i < 0 or j < 0 or i == j:
+        if not (0 <= r1 < rows and 0 <= c1 < cols and 0 <= r2 < rows and 0 <= c2 < cols):
             return False
         x, y = r1 * cols + c1, r2 * cols + c2
+        i, j = where[x], where[y]
+        if i < 0 or j < 0 or i == j:
+            return False
         if x > y:
             x, y = y, x
         if r1 == r2:

@@ -11,12 +11,13 @@ puzzle and shared by the solvers, the formats and the renderers.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left
 from collections import namedtuple
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from functools import cached_property
-from itertools import repeat
-from operator import itemgetter
+from functools import cached_property, wraps
+from itertools import compress, repeat
+from operator import eq, itemgetter
 
 from .errors import PuzzleError
 from .limits import MODEL
@@ -58,6 +59,39 @@ def _as_island(item) -> Island:
     return Island(row, col, number)
 
 
+def _sound_islands(items: list, rows: int, cols: int, top: int) -> tuple[list[Island], set[Pos]] | None:
+    """``items`` as a new list, and their cells, when every one is an :class:`Island` of whole
+    numbers on a ``rows`` x ``cols`` board, numbered 1 to ``top``, one to a cell (checked a column
+    at a time); None when anything is off, for the checks one island at a time to name."""
+    if not items or set(map(type, items)) != {Island}:
+        return None
+    at_rows, at_cols = list(map(itemgetter(0), items)), list(map(itemgetter(1), items))
+    for values, low, high in ((at_rows, 0, rows - 1), (at_cols, 0, cols - 1),
+                              (list(map(itemgetter(2), items)), 1, top)):
+        if set(map(type, values)) != {int} or min(values) < low or max(values) > high:
+            return None
+    cells = set(zip(at_rows, at_cols))
+    return (list(items), cells) if len(cells) == len(items) else None
+
+
+def _collector_paused(build):
+    """``build`` (a derived structure's maker) run with the garbage collector paused: it makes a
+    container or two per island, link or crossing and no cycle, and on a large board the collector
+    would otherwise walk them, and everything older, again and again while they are made."""
+
+    @wraps(build)
+    def built(self):
+        if not gc.isenabled():
+            return build(self)
+        gc.disable()
+        try:
+            return build(self)
+        finally:
+            gc.enable()
+
+    return built
+
+
 def describe_cell(row: int, col: int) -> str:
     """How messages name a cell: 1-based, as a person counts."""
     return f"row {row + 1}, column {col + 1}"
@@ -87,9 +121,11 @@ class Puzzle:
         self.maxbridges = maxbridges
         self.no_loops = bool(no_loops)
         top = 4 * maxbridges
-        seen: set[Pos] = set()
-        all_islands = []
-        for item in islands:
+        islands = islands if type(islands) is list else list(islands)
+        sound = _sound_islands(islands, rows, cols, top)
+        seen: set[Pos] = set() if sound is None else sound[1]
+        all_islands = [] if sound is None else sound[0]
+        for item in islands if sound is None else ():  # the checks one island at a time, naming the first wrong
             isl = item if type(item) is Island else _as_island(item)
             row, col, number = isl
             if not (0 <= row < rows and 0 <= col < cols):
@@ -127,7 +163,7 @@ class Puzzle:
         return out
 
     #: the derived structure that depends on the islands' cells only (see :meth:`with_numbers`)
-    _BY_CELLS = ("index", "links", "link_index", "incident", "crossings", "crossing_partners", "link_cells")
+    _BY_CELLS = ("index", "links", "link_index", "incident", "crossings", "crossing_partners", "link_cells", "link_ranks")
 
     def with_numbers(self, numbers: Mapping[Pos, int]) -> "Puzzle":
         """This puzzle with other numbers on some of its islands (``numbers``: cell -> number), the
@@ -180,6 +216,7 @@ class Puzzle:
         return hash((self.rows, self.cols, self.maxbridges, self.islands, self.ignored, self.no_loops))
 
     @cached_property
+    @_collector_paused
     def index(self) -> dict[Pos, int]:
         """Island index by position."""
         return {isl.pos: i for i, isl in enumerate(self.islands)}
@@ -208,31 +245,49 @@ class Puzzle:
 
     # -- derived structure -----------------------------------------------------
     @cached_property
+    @_collector_paused
     def links(self) -> tuple[Link, ...]:
         """Candidate links: horizontal ones first (row-major), then vertical (column-major)."""
-        links = []
         isl = self.islands
-        for i in range(len(isl) - 1):  # row-major order: neighbours in a row are consecutive
-            if isl[i].row == isl[i + 1].row:
-                links.append(Link(i, i + 1, True))
-        by_col = sorted(range(len(isl)), key=lambda i: (isl[i].col, isl[i].row))
-        for i, j in zip(by_col, by_col[1:]):
-            if isl[i].col == isl[j].col:
-                links.append(Link(i, j, False))
+        n = len(isl)
+        rows = list(map(itemgetter(0), isl))
+        # row-major order: neighbours in a row are consecutive
+        left = list(compress(range(n - 1), map(eq, rows, rows[1:])))
+        links = list(map(tuple.__new__, repeat(Link), zip(left, [i + 1 for i in left], repeat(True))))
+        columns: dict[int, list[int]] = {}  # each column's islands, top to bottom
+        for i, col in enumerate(map(itemgetter(1), isl)):
+            if col in columns:
+                columns[col].append(i)
+            else:
+                columns[col] = [i]
+        for col in sorted(columns):
+            above = columns[col]
+            if len(above) > 1:
+                links.extend(map(tuple.__new__, repeat(Link), zip(above, above[1:], repeat(False))))
         return tuple(links)
 
     @cached_property
+    @_collector_paused
     def link_cells(self) -> tuple[tuple[Pos, Pos], ...]:
         """For each link, the cells of its two islands (as a solution's bridges name them)."""
         isl = self.islands
         return tuple(((isl[a].row, isl[a].col), (isl[b].row, isl[b].col)) for a, b, _horizontal in self.links)
 
     @cached_property
+    @_collector_paused
+    def link_ranks(self) -> tuple[int, ...]:
+        """For each link, twice its first end's index, plus 1 for a link down: the links' order by
+        their ends' cells (the order of a solution's bridges)."""
+        return tuple([a + a + (not horizontal) for a, _b, horizontal in self.links])
+
+    @cached_property
+    @_collector_paused
     def link_index(self) -> dict[tuple[int, int], int]:
         """Link index by ``(a, b)`` island indices with ``a < b``."""
         return {(ln.a, ln.b): k for k, ln in enumerate(self.links)}
 
     @cached_property
+    @_collector_paused
     def incident(self) -> tuple[tuple[int, ...], ...]:
         """For each island, the indices of the links that touch it."""
         inc: list[list[int]] = [[] for _ in self.islands]
@@ -254,37 +309,54 @@ class Puzzle:
         return ln.b if ln.a == i else ln.a
 
     @cached_property
+    @_collector_paused
     def crossings(self) -> tuple[tuple[int, int], ...]:
-        """Pairs ``(h, v)`` of link indices, ``h`` horizontal and ``v`` vertical, that cross."""
-        isl = self.islands
-        # per row: the sorted columns of its islands, and the horizontal link starting at each
-        row_cols: dict[int, list[int]] = {}
-        row_link: dict[int, list[int]] = {}
-        for k, ln in enumerate(self.links):
-            if ln.horizontal:
-                a = isl[ln.a]
-                row_cols.setdefault(a.row, []).append(a.col)
-                row_link.setdefault(a.row, []).append(k)
-        pairs = []
-        for k, ln in enumerate(self.links):
-            if ln.horizontal:
-                continue
-            top, bottom = isl[ln.a], isl[ln.b]
-            c = top.col
-            for r in range(top.row + 1, bottom.row):
-                cols = row_cols.get(r)
-                if not cols:
-                    continue
-                # the horizontal link in row r that starts left of c
-                j = bisect_left(cols, c) - 1
-                if j >= 0:
-                    h = row_link[r][j]
-                    if isl[self.links[h].b].col > c:
-                        pairs.append((h, k))
-        pairs.sort()
+        """Pairs ``(h, v)`` of link indices, ``h`` horizontal and ``v`` vertical, that cross.
+
+        Found by sweeping the rows from the top: ``active[c]`` holds the vertical link whose
+        interior the sweep is in at column ``c`` (0 for none: a vertical link's index is never 0
+        where a horizontal link exists), and each horizontal link reads the columns between its
+        ends.  The pairs come out sorted: horizontal links are in row-major order, and along a
+        row the vertical links' indices grow with their column."""
+        isl, links = self.islands, self.links
+        across = bisect_left(links, True, key=_is_vertical)  # the horizontal links come first
+        if not across or across == len(links):
+            return ()
+        opens: dict[int, list[tuple[int, int]]] = {}  # row -> (column, link) whose interior starts there
+        closes: dict[int, list[int]] = {}  # row -> columns whose vertical link ends there
+        for v in range(across, len(links)):
+            a, b, _ = links[v]
+            top, col, _ = isl[a]
+            bottom = isl[b][0]
+            if bottom - top > 1:
+                if top + 1 in opens:
+                    opens[top + 1].append((col, v))
+                else:
+                    opens[top + 1] = [(col, v)]
+                if bottom in closes:
+                    closes[bottom].append(col)
+                else:
+                    closes[bottom] = [col]
+        events = sorted(opens.keys() | closes.keys())
+        active = [0] * self.cols
+        pairs: list[tuple[int, int]] = []
+        extend, nothing = pairs.extend, ()
+        e, last = 0, len(events)
+        for h in range(across):
+            a, b, _ = links[h]
+            row, left, _ = isl[a]
+            while e < last and events[e] <= row:
+                at = events[e]
+                e += 1
+                for col in closes.get(at, nothing):
+                    active[col] = 0
+                for col, v in opens.get(at, nothing):
+                    active[col] = v
+            extend(zip(repeat(h), filter(None, active[left + 1:isl[b][1]])))
         return tuple(pairs)
 
     @cached_property
+    @_collector_paused
     def crossing_partners(self) -> tuple[tuple[int, ...], ...]:
         """For each link, the links that cross it."""
         out: list[list[int]] = [[] for _ in self.links]
@@ -334,6 +406,10 @@ class Puzzle:
         return problems
 
 
+def _is_vertical(link: Link) -> bool:
+    return not link[2]
+
+
 BridgeKey = tuple[Pos, Pos]
 
 
@@ -373,9 +449,20 @@ class Solution:
     @classmethod
     def from_counts(cls, puzzle: Puzzle, counts: Sequence[int]) -> "Solution":
         """From bridge counts aligned with ``puzzle.links``."""
-        isl = puzzle.islands
-        return cls({(isl[ln.a].pos, isl[ln.b].pos): c
-                    for ln, c in zip(puzzle.links, counts) if c})
+        isl, links = puzzle.islands, puzzle.links
+        if len(counts) != len(links):
+            return cls({(isl[ln.a].pos, isl[ln.b].pos): c for ln, c in zip(links, counts) if c})
+        # the keys in order without comparing them: a link's key is its ends' cells, the first end
+        # the one above or to the left, so the keys sort as the links' first ends do (the islands
+        # are in row-major order), a link across before the one down from the same island
+        rank = puzzle.link_ranks
+        used = sorted(compress(range(len(links)), counts), key=rank.__getitem__)
+        cells = list(zip(map(itemgetter(0), isl), map(itemgetter(1), isl))).__getitem__
+        ends = list(map(links.__getitem__, used))
+        out = object.__new__(cls)
+        out.bridges = dict(zip(zip(map(cells, map(itemgetter(0), ends)), map(cells, map(itemgetter(1), ends))),
+                               map(counts.__getitem__, used)))
+        return out
 
     def counts(self, puzzle: Puzzle) -> list[int]:
         """Counts aligned with ``puzzle.links``; raises PuzzleError for a bridge on no link."""

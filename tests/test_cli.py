@@ -253,3 +253,20 @@ def test_help_is_wrapped_to_the_width_argparse_itself_would_use(monkeypatch, col
     assert ours == theirs
     if columns == "50":
         assert max(len(line) for line in ours.splitlines() if not line.startswith("Solve")) <= 50
+
+
+def test_a_solve_that_is_the_whole_process_collects_seldom_and_one_in_a_caller_does_not(tmp_path):
+    import gc
+
+    from hashikit.cli.common import ONE_ANSWER_THRESHOLDS
+
+    out = tmp_path / "out.json"
+    before = gc.get_threshold()
+    assert main(["solve", str(ROOT / "examples" / "prob-bridges.txt"), "--format", "json", "-o", str(out)]) == 0
+    assert gc.get_threshold() == before != ONE_ANSWER_THRESHOLDS
+    program = ("import gc, sys; from hashikit.cli.commands import main; "
+               f"sys.argv = ['hashikit', 'solve', {str(ROOT / 'examples' / 'prob-bridges.txt')!r}, '--format', 'json', "
+               f"'-o', {str(out)!r}]; code = main(); print(code, *gc.get_threshold())")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["0", *map(str, ONE_ANSWER_THRESHOLDS)], done.stderr
+    assert json.loads(out.read_text())["status"] == "solved"

@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hashikit.errors import PuzzleError
 from hashikit.model import Island, Link, Puzzle, Solution
@@ -115,3 +117,70 @@ def test_solution_normalises_and_round_trips_counts():
         Solution({((0, 0), (1, 1)): 1}).counts(p)
     with pytest.raises(PuzzleError, match="twice"):
         Solution.from_list([[0, 0, 0, 5, 1], [0, 5, 0, 0, 1]])
+
+
+def _walked_geometry(p: Puzzle):
+    """Links, incidence, crossings and partners worked out by walking the cells one by one (the
+    definitions, without the model's sweep): the reference the model's fast geometry must equal."""
+    at = {isl.pos: i for i, isl in enumerate(p.islands)}
+    horizontal, vertical = [], []
+    for i, isl in enumerate(p.islands):
+        for dr, dc, out in ((0, 1, horizontal), (1, 0, vertical)):
+            r, c = isl.row + dr, isl.col + dc
+            while 0 <= r < p.rows and 0 <= c < p.cols and (r, c) not in at:
+                r, c = r + dr, c + dc
+            if (r, c) in at:
+                out.append((i, at[r, c]))
+    vertical.sort(key=lambda ab: (p.islands[ab[0]].col, p.islands[ab[0]].row))
+    links = [Link(a, b, True) for a, b in horizontal] + [Link(a, b, False) for a, b in vertical]
+    incident = [[] for _ in p.islands]
+    for k, (a, b, _) in enumerate(links):
+        incident[a].append(k)
+        incident[b].append(k)
+    cells = {}  # interior cell -> the links over it
+    for k, (a, b, _) in enumerate(links):
+        (r1, c1), (r2, c2) = p.islands[a].pos, p.islands[b].pos
+        for r in range(r1, r2 + 1):
+            for c in range(c1, c2 + 1):
+                if (r, c) not in at:
+                    cells.setdefault((r, c), []).append(k)
+    crossings = sorted(tuple(sorted(ks, key=lambda k: not links[k].horizontal)) for ks in cells.values() if len(ks) == 2)
+    partners = [[] for _ in links]
+    for h, v in crossings:
+        partners[h].append(v)
+        partners[v].append(h)
+    return links, incident, crossings, partners
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 14), st.integers(1, 14), st.data())
+def test_the_geometry_equals_the_cells_walked(rows, cols, data):
+    cells = data.draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)), min_size=1))
+    p = Puzzle(rows, cols, [(r, c, 1) for r, c in cells])
+    links, incident, crossings, partners = _walked_geometry(p)
+    assert p.links == tuple(links) and all(type(ln) is Link for ln in p.links)
+    assert p.incident == tuple(map(tuple, incident))
+    assert p.crossings == tuple(crossings)
+    assert p.crossing_partners == tuple(map(tuple, partners))
+    assert all(type(k) is tuple for k in (p.links, p.incident, p.crossings, p.crossing_partners))
+
+
+def test_the_geometry_of_a_long_sparse_board():
+    # a 10,000-row board: the sweep reads the rows where something starts or ends, not every row
+    p = Puzzle(10_000, 5, [(0, 2, 1), (9_999, 2, 1), (5_000, 0, 1), (5_000, 4, 1), (7_000, 1, 1), (7_000, 3, 1)])
+    links, incident, crossings, partners = _walked_geometry(p)
+    assert (p.links, p.crossings) == (tuple(links), tuple(crossings))
+    assert len(p.crossings) == 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 10), st.integers(1, 10), st.data())
+def test_a_solution_from_counts_is_the_one_its_bridges_make(rows, cols, data):
+    # the bridges in the order of their cells, whatever order the links come in
+    cells = data.draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)), min_size=1))
+    p = Puzzle(rows, cols, [(r, c, 1) for r, c in cells])
+    counts = data.draw(st.lists(st.integers(0, 2), min_size=len(p.links), max_size=len(p.links)))
+    made = Solution.from_counts(p, counts)
+    by_cells = Solution({(p.islands[a].pos, p.islands[b].pos): c for (a, b, _), c in zip(p.links, counts)})
+    assert list(made.bridges.items()) == list(by_cells.bridges.items())
+    assert made.counts(p) == counts

@@ -18,7 +18,7 @@ from . import argtypes, output
 from . import deadline as cli_deadline
 from .common import (EXIT_BAD, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, OneLineParser, engines_help,
                          formats_help, limits_help, print_json, refuse, say)
-from .common import add_show, load_shown
+from .common import add_show, collect_seldom, load_shown
 from ..service import BadInput
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_NO", "EXIT_BAD", "BadInput"]
@@ -41,6 +41,7 @@ def cmd_solve(args) -> int:
             "names: give a .usol (or .txt) file name"),
            (args.quiet and args.format == "json", "-q leaves out the summary line of text output; --format json "
                                                   "prints none"))
+    collect_seldom(args)
     max_solutions = args.limit or 100
     fmt = _solution_format(args)
     _refuse_numbered_over_input(args)

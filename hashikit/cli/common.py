@@ -26,6 +26,29 @@ def print_json(answer, out: str | None = None) -> None:
     write_output(json.dumps(data), out)
 
 
+#: the collector's thresholds for a command that is the whole process and ends once it has written
+#: its one answer (``solve``): a young generation of 1,000,000 containers instead of 700, the older
+#: ones about never walked again (see :func:`collect_seldom`)
+ONE_ANSWER_THRESHOLDS = (1_000_000, 50, 1_000)
+
+
+def collect_seldom(args) -> None:
+    """Run the cyclic garbage collector seldom for the rest of a command that is the whole process
+    (a command run in a caller's process, as the tests do, keeps the caller's collector as it is).
+
+    A large solve makes millions of containers (the formula's clauses, the links, the bridges) and
+    almost no cycles (95 unreachable objects at the end of a 100,000-island solve run without the
+    collector); with the default thresholds the collector walks the growing heap again and again,
+    0.85 s of CPU there, 0.19 s with these, the peak memory the same
+    (``benchmarks/results/scale_rest.md``).  The young generation is still walked, so a cycle
+    dropped before its next pass is freed then; one that outlives a pass waits for the middle
+    generation's (every 50) or the end of the process."""
+    if getattr(args, "whole_process", False):
+        import gc
+
+        gc.set_threshold(*ONE_ANSWER_THRESHOLDS)
+
+
 def refuse(*pairs: tuple[bool, str]) -> None:
     """Raise BadInput for the first ``(condition, message)`` that holds: flags that make no sense
     together are refused, never ignored."""

@@ -7,9 +7,12 @@ Cells may also be separated by spaces (``4 . . 4``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import compress, repeat
+
 from ..errors import FormatError
 from ..limits import CLI, Limits
-from ..model import Puzzle, Solution
+from ..model import Island, Puzzle, Solution
 from . import Document, Format, register
 from ._common import (board_lines, build_puzzle, drawn_size, validate_islands, validate_board, validate_side, grid_header,
                       number_of, symbol_of)
@@ -21,27 +24,34 @@ _CELL = {ch: number_of(ch) for ch in map(chr, range(128)) if number_of(ch) is no
 
 def split_cells(line: str) -> list[tuple[int, str]]:
     """``(column, char)`` pairs of a row line, 1-based columns; spaces between cells allowed."""
+    columns, chars = _cells(line)
+    return list(zip(columns, chars))
+
+
+def _cells(line: str) -> tuple[Sequence[int], Sequence[str]]:
+    """A row line's cells as their 1-based columns and their characters (:func:`split_cells`
+    as two sequences: a line without spaces between cells is its own characters)."""
     stripped = line.rstrip()
     tokens = stripped.split()
     if len(tokens) > 1 and all(len(t) == 1 for t in tokens):
-        return [(col, ch) for col, ch in enumerate(stripped, 1) if not ch.isspace()]
-    return [(i, ch) for i, ch in enumerate(stripped, 1)]
+        return [col for col, ch in enumerate(stripped, 1) if not ch.isspace()], tokens
+    return range(1, len(stripped) + 1), stripped
 
 
 def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid", limits: Limits = CLI):
     """Rows of numbers and the text line of each, MAXBRIDGES and the no-loops flag from comments."""
     lines, maxb, no_loops = board_lines(text, source, kind, limits)
     if lines:  # the board's size from its first row and its row count, before reading every cell
-        validate_board(len(lines), len(split_cells(lines[0][1])), limits, source, lines[0][0])
+        validate_board(len(lines), len(_cells(lines[0][1])[1]), limits, source, lines[0][0])
     rows: list[list[int]] = []
-    cols_of: list[list[int]] = []
+    cols_of: list[Sequence[int]] = []
     lines_of: list[int] = []
     width = None
     islands = 0
     for lineno, line in lines:
-        cells = split_cells(line)
-        validate_side(len(cells), "columns", limits, source, lineno, cells[-1][0] if cells else None)
-        numbers = [_CELL.get(ch) for _, ch in cells] if cell_number is number_of else None
+        columns, chars = _cells(line)
+        validate_side(len(chars), "columns", limits, source, lineno, columns[-1] if chars else None)
+        numbers = list(map(_CELL.get, chars)) if cell_number is number_of else None
         if numbers is not None and None not in numbers:  # the common case: one lookup a cell
             found = len(numbers) - numbers.count(0)
             if found and limits.problem(islands=islands + found):
@@ -50,7 +60,7 @@ def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid",
                 islands += found
         if numbers is None or None in numbers:
             numbers = []
-            for col, ch in cells:
+            for col, ch in zip(columns, chars):
                 v = cell_number(ch)
                 if v is None:
                     raise FormatError(f"unknown character {ch!r} in a {kind}: use 1-9, A-G for 10-16, "
@@ -65,16 +75,25 @@ def read_rows(text: str, source: str, cell_number=number_of, kind: str = "grid",
             raise FormatError(f"row {len(rows) + 1} has {len(numbers)} cells but row 1 has {width}",
                               source, lineno)
         rows.append(numbers)
-        cols_of.append([c for c, _ in cells])
+        cols_of.append(columns)
         lines_of.append(lineno)
     if not rows:
         raise FormatError("no grid rows found (the puzzle is empty)", source)
     return rows, maxb, lines_of, cols_of, no_loops
 
 
+def islands_of(rows: list[list[int]]) -> list[Island]:
+    """The islands of rows of numbers (0 for an empty cell), row by row."""
+    islands: list[Island] = []
+    for r, row in enumerate(rows):
+        at = list(compress(range(len(row)), row))
+        islands.extend(map(tuple.__new__, repeat(Island), zip(repeat(r), at, map(row.__getitem__, at))))
+    return islands
+
+
 def read(text: str, source: str, limits: Limits = CLI) -> Document:
     rows, maxb, lines_of, cols_of, no_loops = read_rows(text, source, limits=limits)
-    islands = [(r, c, v) for r, row in enumerate(rows) for c, v in enumerate(row) if v]
+    islands = islands_of(rows)
     if not islands:
         raise FormatError("the grid has no islands", source)
     return Document(build_puzzle(len(rows), len(rows[0]), islands, maxb, source,
@@ -83,7 +102,7 @@ def read(text: str, source: str, limits: Limits = CLI) -> Document:
 
 def size(text: str, source: str) -> tuple[int, int] | None:
     """The rows and columns the grid's lines draw."""
-    return drawn_size(text, lambda line: len(split_cells(line)))
+    return drawn_size(text, lambda line: len(_cells(line)[1]))
 
 
 def header(puzzle: Puzzle) -> str:
