@@ -128,7 +128,7 @@ def test_a_conflict_budget_gives_up_without_an_answer(name):
 
 
 def test_a_board_over_held_max_board_sends_its_rounds_to_small_solvers_first(monkeypatch):
-    """Over ``HELD_MAX_BOARD`` islands every round goes to the small solvers first: the held tries
+    """Over ``HELD_MAX_BOARD`` islands every round goes to alternating walks and the small solvers first: the held tries
     (each of which costs the whole board) fall away, and the answer is still valid.  (Places allowed
     to grow to the whole board: a place may need more of the board than ``LOCAL_SHARE``, and then
     the held way answers for it.)"""
@@ -142,6 +142,8 @@ def test_a_board_over_held_max_board_sends_its_rounds_to_small_solvers_first(mon
     assert before.stats.get("local_solves", 0) > 0 and before.stats.get("small_solves", 0) == 0, before.stats
     assert after.stats["small_solves"] > 0
     assert after.stats.get("local_solves", 0) == 0 and after.stats["global_solves"] == 1, after.stats
+    # alternating walks first on such a board (README), never under the gate
+    assert after.stats.get("alternate_fixes", 0) > 0 and "alternate_fixes" not in before.stats
 
 
 @pytest.mark.parametrize("name", ["cadical195", "minisat22"])
@@ -171,3 +173,57 @@ def test_a_place_grows_nearest_islands_first(seed):
             ring = sat._ring(puzzle, seeds, radius)
             if len(ring) <= size:
                 assert ring <= grown
+
+
+def test_rounds_met_by_alternating_walks_meet_the_whole_formula(monkeypatch, watched):
+    """Cuts met by moving bridges round alternating walks (``region.alternate``, before any small
+    solver): every round's answer still meets the whole formula, every cut and no-good, and the
+    solutions agree in number with global rounds."""
+    monkeypatch.setattr(sat, "HELD_SHARE", 0.0)
+    monkeypatch.setattr(sat, "HELD_MAX_BOARD", 0)
+    monkeypatch.setattr(sat, "ALTERNATE_LIMIT", 10_000)
+    fixes = 0
+    rng = random.Random(7)
+    for seed in range(10):
+        size = rng.randint(15, 30)
+        puzzle, _ = random_puzzle(size, size, 700 + seed, maxbridges=rng.choice((1, 2, 3)), density=0.3)
+        for implied in (False, True):
+            res = sat.solve(puzzle, max_solutions=3, implied=implied)
+            fixes += res.stats.get("alternate_fixes", 0)
+            assert res.solutions and all(check(puzzle, s).ok for s in res.solutions)
+            whole = sat.solve(puzzle, max_solutions=3, implied=implied, local=False)
+            assert len(res.solutions) == len(whole.solutions)
+    assert fixes > 0 and watched["near"] > 0, (fixes, watched)
+
+
+def test_an_alternating_walk_keeps_every_island_count_and_meets_the_cut():
+    """From a model of the formula without connectivity, each group's cut: what ``region.alternate``
+    returns keeps every island's count, every capacity, no crossing, the implied pairs, and meets the
+    cut; ``_settle`` refuses a change that leaves an island off its count."""
+    from hashikit.solvers import lazy
+    from hashikit.solvers.cadical import open_solver
+
+    met = tried = 0
+    for seed in range(8):
+        puzzle, _ = random_puzzle(25, 25, 900 + seed, maxbridges=2, density=0.3)
+        enc = sat.encode(puzzle)
+        with open_solver("cadical195", enc.clauses) as solver:
+            assert solver.solve()
+            counts = enc.counts(solver.get_model())
+        cuts = region.Cuts()
+        for links in lazy.split_cuts(puzzle, lazy.used_links(counts), enc.capacities):
+            cuts.add(region.REQUIRE, links)
+            tried += 1
+            change = region.alternate(puzzle, enc.capacities, counts, links, cuts, limit=10_000)
+            if change is None:
+                continue
+            met += 1
+            after = list(counts)
+            for k, n in change.items():
+                after[k] = n
+            assert not unsatisfied(enc, after)
+            assert any(after[k] for k in links)
+            k = next(iter(change))
+            bad = {k: counts[k] + (1 if counts[k] < enc.capacities[k] else -1)}  # one link alone: off
+            assert region._settle(bad, enc.capacities, counts, puzzle, cuts, set()) is None
+    assert met > 0, (met, tried)

@@ -288,3 +288,154 @@ class Place:
                 c += 1
             out[k] = c
         return out
+
+
+
+
+def alternate(puzzle, capacities: Sequence[int], counts: Sequence[int], cut: Sequence[int], cuts: Cuts,
+              ignore: Iterable[int] = (), limit: int = 20_000, most: int = 6) -> dict[int, int] | None:
+    """A REQUIRE cut met without a solver: one bridge more on a link of ``cut`` (the bridges crossing
+    it taken away), and the islands this leaves with a bridge too many or too few evened out by
+    alternating walks (one bridge less, one more, ...), each from one such island to another found
+    breadth-first (at most ``limit`` states), at most ``most`` of them.  Kept only when, with every
+    other link at ``counts``, each island keeps its count, each link is within its capacity, no two
+    links with bridges cross, no link joins two islands of the same number c by c bridges (as
+    :class:`Place`), and every stored cut that a changed link touches (but those in ``ignore``) is
+    still met.  New counts of the changed links, or None."""
+    links, partners = puzzle.links, puzzle.crossing_partners
+    ignore = set(ignore)
+    for k0 in cut:
+        if not capacities[k0] or counts[k0]:
+            continue
+        a, b, _h = links[k0]
+        change = {k0: 1}
+        off = {a: 1, b: 1}  # island -> bridges too many (negative: too few)
+        for h in partners[k0]:
+            n = counts[h]
+            if n:
+                change[h] = 0
+                for e in links[h][:2]:
+                    off[e] = off.get(e, 0) - n
+        off = {e: d for e, d in off.items() if d}
+        if sum(abs(v) for v in off.values()) > 2 * most:
+            continue
+        if _even(puzzle, capacities, counts, change, off, cuts, ignore, limit, most):
+            done = _settle(change, capacities, counts, puzzle, cuts, ignore)
+            if done is not None:
+                return done
+    return None
+
+
+def _even(puzzle, caps, counts, change: dict[int, int], off: dict[int, int], cuts: Cuts, ignore: set[int],
+          limit: int, most: int) -> bool:
+    """Walks added to ``change`` until no island in ``off`` is off its count; False when one is not
+    found within ``most`` walks."""
+    links, incident, partners, islands = puzzle.links, puzzle.incident, puzzle.crossing_partners, puzzle.islands
+    implied = len(islands) > 2
+    get = change.get
+
+    def can_add(k: int) -> bool:
+        n = get(k, counts[k])
+        if n >= caps[k]:
+            return False
+        if n == 0:
+            for h in partners[k]:
+                if get(h, counts[h]):
+                    return False
+        if implied:
+            a, e, _h = links[k]
+            c = islands[a].number
+            if c == islands[e].number and n + 1 >= c:
+                return False
+        return True
+
+    def can_take(k: int) -> bool:
+        n = get(k, counts[k])
+        if n != 1:
+            return n > 1
+        for c in cuts.of_link.get(k, ()):
+            if c in ignore:
+                continue
+            kind, cut_links = cuts.cuts[c]
+            if kind == REQUIRE and not any(get(h, counts[h]) for h in cut_links if h != k):
+                return False
+        return True
+
+    walks = 0
+    while off:
+        walks += 1
+        if walks > most:
+            return False
+        u = next(iter(off))
+        first = 0 if off[u] > 0 else 1  # 0: the walk starts by taking a bridge away
+        pred: dict[int, tuple[int, int]] = {2 * u + first: (-1, -1)}
+        queue = [2 * u + first]
+        path = None
+        for state in queue:
+            if len(pred) > limit:
+                break
+            v, s = state >> 1, state & 1
+            for k in incident[v]:
+                if not (can_add(k) if s else can_take(k)):
+                    continue
+                x, y, _h = links[k]
+                w = y if x == v else x
+                left = off.get(w, 0)
+                if w != u and left and (left > 0) == (s == 0):  # a step that evens w out
+                    path = [(k, 1 if s else -1)]
+                    cur = state
+                    while cur != 2 * u + first:
+                        prev, h = pred[cur]
+                        path.append((h, 1 if prev & 1 else -1))
+                        cur = prev
+                    break
+                nxt = 2 * w + 1 - s
+                if nxt in pred:
+                    continue
+                pred[nxt] = (state, k)
+                queue.append(nxt)
+            if path is not None:
+                break
+        if path is None:
+            return False
+        for e, d in ((u, -1 if off[u] > 0 else 1), (w, -1 if off[w] > 0 else 1)):
+            off[e] += d
+            if not off[e]:
+                del off[e]
+        for k, d in path:
+            n = get(k, counts[k]) + d
+            if n < 0 or n > caps[k]:
+                return False
+            change[k] = n
+    return True
+
+
+def _settle(change: dict[int, int], caps, counts, puzzle, cuts: Cuts, ignore: set[int]):
+    """The changed links' new counts when they keep the rules (see :func:`alternate`), else None."""
+    links, incident, partners, islands = puzzle.links, puzzle.incident, puzzle.crossing_partners, puzzle.islands
+    implied = len(islands) > 2
+    for k, n in change.items():
+        if n < 0 or n > caps[k]:
+            return None
+        if implied and n:
+            a, e, _h = links[k]
+            c = islands[a].number
+            if c == islands[e].number and n >= c:
+                return None
+        if n and not counts[k]:
+            for h in partners[k]:
+                if change.get(h, counts[h]):
+                    return None
+    for i in {e for k in change for e in links[k][:2]}:  # every island keeps its count
+        if sum(change.get(k, counts[k]) for k in incident[i]) != islands[i].number:
+            return None
+    for c in cuts.touching(change):
+        if c in ignore:
+            continue
+        kind, cut = cuts.cuts[c]
+        if kind == REQUIRE:
+            if not any(change.get(k, counts[k]) for k in cut):
+                return None
+        elif all(change.get(k, counts[k]) for k in cut):
+            return None
+    return {k: n for k, n in change.items() if n != counts[k]}

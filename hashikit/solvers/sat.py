@@ -313,6 +313,17 @@ HELD_TRIES = 30
 LOCAL_MIN_ISLANDS = 1000
 #: a place whose region holds more than this share of the islands goes global instead
 LOCAL_SHARE = 0.9
+#: on boards of more than ``HELD_MAX_BOARD`` islands, each cut of a local round is first met, where it can
+#: be, by moving bridges round alternating walks through one of its links (:func:`region.alternate`),
+#: each searched breadth-first over at most this many states (0: never); the small solvers take the rest.
+#: At 100,000 islands that meets about 1,100 of 1,750 cuts, the easy ones: the hard ones (groups fenced in
+#: by crossing bridges) need changes up to 6-12 links away (``benchmarks/results/scale_rounds.md``).  On
+#: smaller boards the held rounds do better without it (30,000 islands: 68 s where 18 s)
+ALTERNATE_LIMIT = 100
+#: where the walks ran, the cuts left to the small solvers are the hard ones: their places start this
+#: many links out (100,000 islands, rounds only: 17.8-20.3 s CPU at 3, 22-23 at 2, 25-29 at 4-5, against
+#: 26.7 on main at the same load: ``benchmarks/results/scale_rounds.md``)
+WALKED_RADIUS = 3
 #: CaDiCaL's options for the small solver of one part of a local round
 LOCAL_OPTIONS: dict[str, int] = {}
 #: CaDiCaL's options: stable mode only (as in its "sat" configuration) about halves the first solve of
@@ -411,6 +422,13 @@ class SatBackend:
         counts = list(self.counts)
         cuts = self.cuts.cuts
         unmet = {c for c in self.pending if not region.meets(counts, *cuts[c])}
+        if self._walks():
+            for c in sorted(unmet, key=lambda c: len(cuts[c][1])):
+                if c in unmet and cuts[c][0] == region.REQUIRE:
+                    self._alternate(c, counts, unmet)
+            if not unmet:
+                self.counts = counts
+                return list(counts)
         seeds = {e for c in unmet for k in cuts[c][1] for e in ends[k][:2]}
         free = _ring(puzzle, seeds, HELD_RADIUS) if len(puzzle.islands) <= HELD_MAX_BOARD else None
         if free is not None and len(free) <= min(len(puzzle.islands) * HELD_SHARE, HELD_MAX_ISLANDS):
@@ -489,7 +507,7 @@ class SatBackend:
         place = region.Place(puzzle, self.enc.capacities, counts, self.cuts, self.nogoods, unmet - {c},
                              LOCAL_OPTIONS)
         try:
-            free = _ring(puzzle, seeds, LOCAL_RADIUS)
+            free = _ring(puzzle, seeds, WALKED_RADIUS if self._walks() else LOCAL_RADIUS)
             for tries in range(LOCAL_TRIES + 1):
                 if tries:
                     free = _ring(puzzle, free, size=int(len(free) * LOCAL_GROWTH))
@@ -504,6 +522,23 @@ class SatBackend:
             return None
         finally:
             place.close()
+
+    def _walks(self) -> bool:
+        """The local rounds meet their cuts by alternating walks first (``ALTERNATE_LIMIT``)."""
+        return bool(ALTERNATE_LIMIT) and not self.nogoods and len(self.enc.puzzle.islands) > HELD_MAX_BOARD
+
+    def _alternate(self, c: int, counts: list[int], unmet: set[int]) -> None:
+        """Cut ``c`` met by an alternating walk (:func:`region.alternate`) where one is found: ``counts``
+        and ``unmet`` updated."""
+        cuts = self.cuts.cuts
+        found = self._timed("alternate_time", region.alternate, self.enc.puzzle, self.enc.capacities, counts,
+                            cuts[c][1], self.cuts, unmet - {c}, ALTERNATE_LIMIT)
+        if found is None:
+            return
+        self.stats["alternate_fixes"] = self.stats.get("alternate_fixes", 0) + 1
+        for k, n in found.items():
+            counts[k] = n
+        unmet -= {u for u in self.cuts.touching(found) & unmet if region.meets(counts, *cuts[u])}
 
     def _links_of_vars(self) -> list[int]:
         """The link of each variable of the encoding (worked out once)."""
