@@ -240,11 +240,13 @@ FIRST_MIN_ISLANDS = 50_000
 #: islands: 29 s where 56-66 s: ``benchmarks/results/scale_first.md``)
 FIRST_OPTIONS = {"inprocessing": 0, "chrono": 2, "stabilizeonly": 1}
 #: the first model's portfolio: one CaDiCaL per entry (its options), each in a process of its own, on the
-#: same clauses; the first to answer wins (``solvers/first.py``).  One entry: solved in this process.  In
-#: stable mode the seed changes the search without making it slower on the whole: with seed 1 the second
-#: entry took 4.1-6.0 s on the four 30,000-island boards (``FIRST_OPTIONS``: 4.5-5.0) and 26 s on the
-#: 100,000-island one (29 s), so the two together take the better of two draws
-FIRST_PORTFOLIO: tuple[dict[str, int], ...] = (FIRST_OPTIONS, {**FIRST_OPTIONS, "seed": 1})
+#: same clauses; the first to answer wins (``solvers/first.py``).  One entry: solved in this process.  The
+#: second entry searches without restarts: each restart assigns the whole trail again, so at 100,000 islands
+#: it was the faster one in four draws of six (22.9-36.7 s of CPU where 29.1-47.2), but it never leaves a
+#: bad start (77 s where 39 s in the sixth); beside ``FIRST_OPTIONS`` that draw is capped.  Both 100,000-island
+#: boards as a portfolio: 30.9 and 24.9 s of wall where the same with seed 1 took 29.0 and 36.2 s
+#: (``benchmarks/results/scale_first.md``, last section)
+FIRST_PORTFOLIO: tuple[dict[str, int], ...] = (FIRST_OPTIONS, {**FIRST_OPTIONS, "restart": 0})
 
 
 class SatBackend:
