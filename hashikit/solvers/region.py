@@ -53,66 +53,76 @@ def _degree_patterns(capacities: tuple[int, ...], need: int) -> tuple[tuple[tupl
     return tuple(out)
 
 
-def _degree_clauses(capacities: tuple[int, ...], need: int, bases: Sequence[int]) -> list[tuple[int, ...]]:
-    """:func:`_degree_patterns`'s clauses as literals (tuples), for links whose variables start after
-    ``bases``: picked out of the island's row of literals by :func:`_degree_block`'s getters."""
+def _row(capacities: Sequence[int], bases: Sequence[int]) -> list[int]:
+    """An island's literals "at least j bridges" on each of its links, whose variables start after
+    ``bases`` (j = 1..capacity, link by link): the row :func:`_degree_block`'s getters pick from,
+    followed by the same negated."""
     row: list[int] = []
     for b, c in zip(bases, capacities):
         row.extend(range(b + 1, b + c + 1))
+    return row
+
+
+def _degree_clauses(capacities: tuple[int, ...], need: int, bases: Sequence[int]) -> list[tuple[int, ...]]:
+    """:func:`_degree_patterns`'s clauses as literals (tuples), for links whose variables start after
+    ``bases``: picked out of the island's row of literals by :func:`_degree_block`'s getters."""
+    row = _row(capacities, bases)
     return list(map(_call, _degree_block(capacities, need), repeat((*row, *[-v for v in row]))))
 
 
 def _degree_clauses_under(capacities: tuple[int, ...], need: int, bases: Sequence[int],
                           selector: int) -> list[tuple[int, ...]]:
     """:func:`_degree_clauses` with ``-selector`` last in every clause (:func:`_degree_block_under`)."""
-    row: list[int] = []
-    for b, c in zip(bases, capacities):
-        row.extend(range(b + 1, b + c + 1))
+    row = _row(capacities, bases)
     return list(map(_call, _degree_block_under(capacities, need), repeat((*row, *[-v for v in row], -selector))))
 
 
 @lru_cache(maxsize=None)
-def _degree_block_under(capacities: tuple[int, ...], need: int):
-    """:func:`_degree_block`'s getters for a row with one literal more at its end (a selector's
-    negation), each clause picking it last; None where :func:`_degree_block` is."""
-    from operator import itemgetter
-
-    block = _degree_block(capacities, need)
-    if block is None:
-        return None
-    end = 2 * sum(capacities)
-    if sum(capacities) < need:
-        return (itemgetter(slice(end, end + 1)),)
-    width = sum(capacities)
-    start = [0, *accumulate(capacities)]
-    return tuple(itemgetter(*[start[p] + j - 1 if j > 0 else width + start[p] - j - 1 for p, j in pattern], end)
-                 for pattern in _degree_patterns(capacities, need))
-
-
-@lru_cache(maxsize=None)
-def _degree_block(capacities: tuple[int, ...], need: int):
-    """:func:`_degree_patterns` for an island whose links have ``capacities``, as one getter per
-    clause that picks the clause's literals, in order, out of the island's row of literals: "at
-    least j bridges on the p-th link" for each p and j = 1..capacity, then the same negated (as
-    :func:`_degree_clauses` and ``proof.LeanEncoding`` lay it out).  A clause comes out as a tuple.
-    None where ``sat.Encoding`` takes a totalizer instead (more than ``_TUPLE_LIMIT`` count tuples);
-    one getter of the empty clause where the links cannot carry ``need``."""
-    from operator import itemgetter
-
+def _degree_picks(capacities: tuple[int, ...], need: int) -> tuple[tuple[int, ...], ...] | None:
+    """:func:`_degree_patterns` for an island whose links have ``capacities``, as the positions of
+    each clause's literals, in order, in the island's row of literals: "at least j bridges on the p-th
+    link" for each p and j = 1..capacity, then the same negated (as :func:`_degree_clauses` and
+    ``proof.LeanEncoding`` lay it out).  None where ``sat.Encoding`` takes a totalizer instead (more
+    than ``_TUPLE_LIMIT`` count tuples); the empty clause alone where the links cannot carry ``need``."""
     size = 1
     for c in capacities:
         size *= c + 1
     if size > _TUPLE_LIMIT:
         return None
     if sum(capacities) < need:
-        return (itemgetter(slice(0, 0)),)
+        return ((),)
     width = sum(capacities)
     start = [0, *accumulate(capacities)]
-    getters = []
-    for pattern in _degree_patterns(capacities, need):
-        picks = [start[p] + j - 1 if j > 0 else width + start[p] - j - 1 for p, j in pattern]
-        getters.append(itemgetter(*picks) if len(picks) > 1 else itemgetter(slice(picks[0], picks[0] + 1)))
-    return tuple(getters)
+    return tuple(tuple(start[p] + j - 1 if j > 0 else width + start[p] - j - 1 for p, j in pattern)
+                 for pattern in _degree_patterns(capacities, need))
+
+
+def _getter(picks: tuple[int, ...]):
+    """A getter of the literals at ``picks`` of a row, as a tuple (whatever their number)."""
+    from operator import itemgetter
+
+    if len(picks) > 1:
+        return itemgetter(*picks)
+    return itemgetter(slice(picks[0], picks[0] + 1) if picks else slice(0, 0))
+
+
+@lru_cache(maxsize=None)
+def _degree_block(capacities: tuple[int, ...], need: int):
+    """:func:`_degree_picks` as one getter per clause that picks the clause's literals out of the
+    island's row of literals; a clause comes out as a tuple.  None where :func:`_degree_picks` is."""
+    picks = _degree_picks(capacities, need)
+    return None if picks is None else tuple(map(_getter, picks))
+
+
+@lru_cache(maxsize=None)
+def _degree_block_under(capacities: tuple[int, ...], need: int):
+    """:func:`_degree_block`'s getters for a row with one literal more at its end (a selector's
+    negation), each clause picking it last; None where :func:`_degree_block` is."""
+    picks = _degree_picks(capacities, need)
+    if picks is None:
+        return None
+    end = 2 * sum(capacities)
+    return tuple(_getter((*p, end)) for p in picks)
 
 
 def _call_py(get, row):
